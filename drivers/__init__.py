@@ -1,0 +1,1 @@
+"""Real hardware drivers (serial RFID shoe and chip trays, GPIO, PC/SC); see issue 4."""

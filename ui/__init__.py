@@ -1,0 +1,1 @@
+"""Seat touchscreen and dealer console (pygame); see issue 5."""
