@@ -42,7 +42,9 @@ def card_suit(card: Card) -> int:
 def make_card(rank: int, suit: int) -> Card:
     """Return the card of ``rank`` (0..12) and ``suit`` (0..3)."""
     if not (0 <= rank < 13 and 0 <= suit < 4):
-        raise CardError(f"Rank {rank} and suit {suit} do not name a card; ranks are 0-12, suits 0-3.")
+        raise CardError(
+            f"Rank {rank} and suit {suit} do not name a card; ranks are 0-12, suits 0-3."
+        )
     return rank * 4 + suit
 
 

@@ -1,0 +1,164 @@
+"""What the player to act may do: legal actions and the reasons for refusals.
+
+The rules here are the ones that open-source engines most often get wrong:
+
+* The minimum raise is the largest full bet or raise of the round (TDA-10,
+  TDA-26); a short all-in does not change it.
+* An all-in short of a full raise does not reopen raising to players who
+  already acted: such a player may raise again only if, since he last acted,
+  the bet grew by at least a full raise (several short all-ins can add up).
+* Fixed-limit: bets and raises of the street's size, at most ``raise_cap``
+  full bets in a round with the big blind as the first one preflop; no cap
+  when exactly two players are in the hand in a cash game; the cap stays in
+  tournaments (CC-7, CC-8).
+* Pot-limit: a raise is at most the pot after calling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from firmware.rules import GameKind, Structure
+
+if TYPE_CHECKING:
+    from firmware.hand import Hand
+
+
+@dataclass(frozen=True)
+class LegalActions:
+    """The choices of the player to act.
+
+    :param player: Position index of the player to act.
+    :param can_check: He may check (nothing to call).
+    :param call_amount: Chips a call adds (0 when checking; less than the
+        bet when the call puts him all-in).
+    :param min_raise_to: Smallest bet/raise total, or ``None`` if he may not raise.
+    :param max_raise_to: Largest bet/raise total, or ``None`` if he may not raise.
+    :param raise_refusal: Why he may not raise, as a full sentence, when he may not.
+    """
+
+    player: int
+    can_check: bool
+    call_amount: int
+    min_raise_to: int | None
+    max_raise_to: int | None
+    raise_refusal: str | None = None
+
+    @property
+    def can_fold(self) -> bool:
+        """A player may always fold in turn (folding when he could check is allowed)."""
+        return True
+
+    @property
+    def can_raise(self) -> bool:
+        """Whether a bet or raise is allowed."""
+        return self.min_raise_to is not None
+
+
+def raise_refusal(hand: Hand, player: int) -> str | None:
+    """Return why ``player`` may not bet or raise now, or ``None`` if he may."""
+    stack = hand.stacks[player]
+    to_call = hand.current_bet - hand.bets[player]
+    if stack <= to_call:
+        return "You cannot raise: calling already takes all your chips."
+    others_can_respond = any(
+        j != player and not hand.folded[j] and hand.stacks[j] + hand.bets[j] > hand.current_bet
+        for j in range(hand.player_count)
+    )
+    if not others_can_respond:
+        return "You cannot raise: every other player is all-in or already covered; call or fold."
+    acted = hand.acted_level[player]
+    if acted is not None and hand.current_bet - acted < hand.last_raise:
+        return (
+            "You cannot raise: the bet was increased only by an all-in smaller than a full raise "
+            "since you acted, so betting is not reopened to you (TDA-10); call or fold."
+        )
+    config = hand.config
+    if config.structure is Structure.FIXED_LIMIT and hand.full_bets >= config.raise_cap:
+        in_hand = sum(1 for f in hand.folded if not f)
+        if not (config.game is GameKind.CASH and in_hand == 2):
+            return (
+                f"You cannot raise: the round is capped at one bet and {config.raise_cap - 1} "
+                "raises (CC-8); call or fold."
+            )
+    return None
+
+
+def raise_bounds(hand: Hand, player: int) -> tuple[int, int]:
+    """Return (min, max) bet/raise totals for ``player``, assuming he may raise."""
+    config = hand.config
+    all_in_to = hand.stacks[player] + hand.bets[player]
+    if config.structure is Structure.FIXED_LIMIT:
+        size = config.street_bet(hand.street)
+        target = (hand.full_bets + 1) * size
+        target = max(target, hand.current_bet + 1)
+        fixed = min(target, all_in_to)
+        return fixed, fixed
+    low = hand.current_bet + hand.last_raise
+    if config.structure is Structure.POT_LIMIT:
+        to_call = hand.current_bet - hand.bets[player]
+        high = hand.current_bet + hand.pot_total + to_call
+    else:
+        high = all_in_to
+    high = min(high, all_in_to)
+    low = min(low, all_in_to)
+    return low, max(low, high)
+
+
+def legal_actions(hand: Hand, player: int) -> LegalActions:
+    """Return what ``player`` (who must be the player to act) may do."""
+    to_call = max(0, hand.current_bet - hand.bets[player])
+    refusal = raise_refusal(hand, player)
+    low: int | None = None
+    high: int | None = None
+    if refusal is None:
+        low, high = raise_bounds(hand, player)
+    return LegalActions(
+        player=player,
+        can_check=to_call == 0,
+        call_amount=min(to_call, hand.stacks[player]),
+        min_raise_to=low,
+        max_raise_to=high,
+        raise_refusal=refusal,
+    )
+
+
+def check_raise_amount(hand: Hand, player: int, to: int) -> None:
+    """Raise :class:`~firmware.errors.IllegalAction` unless ``to`` is a legal total."""
+    from firmware.errors import IllegalAction
+
+    refusal = raise_refusal(hand, player)
+    if refusal is not None:
+        raise IllegalAction(refusal, key="error.action.no_raise", player=player)
+    low, high = raise_bounds(hand, player)
+    all_in_to = hand.stacks[player] + hand.bets[player]
+    if to <= hand.current_bet:
+        raise IllegalAction(
+            f"A bet or raise to {to} does not exceed the current bet of {hand.current_bet}; "
+            "check or call instead.",
+            key="error.action.raise_not_above",
+            to=to,
+            current=hand.current_bet,
+        )
+    if to < low:
+        raise IllegalAction(
+            f"The smallest bet or raise allowed is to {low} (the last full raise was "
+            f"{hand.last_raise}); raise to at least {low}, or go all-in for {all_in_to}.",
+            key="error.action.raise_too_small",
+            to=to,
+            low=low,
+        )
+    if to > high:
+        if to > all_in_to:
+            reason = f"you have only {all_in_to} including your bet"
+        elif hand.config.structure is Structure.POT_LIMIT:
+            reason = "that is more than the pot after calling"
+        else:
+            reason = "that is more than the fixed bet size"
+        raise IllegalAction(
+            f"A bet or raise to {to} is not allowed: {reason}; the most allowed is {high}.",
+            key="error.action.raise_too_large",
+            to=to,
+            high=high,
+        )

@@ -1,0 +1,193 @@
+"""Showdown: who shows first, showing and mucking, and awarding the pots.
+
+* Showdown order (TDA-37, CC-10): the last player to bet or raise on the
+  river shows first; if nobody bet on the river, the first player to the
+  left of the button; then clockwise.
+* When nobody can bet any more, every live hand is turned up before the
+  board is run out (TDA-9); those hands count as tabled.
+* A mucked hand never wins. A tabled hand cannot be mucked (TDA-29). A
+  player must table both hole cards to win a share (TDA-40): showing one
+  card does not finish his showdown.
+* A player may not muck if that would leave a pot with nobody to win it.
+* Each pot is decided and split on its own (TDA-4), leftover units to the
+  first winner left of the button (TDA-3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from firmware.errors import IllegalAction
+from firmware.evaluator import evaluate
+from firmware.events import Event, Muck, Show
+from firmware.pots import split_pot
+
+if TYPE_CHECKING:
+    from firmware.hand import Hand
+
+
+def begin(hand: Hand) -> None:
+    """Enter the showdown: fix the order and table hands already turned up."""
+    from firmware.hand import Phase
+
+    hand.phase = Phase.SHOWDOWN
+    hand.actor = None
+    live = hand.in_hand()
+    start = hand.aggressor if hand.aggressor is not None and hand.street == 3 else 0
+    n = hand.player_count
+    hand.showdown_order = tuple(i for i in ((start + k) % n for k in range(n)) if i in live)
+    if hand.cards_up:
+        for i in live:
+            cards = hand.hole[i]
+            if len(cards) == 2 and None not in cards:
+                hand.shown[i] = tuple(c for c in cards if c is not None)
+    _maybe_award(hand)
+
+
+def tabled_in_full(hand: Hand, player: int) -> bool:
+    """Whether ``player`` has tabled both hole cards."""
+    shown = hand.shown[player]
+    return shown is not None and len(shown) == 2
+
+
+def next_to_show(hand: Hand) -> int | None:
+    """The next player in showdown order who has neither tabled in full nor mucked."""
+    for i in hand.showdown_order:
+        if not hand.mucked[i] and not tabled_in_full(hand, i):
+            return i
+    return None
+
+
+def apply(hand: Hand, event: Show | Muck) -> None:
+    """Apply a show or muck during the showdown (checked first)."""
+    from firmware.hand import Phase
+
+    if hand.phase is not Phase.SHOWDOWN:
+        raise IllegalAction(
+            "Cards can be shown or mucked only at the showdown.", key="error.showdown.not_now"
+        )
+    player = event.player
+    if player not in hand.showdown_order or hand.mucked[player]:
+        raise IllegalAction(
+            f"Player {player} has no live hand at this showdown.", key="error.showdown.no_hand"
+        )
+    if isinstance(event, Show):
+        _show(hand, player, event.cards)
+    else:
+        _muck(hand, player)
+    _maybe_award(hand)
+
+
+def _show(hand: Hand, player: int, cards: tuple[int, ...]) -> None:
+    hole = hand.hole[player]
+    if not cards or len(cards) > 2 or len(set(cards)) != len(cards):
+        raise IllegalAction("Show one or both of your two hole cards.")
+    known = [c for c in hole if c is not None]
+    if len(known) == 2:
+        if any(c not in known for c in cards):
+            raise IllegalAction(
+                f"Player {player} cannot show cards he was not dealt.",
+                key="error.showdown.not_his_cards",
+            )
+    else:
+        # Hole cards not read when dealt: the tabled cards become known.
+        unseen = [c for c in cards if c not in known]
+        hand.check_new_cards(unseen)
+        if len(cards) == 2:
+            hand.hole[player] = list(cards)
+    shown = tuple(dict.fromkeys((hand.shown[player] or ()) + cards))
+    hand.shown[player] = shown
+
+
+def _muck(hand: Hand, player: int) -> None:
+    if tabled_in_full(hand, player):
+        raise IllegalAction(
+            f"Player {player}'s hand is tabled and cannot be mucked (TDA-29).",
+            key="error.showdown.tabled",
+        )
+    for pot in hand.pots():
+        if player in pot.eligible:
+            others = [i for i in pot.eligible if i != player and not hand.mucked[i]]
+            if not others:
+                raise IllegalAction(
+                    f"Player {player} is the last player in contention for a pot of {pot.amount} "
+                    "and cannot muck; table the hand, or the floor must rule.",
+                    key="error.showdown.last_contender",
+                )
+    hand.mucked[player] = True
+
+
+def _maybe_award(hand: Hand) -> None:
+    contenders = [i for i in hand.showdown_order if not hand.mucked[i]]
+    if len(contenders) <= 1 or next_to_show(hand) is None:
+        award(hand)
+
+
+def strength(hand: Hand, player: int) -> int:
+    """Strength of ``player``'s seven cards (higher is better)."""
+    cards = [c for c in hand.hole[player] if c is not None]
+    if len(cards) != 2 or len(hand.board) != 5:
+        raise IllegalAction(
+            f"Player {player}'s hand cannot be evaluated: it needs two hole cards and five board "
+            "cards."
+        )
+    return evaluate([*cards, *hand.board])
+
+
+def award(hand: Hand) -> None:
+    """Decide every pot on its own and pay the winners; the hand is then complete."""
+    from firmware.hand import HandResult, Phase, PotResult
+
+    results: list[PotResult] = []
+    for pot in hand.pots():
+        contenders = [i for i in pot.eligible if not hand.mucked[i]]
+        if len(contenders) == 1:
+            winners = contenders
+        else:
+            tabled = [i for i in contenders if tabled_in_full(hand, i)]
+            values = {i: strength(hand, i) for i in tabled}
+            best = max(values.values())
+            winners = [i for i in tabled if values[i] == best]
+        shares = split_pot(pot.amount, winners, hand.config.chip_unit, hand.config.odd_chips)
+        for player, amount in shares.items():
+            hand.stacks[player] += amount
+        results.append(
+            PotResult(
+                amount=pot.amount,
+                eligible=pot.eligible,
+                winners=tuple(sorted(winners)),
+                shares=tuple(sorted(shares.items())),
+            )
+        )
+    hand.matched = [0] * hand.player_count
+    hand.dead_posted = [0] * hand.player_count
+    hand.bets = [0] * hand.player_count
+    hand.phase = Phase.COMPLETE
+    hand.actor = None
+    hand.result = HandResult(
+        pots=tuple(results),
+        finishing_stacks=tuple(hand.stacks),
+        starting_stacks=hand.starting_stacks,
+    )
+
+
+def auto_showdown_event(hand: Hand) -> Event:
+    """The event a player who shows only when he can win would send next.
+
+    The next player in order shows if his hand is at least as good as every
+    hand tabled so far, and mucks otherwise (when mucking is allowed).
+    """
+    player = next_to_show(hand)
+    if player is None:
+        raise IllegalAction("Nobody is left to show.")
+    cards = tuple(c for c in hand.hole[player] if c is not None)
+    tabled = [i for i in hand.showdown_order if tabled_in_full(hand, i)]
+    mine = strength(hand, player)
+    if all(mine >= strength(hand, i) for i in tabled):
+        return Show(player, cards)
+    for pot in hand.pots():
+        if player in pot.eligible and not [
+            i for i in pot.eligible if i != player and not hand.mucked[i]
+        ]:
+            return Show(player, cards)
+    return Muck(player)
