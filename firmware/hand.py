@@ -192,7 +192,9 @@ class Hand:
     def expected(self) -> tuple[str, int | None]:
         """What the hand waits for: ``(phase, player or number of cards)``."""
         if self.phase is Phase.DEALING:
-            need = next(i for i in range(self.player_count) if len(self.hole[i]) < 2)
+            # One card at a time, clockwise from the button's left (CC-2).
+            fewest = min(len(h) for h in self.hole)
+            need = next(i for i in range(self.player_count) if len(self.hole[i]) == fewest)
             return ("hole", need)
         if self.phase is Phase.BETTING:
             return ("action", self.actor)

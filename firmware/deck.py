@@ -1,0 +1,47 @@
+"""The virtual deck of a fully electronic table.
+
+Shuffled with the operating system's cryptographic random source
+(:class:`random.SystemRandom`, backed by ``secrets``); cards are drawn one at
+a time in draw order, exactly as a card shoe reports them. Undealt cards are
+never exposed: the deck offers no way to look ahead.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from firmware.cards import full_deck
+from firmware.errors import CardError
+
+_SYSTEM_RANDOM = random.SystemRandom()
+
+
+class VirtualDeck:
+    """A shuffled deck that deals from the top.
+
+    :param rng: A random source; the default is the cryptographic one.
+        Tests may pass a seeded :class:`random.Random` for reproducibility.
+    :param exclude: Cards removed from the deck before shuffling (for
+        example cards already seen when a deck is reshuffled after a restart).
+    """
+
+    def __init__(self, rng: random.Random | None = None, exclude: Iterable[int] = ()) -> None:
+        removed = set(exclude)
+        self._cards = [c for c in full_deck() if c not in removed]
+        (rng or _SYSTEM_RANDOM).shuffle(self._cards)
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def draw(self) -> int:
+        """Take the top card.
+
+        :raises CardError: when the deck is empty.
+        """
+        if not self._cards:
+            raise CardError(
+                "The deck has run out of cards; the hand cannot be completed from this deck.",
+                key="error.deck.empty",
+            )
+        return self._cards.pop()
