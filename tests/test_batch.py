@@ -9,7 +9,13 @@ import pytest
 
 from firmware.batch import CHUNK_ROWS, evaluate_batch
 from firmware.errors import CardError
-from firmware.evaluator import evaluate
+from firmware.evaluator import Category, evaluate
+from firmware.verify import (
+    EXPECTED_DISTINCT_VALUES,
+    EXPECTED_SEVEN_CARD_COUNTS,
+    VerifyResult,
+    main_verify,
+)
 
 
 def random_hands(n: int, k: int, seed: int) -> np.ndarray:
@@ -62,3 +68,26 @@ def test_batch_rejects_bad_shapes_and_types(bad: np.ndarray) -> None:
 def test_batch_rejects_card_numbers_out_of_range() -> None:
     with pytest.raises(CardError, match="outside 0 to 51"):
         evaluate_batch(np.array([[0, 1, 2, 3, 52]]))
+
+
+def test_cc_11_all_133784560_seven_card_hands_have_the_published_counts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The batch evaluator over every seven-card hand (about 2 s), via the CLI entry."""
+    assert main_verify([]) == 0
+    out = capsys.readouterr()
+    assert "Seven-card check OK: 133,784,560 hands, 4824 distinct strengths" in out.out
+    assert "133,784,560 / 133,784,560 hands" in out.err
+
+
+def test_verify_result_flags_a_wrong_count() -> None:
+    good = dict(EXPECTED_SEVEN_CARD_COUNTS)
+    bad = {**good, Category.FLUSH: good[Category.FLUSH] - 1}
+    assert VerifyResult(good, good, EXPECTED_DISTINCT_VALUES, 133_784_560, 1.0).ok
+    assert not VerifyResult(bad, good, EXPECTED_DISTINCT_VALUES, 133_784_560, 1.0).ok
+    assert "FAILED" in VerifyResult(bad, good, 4824, 133_784_560, 1.0).summary()
+
+
+def test_verify_rejects_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main_verify(["--fast"]) == 2
+    assert "takes no arguments" in capsys.readouterr().err
