@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from firmware.rules import GameKind, Structure
 
 if TYPE_CHECKING:
+    from firmware.events import Event
     from firmware.hand import Hand
 
 
@@ -162,3 +163,45 @@ def check_raise_amount(hand: Hand, player: int, to: int) -> None:
             to=to,
             high=high,
         )
+
+
+def interpret_chip_bet(hand: Hand, player: int, total: int) -> tuple[Event, int]:
+    """Read a physical bet: ``total`` chips now in ``player``'s betting zone (TDA-10).
+
+    Returns the action the chips amount to and the chips to hand back:
+
+    * chips that cover the player's whole stack are an all-in;
+    * at or below the current bet, a check or call;
+    * above it by at least a full raise, a raise to that total;
+    * above it by 50% or more of a full raise, a raise forced up to the
+      minimum (the player must add the rest);
+    * above it by less than 50% of a full raise, a call with the excess
+      returned; likewise when raising is not allowed.
+
+    :raises IllegalAction: if the chips do not cover the call and are not
+        all the player's chips.
+    """
+    from firmware.errors import IllegalAction
+    from firmware.events import BetRaise, CheckCall
+
+    all_in_to = hand.stacks[player] + hand.bets[player]
+    total = min(total, all_in_to)
+    current = hand.current_bet
+    if total < current and total < all_in_to:
+        raise IllegalAction(
+            f"The {total} chips in the betting zone do not cover the call of {current}; "
+            f"add {current - total} more or fold.",
+            key="error.action.under_call",
+        )
+    if total <= current:
+        return CheckCall(player), 0
+    if raise_refusal(hand, player) is not None:
+        return CheckCall(player), total - max(current, hand.bets[player])
+    low, high = raise_bounds(hand, player)
+    if total >= low:
+        return BetRaise(player, min(total, high)), max(0, total - high)
+    if total == all_in_to:
+        return BetRaise(player, total), 0
+    if 2 * (total - current) >= hand.last_raise or current == 0:
+        return BetRaise(player, low), 0
+    return CheckCall(player), total - current

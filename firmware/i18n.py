@@ -69,6 +69,10 @@ CATALOG: dict[str, dict[str, str]] = {
         "en": "It is not your turn; seat {actor} is to act.",
         "es": "No es su turno; le toca al jugador {actor}.",
     },
+    "error.action.under_call": {
+        "en": "The chips in the betting zone do not cover the call.",
+        "es": "Las fichas en la zona de apuesta no cubren la igualada.",
+    },
     "error.action.no_turn": {"en": "Nobody may act now.", "es": "Nadie puede actuar ahora."},
     "error.action.no_raise": {
         "en": "You cannot raise now; call or fold.",

@@ -1,0 +1,281 @@
+"""Betting rules of the engine, one test (or more) per RULEBOOK ID."""
+
+import pytest
+
+from firmware.betting import interpret_chip_bet
+from firmware.errors import IllegalAction
+from firmware.events import BetRaise, CheckCall, DealHole
+from firmware.hand import Phase
+from firmware.rules import GameKind, Structure, limit_blinds
+from tests.kit import act, board, deal, start
+
+HOLES6 = ("AhAd", "KhKd", "QhQd", "JhJd", "ThTd", "9h9d")
+
+
+def six_handed(stacks: int = 1000, **kw: object) -> object:
+    hand = start([stacks] * 6, **kw)  # type: ignore[arg-type]
+    deal(hand, *HOLES6)
+    return hand
+
+
+# ---------------------------------------------------------------- CC rules
+
+
+def test_cc_2_deal_starts_left_of_button_one_card_at_a_time() -> None:
+    hand = start([100, 100, 100, 100])
+    order = []
+    cards = iter(range(8))
+    while hand.phase is Phase.DEALING:
+        what, who = hand.expected()
+        assert what == "hole" and who is not None
+        order.append(who)
+        hand.apply(DealHole(who, (next(cards),)))
+    assert order == [0, 1, 2, 3, 0, 1, 2, 3]
+
+
+def test_cc_3_limit_blinds_are_half_the_lower_limit_rounded_down() -> None:
+    assert limit_blinds(15) == (7, 15)
+    assert limit_blinds(5) == (2, 5)
+    assert limit_blinds(100) == (50, 100)
+
+
+def test_cc_4_first_to_act_preflop_is_left_of_big_blind_and_cannot_check() -> None:
+    hand = six_handed()
+    assert hand.actor == 2
+    legal = hand.legal_actions()
+    assert not legal.can_check
+    assert legal.call_amount == 2
+    assert legal.can_raise and legal.can_fold
+    with pytest.raises(IllegalAction, match="not player 3's turn"):
+        hand.apply(CheckCall(3))
+
+
+def test_cc_5_big_blind_option_when_nobody_raised() -> None:
+    hand = six_handed()
+    act(hand, "c", "c", "c", "c", "c")  # seats 2..5 call, small blind completes
+    assert hand.actor == 1
+    legal = hand.legal_actions()
+    assert legal.can_check and legal.call_amount == 0
+    assert legal.min_raise_to == 4
+    act(hand, "r4")
+    assert hand.phase is Phase.BETTING and hand.actor == 2
+
+
+def test_cc_6_flop_is_burn_and_three_cards_first_active_left_of_button_acts() -> None:
+    hand = six_handed()
+    act(hand, "c", "c", "c", "f", "f", "c")  # button (5) folds, small blind folds
+    assert hand.phase is Phase.BOARD and hand.expected() == ("board", 3)
+    with pytest.raises(IllegalAction, match="takes 3 board"):
+        board(hand, "2c3c")
+    board(hand, "2c3c4c", burn="5c")
+    assert hand.burns and len(hand.board) == 3
+    assert hand.actor == 1  # small blind folded: the big blind is first left of the button
+
+
+def test_cc_7_fixed_limit_small_bet_then_big_bet() -> None:
+    hand = start([1000] * 3, structure=Structure.FIXED_LIMIT, min_bet=10, blinds=(5, 10, 0))
+    deal(hand, "AhAd", "KhKd", "QhQd")
+    legal = hand.legal_actions()
+    assert (legal.min_raise_to, legal.max_raise_to) == (20, 20)
+    with pytest.raises(IllegalAction):
+        hand.apply(BetRaise(2, 25))
+    act(hand, "c", "c", "c")
+    board(hand, "2c3c4d")
+    assert (hand.legal_actions().min_raise_to, hand.legal_actions().max_raise_to) == (10, 10)
+    act(hand, "r10", "r20", "c", "c")
+    board(hand, "9s")
+    assert (hand.legal_actions().min_raise_to, hand.legal_actions().max_raise_to) == (20, 20)
+    act(hand, "r20", "r40")
+    assert hand.legal_actions().min_raise_to == 60
+
+
+def _capped_round(game: GameKind, players: int) -> object:
+    hand = start(
+        [1000] * players,
+        structure=Structure.FIXED_LIMIT,
+        min_bet=10,
+        game=game,
+        blinds=(10, 5) if players == 2 else (5, 10) + (0,) * (players - 2),
+    )
+    deal(hand, *HOLES6[:players])
+    return hand
+
+
+def test_cc_8_fixed_limit_cap_big_blind_counts_as_the_bet() -> None:
+    hand = _capped_round(GameKind.CASH, 3)
+    act(hand, "r20", "r30", "r40")  # BB + three raises = four bets
+    legal = hand.legal_actions()
+    assert not legal.can_raise
+    assert "capped" in (legal.raise_refusal or "")
+    with pytest.raises(IllegalAction, match="capped"):
+        act(hand, "r50")
+
+
+def test_cc_8_no_cap_heads_up_in_cash_games() -> None:
+    hand = _capped_round(GameKind.CASH, 2)
+    act(hand, "r20", "r30", "r40", "r50", "r60", "r70")
+    assert hand.legal_actions().min_raise_to == 80
+
+
+def test_cc_8_cap_kept_heads_up_in_tournaments() -> None:
+    hand = _capped_round(GameKind.TOURNAMENT, 2)
+    act(hand, "r20", "r30", "r40")
+    assert not hand.legal_actions().can_raise
+
+
+def test_cc_8_no_cap_when_two_remain_after_folds_in_cash() -> None:
+    hand = _capped_round(GameKind.CASH, 3)
+    act(hand, "r20", "f", "r30", "r40")
+    assert hand.legal_actions().can_raise
+
+
+def test_cc_8_short_all_in_does_not_count_as_a_raise() -> None:
+    hand = start(
+        [1000, 1000, 25],
+        structure=Structure.FIXED_LIMIT,
+        min_bet=10,
+        game=GameKind.CASH,
+    )
+    deal(hand, "AhAd", "KhKd", "QhQd")
+    act(hand, "r20")  # player 2 raises: second bet
+    act(hand, "r30")  # small blind: third bet
+    act(hand, "r40")  # big blind: fourth bet (cap)
+    assert hand.full_bets == 4
+    hand2 = start([1000, 1000, 1000, 25], structure=Structure.FIXED_LIMIT, min_bet=10)
+    deal(hand2, "AhAd", "KhKd", "QhQd", "JhJd")
+    act(hand2, "r20", "r25")  # player 3 all-in for 25: short of a full raise to 30
+    assert hand2.full_bets == 2
+    assert hand2.legal_actions().min_raise_to == 30
+
+
+def test_cc_9_turn_and_river_burn_one_card_action_left_of_button() -> None:
+    hand = six_handed()
+    act(hand, "c", "c", "c", "c", "c", "c")
+    board(hand, "2c3c4c", burn="5c")
+    act(hand, *["c"] * 6)
+    with pytest.raises(IllegalAction, match="takes 1 board"):
+        board(hand, "7s8s")
+    board(hand, "7s", burn="6s")
+    assert hand.actor == 0
+    act(hand, *["c"] * 6)
+    board(hand, "8s", burn="9s")
+    assert hand.actor == 0 and len(hand.burns) == 3
+
+
+# --------------------------------------------------------------- TDA rules
+
+
+def test_tda_10_minimum_raise_is_the_largest_full_raise() -> None:
+    hand = six_handed()
+    act(hand, "r10")  # raise of 8
+    assert hand.legal_actions().min_raise_to == 18
+    act(hand, "r40")  # raise of 30
+    assert hand.legal_actions().min_raise_to == 70
+    with pytest.raises(IllegalAction, match="smallest bet or raise allowed is to 70"):
+        act(hand, "r60")
+
+
+def test_tda_10_short_all_in_does_not_reopen_betting() -> None:
+    hand = start([1000, 1000, 1000, 150])
+    deal(hand, "AhAd", "KhKd", "QhQd", "JhJd")
+    act(hand, "r100", "r150")  # player 3 all-in: a raise of 50, short of the full 98
+    act(hand, "c", "c")  # blinds call
+    assert hand.actor == 2
+    legal = hand.legal_actions()
+    assert not legal.can_raise
+    assert "not reopened" in (legal.raise_refusal or "")
+    assert legal.call_amount == 50
+
+
+def test_tda_10_short_all_ins_that_add_up_to_a_full_raise_reopen() -> None:
+    hand = start([1000, 1000, 1000, 150, 200])
+    deal(hand, "AhAd", "KhKd", "QhQd", "JhJd", "ThTd")
+    act(hand, "r100", "r150", "r200")  # two short all-ins: +50 and +50 = a full 100
+    act(hand, "c", "c")
+    assert hand.actor == 2
+    assert hand.legal_actions().can_raise
+
+
+def test_tda_10_player_who_has_not_acted_may_raise_over_a_short_all_in() -> None:
+    hand = start([1000, 1000, 1000, 150])
+    deal(hand, "AhAd", "KhKd", "QhQd", "JhJd")
+    act(hand, "r100", "r150")
+    assert hand.actor == 0
+    assert hand.legal_actions().min_raise_to == 248  # 150 + the last full raise (98)
+
+
+def test_tda_10_physical_chips_half_a_raise_forces_a_full_raise() -> None:
+    hand = six_handed()
+    act(hand, "r10")  # last full raise 8; player 3 faces 10
+    event, back = interpret_chip_bet(hand, 3, 14)  # 4 extra = 50% of 8
+    assert event == BetRaise(3, 18) and back == 0
+    event, back = interpret_chip_bet(hand, 3, 13)  # 3 extra < 50%: a call, 3 returned
+    assert event == CheckCall(3) and back == 3
+    event, back = interpret_chip_bet(hand, 3, 30)
+    assert event == BetRaise(3, 30) and back == 0
+    with pytest.raises(IllegalAction, match="do not cover the call"):
+        interpret_chip_bet(hand, 3, 5)
+
+
+def test_tda_26_no_limit_allows_unlimited_raises() -> None:
+    hand = start([100_000, 100_000])
+    deal(hand, "AhAd", "KhKd")
+    to = 2
+    for _ in range(12):
+        legal = hand.legal_actions()
+        assert legal.can_raise
+        to = legal.min_raise_to or 0
+        act(hand, f"r{to}")
+    assert hand.current_bet == to and hand.full_bets == 13
+
+
+def test_tda_35_heads_up_button_posts_small_blind_acts_first_preflop_last_after() -> None:
+    hand = start([100, 100])  # index 0 big blind, index 1 button
+    assert hand.bets == [2, 1]
+    deal(hand, "AhAd", "KhKd")
+    assert hand.actor == 1
+    act(hand, "c", "c")
+    board(hand, "2c3c4d")
+    assert hand.actor == 0
+    act(hand, "c")
+    assert hand.actor == 1
+
+
+def test_pot_limit_maximum_is_the_pot_after_calling() -> None:
+    hand = start([1000] * 3, structure=Structure.POT_LIMIT)
+    deal(hand, "AhAd", "KhKd", "QhQd")
+    assert hand.legal_actions().max_raise_to == 7  # call 2, pot 5, raise 5
+    act(hand, "r7")
+    assert hand.legal_actions().max_raise_to == 23  # call 6 -> pot 16, raise 16 over 7
+
+
+def test_pe_4_a_hand_needs_two_players_one_per_seat() -> None:
+    with pytest.raises(IllegalAction, match="at least two players"):
+        start([100])
+    from firmware.events import StartHand
+    from firmware.hand import Hand
+    from firmware.rules import HandConfig
+
+    with pytest.raises(IllegalAction, match="share a seat"):
+        Hand.start(
+            StartHand(
+                HandConfig(Structure.NO_LIMIT),
+                seats=(3, 3),
+                names=("a", "b"),
+                stacks=(10, 10),
+                antes=(0, 0),
+                blinds=(2, 1),
+                dead=(0, 0),
+            )
+        )
+    with pytest.raises(IllegalAction, match="must have chips"):
+        start([100, 0, 100])
+
+
+def test_pe_4_table_stakes_only_chips_on_the_table_play() -> None:
+    hand = start([50, 1000])
+    deal(hand, "AhAd", "KhKd")
+    act(hand, "r1000")  # the button shoves 1000; the big blind has only 50 on the table
+    assert hand.legal_actions().call_amount == 48
+    act(hand, "c")
+    assert hand.stacks == [0, 950]  # the uncalled 950 is back, nothing beyond 50 plays

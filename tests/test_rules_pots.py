@@ -1,0 +1,253 @@
+"""Pots, side pots, odd chips and showdown rules, named after RULEBOOK IDs."""
+
+import pytest
+
+from firmware.cards import parse_cards
+from firmware.errors import IllegalAction
+from firmware.events import DealBoard, Muck, Show
+from firmware.hand import Phase
+from firmware.pots import build_pots, split_pot
+from firmware.rules import OddChips
+from firmware.showdown import auto_showdown_event, next_to_show
+from tests.kit import act, board, deal, start
+
+
+def run_out(hand, *cards: str) -> None:  # type: ignore[no-untyped-def]
+    for text in cards:
+        hand.apply(DealBoard(tuple(parse_cards(text))))
+
+
+def finish_showdown(hand) -> None:  # type: ignore[no-untyped-def]
+    while hand.phase is Phase.SHOWDOWN:
+        hand.apply(auto_showdown_event(hand))
+
+
+def _tie_hand(odd: OddChips):  # type: ignore[no-untyped-def]
+    hand = start([1000] * 3, blinds=(25, 50, 0), min_bet=50, chip_unit=25, odd_chips=odd)
+    deal(hand, "2c3d", "4h5s", "6c7d")
+    act(hand, "c", "f", "c")  # button calls 50, small blind folds 25, big blind checks
+    board(hand, "AhKhQh")
+    act(hand, "c", "c")
+    board(hand, "Jh")
+    act(hand, "c", "c")
+    board(hand, "Th")
+    act(hand, "c", "c")
+    finish_showdown(hand)
+    return hand
+
+
+def test_tda_3_leftover_unit_goes_to_first_winner_left_of_button() -> None:
+    hand = _tie_hand(OddChips.FIRST_LEFT_OF_BUTTON)
+    assert hand.result is not None
+    (pot,) = hand.result.pots
+    assert pot.amount == 125 and pot.winners == (1, 2)
+    # 5 units of 25 between two: 2 each, the odd unit to the big blind (first left of button).
+    assert dict(pot.shares) == {1: 75, 2: 50}
+    assert hand.result.finishing_stacks == (975, 1025, 1000)
+
+
+def test_tda_3_split_never_breaks_a_unit_and_one_each_option() -> None:
+    assert split_pot(100, [0, 1, 2], chip_unit=25) == {0: 50, 1: 25, 2: 25}
+    assert split_pot(200, [4, 1, 2], chip_unit=25) == {1: 100, 2: 50, 4: 50}
+    assert split_pot(200, [4, 1, 2], chip_unit=25, odd_chips=OddChips.ONE_EACH_FROM_BUTTON) == {
+        1: 75,
+        2: 75,
+        4: 50,
+    }
+    assert split_pot(101, [3, 5], chip_unit=25) == {3: 51, 5: 50}  # 1 chip below a unit
+    for amount in range(0, 400, 7):
+        for unit in (1, 5, 25):
+            shares = split_pot(amount, [0, 2, 3], chip_unit=unit)
+            assert sum(shares.values()) == amount
+
+
+def test_tda_4_each_pot_is_split_on_its_own() -> None:
+    # Player 0 is all-in for 11; the others bet on. Everybody plays the board.
+    hand = start([11, 100, 100, 100], dead=(0, 0, 0, 1))
+    deal(hand, "2c3d", "2d3h", "2h3s", "2s4c")
+    act(hand, "c", "c", "r11", "r30", "c", "c")  # player 0 all-in for 11
+    assert hand.phase is Phase.BOARD
+    for cards in ("AhKhQh", "Jh", "Th"):
+        board(hand, cards)
+        if hand.phase is Phase.BETTING:
+            act(hand, "c", "c", "c")
+    finish_showdown(hand)
+    assert hand.result is not None
+    main, side = hand.result.pots
+    # Main pot: 4 x 11 + 1 dead = 45, four winners, the odd chip to player 0.
+    assert (main.amount, main.winners) == (45, (0, 1, 2, 3))
+    assert dict(main.shares) == {0: 12, 1: 11, 2: 11, 3: 11}
+    # Side pot: 3 x 19 = 57 between players 1-3, 19 each: no odd chip from the main pot.
+    assert (side.amount, side.winners) == (57, (1, 2, 3))
+    assert dict(side.shares) == {1: 19, 2: 19, 3: 19}
+
+
+def test_tda_9_all_hands_turned_up_when_no_more_betting() -> None:
+    hand = start([100, 100, 100])
+    deal(hand, "AhAd", "KhKd", "2c7d")
+    act(hand, "r100", "f", "c")
+    assert hand.cards_up is True
+    assert hand.board == []  # turned up before the board is run out
+    run_out(hand, "2h3h4d", "9s", "Jc")
+    assert hand.phase is Phase.COMPLETE
+    assert hand.shown[1] is not None and hand.shown[2] is not None
+    assert hand.shown[0] is None  # a folded hand is never exposed
+
+
+def test_tda_21_no_rabbit_hunting_after_the_hand_ends() -> None:
+    hand = start([100, 100, 100])
+    deal(hand, "AhAd", "KhKd", "2c7d")
+    act(hand, "r10", "f", "f")
+    assert hand.phase is Phase.COMPLETE
+    with pytest.raises(IllegalAction, match="hand is over"):
+        run_out(hand, "2h3h4d")
+    assert hand.board == []
+    dealt = {c for h in hand.hole for c in h}
+    seen_in_events = {c for e in hand.events for c in getattr(e, "cards", ()) if isinstance(c, int)}
+    assert seen_in_events == dealt  # nothing but dealt cards is ever recorded
+
+
+def test_tda_37_showdown_order_last_river_aggressor_first() -> None:
+    hand = start([1000] * 4)
+    deal(hand, "AhAd", "KhKd", "QhQd", "JhJd")
+    act(hand, "c", "c", "c", "c")
+    board(hand, "2c3c8d")
+    act(hand, "c", "c", "c", "c")
+    board(hand, "9s")
+    act(hand, "c", "c", "c", "c")
+    board(hand, "Tc")
+    act(hand, "c", "c", "r20", "c", "c", "c")
+    assert hand.showdown_order == (2, 3, 0, 1)
+    assert next_to_show(hand) == 2
+
+
+def test_tda_37_no_river_bet_first_left_of_button_shows_first() -> None:
+    hand = start([1000] * 4)
+    deal(hand, "AhAd", "KhKd", "QhQd", "JhJd")
+    act(hand, "c", "c", "c", "c")
+    board(hand, "2c3c8d")
+    act(hand, "c", "c", "c", "c")
+    board(hand, "9s")
+    act(hand, "f", "c", "c", "c")  # player 0, first left of the button, folds
+    board(hand, "Tc")
+    act(hand, "c", "c", "c")
+    assert hand.showdown_order[0] == 1  # player 0 folded on the turn
+
+
+def test_cc_10_caller_may_muck_and_mucked_hand_never_wins() -> None:
+    hand = start([1000] * 2)
+    deal(hand, "2c7d", "AhAd")  # index 0 big blind, index 1 button
+    act(hand, "c", "c")
+    for cards in ("2h3h4d", "9s", "Jc"):
+        board(hand, cards)
+        act(hand, "c", "c")
+    hand.apply(Show(0, tuple(parse_cards("2c7d"))))
+    hand.apply(Muck(1))  # the aces muck: they cannot win
+    assert hand.result is not None
+    assert hand.result.finishing_stacks == (1002, 998)
+
+
+def test_tda_29_tabled_hand_cannot_be_mucked() -> None:
+    hand = start([1000] * 2)
+    deal(hand, "2c7d", "AhAd")
+    act(hand, "c", "c")
+    for cards in ("2h3h4d", "9s", "Jc"):
+        board(hand, cards)
+        act(hand, "c", "c")
+    hand.apply(Show(0, tuple(parse_cards("2c7d"))))
+    with pytest.raises(IllegalAction, match="cannot be mucked"):
+        hand.apply(Muck(0))
+
+
+def test_tda_40_playing_the_board_needs_both_cards_tabled() -> None:
+    hand = start([1000] * 2)
+    deal(hand, "2c3d", "4c5d")
+    act(hand, "c", "c")
+    for cards in ("AhKhQh", "Jh", "Th"):
+        board(hand, cards)
+        act(hand, "c", "c")
+    hand.apply(Show(0, tuple(parse_cards("2c3d"))))
+    hand.apply(Show(1, tuple(parse_cards("4c"))))  # one card only: not finished
+    assert hand.phase is Phase.SHOWDOWN and next_to_show(hand) == 1
+    hand.apply(Muck(1))  # gives up rather than table the second card
+    assert hand.result is not None
+    assert hand.result.finishing_stacks == (1002, 998)
+
+
+def test_tda_40_tabling_both_cards_shares_the_pot() -> None:
+    hand = start([1000] * 2)
+    deal(hand, "2c3d", "4c5d")
+    act(hand, "c", "c")
+    for cards in ("AhKhQh", "Jh", "Th"):
+        board(hand, cards)
+        act(hand, "c", "c")
+    hand.apply(Show(0, tuple(parse_cards("2c3d"))))
+    hand.apply(Show(1, tuple(parse_cards("4c"))))
+    hand.apply(Show(1, tuple(parse_cards("5d"))))
+    assert hand.result is not None and hand.result.finishing_stacks == (1000, 1000)
+
+
+def test_hg_1_smaller_all_in_is_matched_rest_returned() -> None:
+    hand = start([100, 250])  # index 0 big blind, index 1 button
+    deal(hand, "AhAd", "KhKd")
+    act(hand, "r250", "c")
+    # The uncalled 150 goes back to the button before any pot is built.
+    assert hand.stacks == [0, 150]
+    assert [p.amount for p in hand.pots()] == [200]
+
+
+def test_hg_2_short_all_in_against_two_players_main_and_side_pot() -> None:
+    hand = start([1000, 1000, 60])
+    deal(hand, "KhKd", "QhQd", "AhAd")
+    act(hand, "r60", "c", "c")  # button all-in for 60, blinds call
+    board(hand, "2c3c8d")
+    act(hand, "r100", "c")  # the two others keep betting into a side pot
+    pots = hand.pots()
+    assert [(p.amount, p.eligible) for p in pots] == [(180, (0, 1, 2)), (200, (0, 1))]
+    for cards in ("9s", "Jd"):
+        board(hand, cards)
+        act(hand, "c", "c")
+    finish_showdown(hand)
+    assert hand.result is not None
+    assert hand.result.finishing_stacks == (1040, 840, 180)
+
+
+def test_hg_3_several_all_ins_build_pots_of_any_depth() -> None:
+    hand = start([1000, 50, 100, 200, 400])
+    deal(hand, "2c3d", "AhAd", "KhKd", "QhQd", "5c5d")
+    act(hand, "r100", "r200", "r400", "c", "c")
+    pots = hand.pots()
+    assert [(p.amount, p.eligible) for p in pots] == [
+        (250, (0, 1, 2, 3, 4)),
+        (200, (0, 2, 3, 4)),
+        (300, (0, 3, 4)),
+        (400, (0, 4)),
+    ]
+    run_out(hand, "7h8hJs", "Tc", "4s")
+    assert hand.result is not None
+    # Aces win the main pot, kings the first side pot, queens the next, fives the last.
+    assert hand.result.finishing_stacks == (600, 250, 200, 300, 400)
+
+
+def test_hg_18_stack_below_small_blind_can_win_only_its_stack_from_each() -> None:
+    hand = start([1000, 1, 1000, 1000], blinds=(1, 2, 0, 0), antes=0)
+    # Player 1 has a single chip for the big blind of 2: all-in at once.
+    assert hand.stacks[1] == 0 and hand.bets[1] == 1
+    deal(hand, "2c3d", "AhAd", "KhKd", "QhQd")
+    act(hand, "c", "c", "c")
+    pots = hand.pots()
+    assert pots[0].amount == 4 and 1 in pots[0].eligible
+    run_out(hand, "7h8hJs")
+    act(hand, "c", "c", "c")
+    run_out(hand, "Tc")
+    act(hand, "c", "c", "c")
+    run_out(hand, "4s")
+    act(hand, "c", "c", "c")
+    finish_showdown(hand)
+    assert hand.result is not None
+    assert hand.result.finishing_stacks[1] == 4  # one chip from each of four players
+
+
+def test_dead_money_goes_to_the_main_pot() -> None:
+    pots = build_pots([10, 50, 50], dead=5, live=[True, True, True])
+    assert [(p.amount, p.eligible) for p in pots] == [(35, (0, 1, 2)), (80, (1, 2))]
