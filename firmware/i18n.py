@@ -57,6 +57,54 @@ CATALOG: dict[str, dict[str, str]] = {
         "en": "'{text}' is not a card; write a rank and a suit, for example 'Ah'.",
         "es": "'{text}' no es una carta; escriba un valor y un palo, por ejemplo 'Ah'.",
     },
+    "error.card.number": {
+        "en": "That is not a card number; card numbers are 0 to 51.",
+        "es": "Ese no es un número de carta; van del 0 al 51.",
+    },
+    "error.batch.dtype": {
+        "en": "The batch of hands must be an array of whole card numbers.",
+        "es": "El lote de manos debe ser una matriz de números de carta enteros.",
+    },
+    "error.batch.shape": {
+        "en": "Each hand of the batch must have five, six or seven cards.",
+        "es": "Cada mano del lote debe tener cinco, seis o siete cartas.",
+    },
+    "error.evaluator.count": {
+        "en": "A hand is evaluated from five, six or seven cards.",
+        "es": "Una mano se evalúa con cinco, seis o siete cartas.",
+    },
+    "error.evaluator.language": {
+        "en": "Hand descriptions exist in Spanish (es) and English (en).",
+        "es": "Las descripciones de manos existen en español (es) e inglés (en).",
+    },
+    "error.evaluator.strength": {
+        "en": "That is not a hand strength.",
+        "es": "Ese no es un valor de mano válido.",
+    },
+    "error.equity.board": {
+        "en": "The board must have 0, 3, 4 or 5 cards.",
+        "es": "La mesa debe tener 0, 3, 4 o 5 cartas.",
+    },
+    "error.equity.deck": {
+        "en": "Not enough cards remain to complete the board.",
+        "es": "No quedan cartas suficientes para completar la mesa.",
+    },
+    "error.equity.hole": {
+        "en": "Each player needs exactly two hole cards.",
+        "es": "Cada jugador necesita exactamente dos cartas propias.",
+    },
+    "error.equity.players": {
+        "en": "Equity needs at least one player and at most ten.",
+        "es": "El cálculo de probabilidades necesita entre uno y diez jugadores.",
+    },
+    "error.phh.action": {
+        "en": "A hand history action is not valid here.",
+        "es": "Una acción del historial de la mano no es válida aquí.",
+    },
+    "error.phh.incomplete": {
+        "en": "The hand history ends before the hand is complete.",
+        "es": "El historial termina antes de que la mano se complete.",
+    },
     "error.card.duplicate": {
         "en": "The card {card} appears twice.",
         "es": "La carta {card} aparece dos veces.",
