@@ -2,7 +2,8 @@
 
 Each card has the weight of :data:`firmware.evaluator.WEIGHTS` (base-5 rank
 digits in two fields, a flush flag per suit), so a hand's weight sum ``v`` is
-built with one gather and add per card column. Then, per row:
+built with one gather and add per pair of card columns (a 64x64 table of
+pair sums). Then, per row:
 
 * ``low = v & 0x1FFFF`` (ranks 2..8) and ``high = (v >> 17) & 0x3FFF``
   (ranks 9..A) index two small int32 tables whose sum is a *perfect index* of
@@ -46,6 +47,7 @@ from firmware.evaluator import (
 __all__ = [
     "CHUNK_ROWS",
     "MASK_WEIGHTS",
+    "PAIR_WEIGHTS64",
     "WEIGHTS64",
     "evaluate_batch",
     "strengths_from_sums",
@@ -64,6 +66,11 @@ WEIGHTS64: Int64Array = np.array(WEIGHTS, dtype=np.int64)
 MASK_WEIGHTS: Int64Array = np.array(
     [1 << ((c >> 2) + 16 * (c & 3)) for c in range(52)], dtype=np.int64
 )
+
+#: Weight sums of two cards, indexed by ``first << 6 | second`` (32 KB): one
+#: gather per pair of card columns instead of two.
+PAIR_WEIGHTS64: Int64Array = np.zeros(64 * 64, dtype=np.int64)
+PAIR_WEIGHTS64.reshape(64, 64)[:52, :52] = WEIGHTS64[:, None] + WEIGHTS64[None, :]
 
 _LOW_MASK = (1 << HIGH_SHIFT) - 1
 _HIGH_MASK = (1 << 14) - 1
@@ -180,10 +187,12 @@ def evaluate_batch(cards: IntArray) -> UInt16Array:
     n, k = arr.shape
     out = np.empty(n, dtype=np.uint16)
     for start in range(0, n, CHUNK_ROWS):
-        cols = np.ascontiguousarray(arr[start : start + CHUNK_ROWS].T)
-        v = WEIGHTS64[cols[0]]
-        for col in cols[1:]:
-            v += WEIGHTS64[col]
+        cols = np.ascontiguousarray(arr[start : start + CHUNK_ROWS].T, dtype=np.intp)
+        v = PAIR_WEIGHTS64[cols[0] << 6 | cols[1]]
+        for i in range(2, k - 1, 2):
+            v += PAIR_WEIGHTS64[cols[i] << 6 | cols[i + 1]]
+        if k % 2:
+            v += WEIGHTS64[cols[k - 1]]
 
         def masks(rows: npt.NDArray[np.intp], cols: IntArray = cols) -> Int64Array:
             sub = cols[:, rows]
