@@ -127,9 +127,47 @@ class Muck(Event):
     player: int
 
 
+@dataclass(frozen=True)
+class KillHand(Event):
+    """A ruling kills ``player``'s hand, in turn or not.
+
+    Used for an unprotected hand killed by the dealer (TDA-28: a raise not
+    yet called is returned), a player absent when the deal ends (TDA-8), the
+    clock running out (TDA-5) and penalties (TDA-7). ``reason`` is recorded.
+    """
+
+    kind: ClassVar[str] = "kill_hand"
+    player: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class VoidHand(Event):
+    """The hand is void (misdeal, dead deck, floor ruling): every chip goes back.
+
+    Each player gets back exactly what he put in, antes, blinds and dead
+    money included; the hand ends with no winner.
+    """
+
+    kind: ClassVar[str] = "void_hand"
+    reason: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
-    for cls in (StartHand, DealHole, Burn, DealBoard, Fold, CheckCall, BetRaise, Show, Muck)
+    for cls in (
+        StartHand,
+        DealHole,
+        Burn,
+        DealBoard,
+        Fold,
+        CheckCall,
+        BetRaise,
+        Show,
+        Muck,
+        KillHand,
+        VoidHand,
+    )
 }
 
 

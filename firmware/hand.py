@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from firmware import showdown
+from firmware import rulings, showdown
 from firmware.betting import LegalActions, check_raise_amount, legal_actions
 from firmware.cards import format_card
 from firmware.errors import IllegalAction
@@ -29,9 +29,11 @@ from firmware.events import (
     DealHole,
     Event,
     Fold,
+    KillHand,
     Muck,
     Show,
     StartHand,
+    VoidHand,
     to_record,
 )
 from firmware.pots import Pot, build_pots
@@ -115,6 +117,7 @@ class Hand:
         self.cards_up = False
         self.showdown_order: tuple[int, ...] = ()
         self.result: HandResult | None = None
+        self.voided: str | None = None
         self.events: list[Event] = [start]
         self._post_forced(start)
 
@@ -226,6 +229,7 @@ class Hand:
             "acted": list(self.acted_level),
             "pending": sorted(self.pending),
             "cards_up": self.cards_up,
+            "voided": self.voided,
             "result": None if self.result is None else repr(self.result),
             "events": [to_record(e) for e in self.events],
         }
@@ -249,6 +253,10 @@ class Hand:
             self._act(event)
         elif isinstance(event, Show | Muck):
             showdown.apply(self, event)
+        elif isinstance(event, KillHand):
+            rulings.kill_hand(self, event)
+        elif isinstance(event, VoidHand):
+            rulings.void_hand(self, event)
         else:
             raise IllegalAction(f"The event {event!r} cannot be applied to a hand in progress.")
         self.events.append(event)
@@ -365,9 +373,9 @@ class Hand:
         self.pending = {i for i in self.in_hand() if self.stacks[i] > 0}
         self.phase = Phase.BETTING
         self.actor = None
-        self._advance(first)
+        self.advance(first)
 
-    def _advance(self, start: int) -> None:
+    def advance(self, start: int) -> None:
         """Move the turn to the next pending player from ``start``, or end the round."""
         n = self.player_count
         live_with_chips = [i for i in self.in_hand() if self.stacks[i] > 0]
@@ -381,7 +389,7 @@ class Hand:
                 continue
             self.actor = i
             return
-        self._end_round()
+        self.end_round()
 
     def _act(self, event: Fold | CheckCall | BetRaise) -> None:
         if self.phase is not Phase.BETTING or self.actor is None:
@@ -422,16 +430,16 @@ class Hand:
             self.pending.discard(player)
         self.acted_level[player] = self.current_bet
         if len(self.in_hand()) == 1:
-            self._end_round()
+            self.end_round()
             return
-        self._advance(player + 1)
+        self.advance(player + 1)
 
     def _put_in(self, player: int, amount: int) -> None:
         self.stacks[player] -= amount
         self.bets[player] += amount
         self.matched[player] += amount
 
-    def _end_round(self) -> None:
+    def end_round(self) -> None:
         self.actor = None
         self.pending = set()
         self._return_uncalled()

@@ -105,6 +105,18 @@ CATALOG: dict[str, dict[str, str]] = {
         "en": "The hand history ends before the hand is complete.",
         "es": "El historial termina antes de que la mano se complete.",
     },
+    "error.ruling.already_dead": {
+        "en": "That hand is already dead.",
+        "es": "Esa mano ya está muerta.",
+    },
+    "error.ruling.tabled": {
+        "en": "A tabled hand cannot be killed.",
+        "es": "Una mano mostrada no se puede matar.",
+    },
+    "error.ruling.no_reason": {
+        "en": "A ruling needs a reason.",
+        "es": "Una decisión necesita un motivo.",
+    },
     "error.card.duplicate": {
         "en": "The card {card} appears twice.",
         "es": "La carta {card} aparece dos veces.",

@@ -117,6 +117,12 @@ def _muck(hand: Hand, player: int) -> None:
     hand.mucked[player] = True
 
 
+def apply_muck_forced(hand: Hand, player: int) -> None:
+    """Muck ``player``'s untabled hand by ruling (the last-contender check still applies)."""
+    _muck(hand, player)
+    _maybe_award(hand)
+
+
 def _maybe_award(hand: Hand) -> None:
     contenders = [i for i in hand.showdown_order if not hand.mucked[i]]
     if len(contenders) <= 1 or next_to_show(hand) is None:

@@ -1,0 +1,86 @@
+"""Rulings that act on a hand out of the normal flow: killing a hand, voiding it.
+
+These are how the table procedures carry out the dealer's and the floor's
+decisions (misdeals, dead hands, unprotected hands, the clock, penalties).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from firmware import showdown
+from firmware.errors import IllegalAction
+from firmware.events import KillHand, VoidHand
+
+if TYPE_CHECKING:
+    from firmware.hand import Hand
+
+
+def kill_hand(hand: Hand, event: KillHand) -> None:
+    """Kill ``event.player``'s hand (checked first).
+
+    The part of his bet this round that nobody has called is returned
+    (TDA-28). At the showdown a tabled hand cannot be killed (TDA-29); an
+    untabled one is mucked.
+    """
+    from firmware.hand import Phase
+
+    player = event.player
+    if not isinstance(player, int) or not 0 <= player < hand.player_count:
+        raise IllegalAction(f"There is no player {player!r} in this hand.")
+    if hand.folded[player] or hand.mucked[player]:
+        raise IllegalAction(
+            f"Player {player}'s hand is already dead.", key="error.ruling.already_dead"
+        )
+    if hand.phase is Phase.SHOWDOWN:
+        if showdown.tabled_in_full(hand, player):
+            raise IllegalAction(
+                f"Player {player}'s hand is tabled and cannot be killed (TDA-29); "
+                "only the floor can overrule.",
+                key="error.ruling.tabled",
+            )
+        showdown.apply_muck_forced(hand, player)
+        return
+    others = [hand.bets[i] for i in range(hand.player_count) if i != player]
+    uncalled = hand.bets[player] - max(others, default=0)
+    if uncalled > 0:
+        hand.bets[player] -= uncalled
+        hand.matched[player] -= uncalled
+        hand.stacks[player] += uncalled
+        hand.current_bet = max(hand.bets)
+    hand.folded[player] = True
+    hand.pending.discard(player)
+    if hand.phase is Phase.DEALING:
+        return  # the betting round, when it starts, skips the dead hand
+    if len(hand.in_hand()) == 1:
+        hand.end_round()
+        return
+    if hand.phase is Phase.BETTING and hand.actor == player:
+        hand.advance(player + 1)
+    elif hand.phase is Phase.BETTING and hand.actor is not None:
+        hand.advance(hand.actor)
+
+
+def void_hand(hand: Hand, event: VoidHand) -> None:
+    """Give every player back exactly what he put in; the hand ends with no winner."""
+    from firmware.hand import HandResult, Phase
+
+    if not event.reason.strip():
+        raise IllegalAction(
+            "A hand can be voided only with a reason; say why (misdeal, dead deck, floor ruling).",
+            key="error.ruling.no_reason",
+        )
+    for i in range(hand.player_count):
+        hand.stacks[i] += hand.matched[i] + hand.dead_posted[i]
+    hand.matched = [0] * hand.player_count
+    hand.dead_posted = [0] * hand.player_count
+    hand.bets = [0] * hand.player_count
+    hand.phase = Phase.COMPLETE
+    hand.actor = None
+    hand.pending = set()
+    hand.voided = event.reason
+    hand.result = HandResult(
+        pots=(),
+        finishing_stacks=tuple(hand.stacks),
+        starting_stacks=hand.starting_stacks,
+    )

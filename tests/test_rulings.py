@@ -1,0 +1,85 @@
+"""Rulings on a hand: killing a hand (TDA-28, TDA-29, TDA-8) and voiding it."""
+
+import msgpack
+import pytest
+
+from firmware.cards import parse_cards
+from firmware.errors import IllegalAction
+from firmware.events import CheckCall, KillHand, Show, VoidHand, from_record, to_record
+from firmware.hand import Hand, Phase
+from tests.kit import act, board, deal, start
+
+
+def test_tda_28_killed_unprotected_hand_gets_back_only_an_uncalled_raise() -> None:
+    hand = start([1000] * 4)
+    deal(hand, "AhAd", "KhKd", "QhQd", "JhJd")
+    act(hand, "r50")  # player 2 raises to 50; nobody has called yet
+    hand.apply(KillHand(2, "unprotected hand mucked by the dealer"))
+    assert hand.folded[2]
+    assert hand.stacks[2] == 998  # the raise beyond the big blind's 2 is returned
+    assert hand.actor == 3
+    assert hand.total_chips == 4000
+
+
+def test_tda_28_called_chips_stay_in_the_pot() -> None:
+    hand = start([1000] * 3)
+    deal(hand, "AhAd", "KhKd", "QhQd")
+    act(hand, "r50", "c")  # small blind calls the raise
+    hand.apply(KillHand(2, "unprotected hand"))
+    assert hand.stacks[2] == 950
+    assert hand.actor == 1
+
+
+def test_tda_8_absent_player_killed_when_deal_ends_blinds_stay_in_pot() -> None:
+    hand = start([1000] * 3)
+    deal(hand, "AhAd")
+    hand.apply(KillHand(0, "not seated when the deal ended"))
+    deal_rest = [("KhKd", 1), ("QhQd", 2)]
+    from firmware.events import DealHole
+
+    for cards, player in deal_rest:
+        hand.apply(DealHole(player, tuple(parse_cards(cards))))
+    assert hand.phase is Phase.BETTING and hand.actor == 2
+    act(hand, "f")
+    assert hand.result is not None
+    assert hand.result.finishing_stacks == (999, 1001, 1000)  # small blind stays in the pot
+
+
+def test_tda_29_tabled_winning_hand_cannot_be_killed() -> None:
+    hand = start([100, 100])
+    deal(hand, "AhAd", "2c7d")
+    act(hand, "c", "c")
+    for cards in ("3h4h9s", "Td", "Jc"):
+        board(hand, cards)
+        act(hand, "c", "c")
+    hand.apply(Show(0, tuple(parse_cards("AhAd"))))
+    with pytest.raises(IllegalAction, match="TDA-29"):
+        hand.apply(KillHand(0, "dealer mucked it"))
+
+
+def test_void_hand_returns_every_chip_exactly() -> None:
+    hand = start([1000, 7, 500, 300], antes=5, dead=(0, 0, 0, 2))
+    deal(hand, "AhAd", "KhKd", "QhQd", "JhJd")
+    act(hand, "r100", "c", "c")
+    hand.apply(VoidHand("misdeal: two cards exposed"))
+    assert hand.phase is Phase.COMPLETE and hand.voided
+    assert hand.result is not None
+    assert hand.result.finishing_stacks == (1000, 7, 500, 300)
+    with pytest.raises(IllegalAction, match="hand is over"):
+        hand.apply(CheckCall(1))
+
+
+def test_void_needs_a_reason() -> None:
+    hand = start([100, 100])
+    with pytest.raises(IllegalAction, match="reason"):
+        hand.apply(VoidHand("  "))
+
+
+def test_rulings_replay_through_msgpack() -> None:
+    hand = start([1000] * 3)
+    deal(hand, "AhAd", "KhKd", "QhQd")
+    act(hand, "r50")
+    hand.apply(KillHand(0, "clock expired"))
+    records = [msgpack.unpackb(msgpack.packb(to_record(e))) for e in hand.events]
+    again = Hand.replay(from_record(r) for r in records)
+    assert again.snapshot() == hand.snapshot()
