@@ -153,6 +153,15 @@ class VoidHand(Event):
     reason: str
 
 
+@dataclass(frozen=True)
+class AwardPots(Event):
+    """The floor awards every pot to ``winners`` (split in chip units), ending the hand (TDA-1)."""
+
+    kind: ClassVar[str] = "award_pots"
+    winners: tuple[int, ...]
+    reason: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
@@ -167,6 +176,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Muck,
         KillHand,
         VoidHand,
+        AwardPots,
     )
 }
 

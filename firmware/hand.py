@@ -22,6 +22,7 @@ from firmware.betting import LegalActions, check_raise_amount, legal_actions
 from firmware.cards import format_card
 from firmware.errors import IllegalAction
 from firmware.events import (
+    AwardPots,
     BetRaise,
     Burn,
     CheckCall,
@@ -257,6 +258,8 @@ class Hand:
             rulings.kill_hand(self, event)
         elif isinstance(event, VoidHand):
             rulings.void_hand(self, event)
+        elif isinstance(event, AwardPots):
+            rulings.award_pots(self, event)
         else:
             raise IllegalAction(f"The event {event!r} cannot be applied to a hand in progress.")
         self.events.append(event)

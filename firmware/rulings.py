@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from firmware import showdown
 from firmware.errors import IllegalAction
-from firmware.events import KillHand, VoidHand
+from firmware.events import AwardPots, KillHand, VoidHand
 
 if TYPE_CHECKING:
     from firmware.hand import Hand
@@ -81,6 +81,42 @@ def void_hand(hand: Hand, event: VoidHand) -> None:
     hand.voided = event.reason
     hand.result = HandResult(
         pots=(),
+        finishing_stacks=tuple(hand.stacks),
+        starting_stacks=hand.starting_stacks,
+    )
+
+
+def award_pots(hand: Hand, event: AwardPots) -> None:
+    """End the hand by a floor ruling: all chips in the middle go to ``event.winners``."""
+    from firmware.hand import HandResult, Phase, PotResult
+    from firmware.pots import split_pot
+
+    if not event.reason.strip():
+        raise IllegalAction("A floor award needs a reason; it is written to the audit log.")
+    winners = sorted(set(event.winners))
+    if not winners or any(not 0 <= w < hand.player_count for w in winners):
+        raise IllegalAction(
+            f"Name the winners by position, 0 to {hand.player_count - 1}, not {event.winners!r}."
+        )
+    amount = hand.pot_total
+    shares = split_pot(amount, winners, hand.config.chip_unit, hand.config.odd_chips)
+    for player, share in shares.items():
+        hand.stacks[player] += share
+    hand.matched = [0] * hand.player_count
+    hand.dead_posted = [0] * hand.player_count
+    hand.bets = [0] * hand.player_count
+    hand.phase = Phase.COMPLETE
+    hand.actor = None
+    hand.pending = set()
+    hand.result = HandResult(
+        pots=(
+            PotResult(
+                amount=amount,
+                eligible=tuple(winners),
+                winners=tuple(winners),
+                shares=tuple(sorted(shares.items())),
+            ),
+        ),
         finishing_stacks=tuple(hand.stacks),
         starting_stacks=hand.starting_stacks,
     )

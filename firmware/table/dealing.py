@@ -1,0 +1,659 @@
+"""One hand at a real table: cards in draw order, their roles, the dealer's incidents.
+
+The card source (RFID shoe or virtual deck) reports each card as it is drawn.
+:class:`TableHand` gives every card its role (hole card for a seat, burn,
+flop, turn, river), tells the dealer what comes next, and applies the written
+remedy for each incident the dealer reports:
+
+* exposed card during the deal (TDA-27, HG-10): misdeal if it is one of the
+  first two cards dealt or the second exposed card; otherwise the player gets
+  the next card after the deal and the exposed card is the first burn;
+* misdeal: the hand is void, every chip goes back, the button stays;
+* a card found face up in the deck is removed and shown; a deck that cannot
+  finish the hand makes it dead with exact refunds (HG-8);
+* cards drawn before a betting round ended (HG-9): the first is kept as the
+  burn, the others go back to the stub and the next card is dealt without a
+  burn (a single early card simply goes back);
+* turn and river burn errors (HG-20 a, b, c): the shoe's draw order says which
+  physical card takes which role, so the cards that play are those that
+  would have played without the error;
+* a hand dealt to an empty seat is dead and never shown (HG-12);
+* a marked card is recorded for repair after the hand (HG-11);
+* absent players' and penalised players' hands are killed when the deal ends
+  (TDA-8, HG-17, TDA-7); advance actions act like out-of-turn actions (TDA-30).
+
+The table hand is itself event-sourced: a report that changes the meaning of
+earlier draws (HG-12) rebuilds the state by replaying its own events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from firmware.cards import format_card
+from firmware.errors import IllegalAction
+from firmware.events import (
+    AwardPots,
+    BetRaise,
+    Burn,
+    CheckCall,
+    DealBoard,
+    DealHole,
+    Event,
+    Fold,
+    KillHand,
+    Muck,
+    Show,
+    VoidHand,
+)
+from firmware.hand import BOARD_SIZES, Hand, Phase
+from firmware.table import events as te
+from firmware.table.seating import HandPlan
+
+STREET_NAMES = ("preflop", "flop", "turn", "river")
+
+
+@dataclass
+class Draw:
+    """A card that left the card source and the role it took."""
+
+    card: int
+    role: str
+    seat: int | None = None
+    public: bool = False
+
+
+@dataclass
+class Incident:
+    """An incident and how it was resolved, for the record and the console."""
+
+    rule: str
+    what: str
+    instruction: str
+    cards: tuple[int, ...] = ()
+
+
+@dataclass
+class _State:
+    hand: Hand
+    slots: list[int | None]
+    draws: list[Draw] = field(default_factory=list)
+    buffer: dict[int, list[int]] = field(default_factory=dict)
+    slot_index: int = 0
+    owed: list[int] = field(default_factory=list)
+    exposed: list[int] = field(default_factory=list)
+    dealt: bool = False
+    burn_ready: int | None = None
+    burned: set[int] = field(default_factory=set)
+    board_buffer: list[int] = field(default_factory=list)
+    held_board: list[int] = field(default_factory=list)
+    premature: list[int] = field(default_factory=list)
+    seen: set[int] = field(default_factory=set)
+    incidents: list[Incident] = field(default_factory=list)
+    advance: dict[int, tuple[str, int, int]] = field(default_factory=dict)
+    advance_street: int = 0
+    marked: list[int] = field(default_factory=list)
+    clock_started: float | None = None
+    clock_player: int | None = None
+    announced: list[str] = field(default_factory=list)
+    absent: set[int] = field(default_factory=set)
+
+
+class TableHand:
+    """A hand at the table, driven by :mod:`firmware.table.events`.
+
+    :param plan: The seating plan of the hand (players, blinds, absentees).
+    :param clock_seconds: Time to act once the clock is called (TDA-5).
+    """
+
+    def __init__(self, plan: HandPlan, clock_seconds: int = 60) -> None:
+        self.plan = plan
+        self.clock_seconds = clock_seconds
+        self.log: list[te.TableEvent] = []
+        self.empty_seats: list[int] = []
+        self.s = self._fresh()
+
+    # ------------------------------------------------------------ state
+
+    def _fresh(self) -> _State:
+        order = list(self.plan.seats)
+        if self.empty_seats:
+            order = self._with_empty_seats(order)
+        slots: list[int | None] = [
+            self.plan.seats.index(x) if x in self.plan.seats else None for x in order
+        ]
+        state = _State(hand=Hand.start(self.plan.start), slots=slots * 2)
+        state.buffer = {i: [] for i in range(len(self.plan.seats))}
+        state.absent = set(self.plan.absent)
+        return state
+
+    def _with_empty_seats(self, order: list[int]) -> list[int]:
+        """Insert the empty seats that were dealt to, at their clockwise place."""
+        button = self.plan.button
+        # Clockwise from the button's left (heads-up position order is the same).
+        return sorted(set(order) | set(self.empty_seats), key=lambda x: (x - button - 1) % 10)
+
+    @property
+    def hand(self) -> Hand:
+        """The engine hand."""
+        return self.s.hand
+
+    @property
+    def draws(self) -> list[Draw]:
+        """Every card drawn, in order, with its role."""
+        return self.s.draws
+
+    @property
+    def incidents(self) -> list[Incident]:
+        """Incidents reported and how they were resolved."""
+        return self.s.incidents
+
+    @property
+    def complete(self) -> bool:
+        """Whether the hand is over (pots awarded or hand void)."""
+        return self.s.hand.phase is Phase.COMPLETE
+
+    def position(self, seat: int) -> int:
+        """Engine position of ``seat``."""
+        try:
+            return self.plan.seats.index(seat)
+        except ValueError:
+            raise IllegalAction(
+                f"Seat {seat} is not in this hand.", key="error.table.not_in_hand"
+            ) from None
+
+    def seat(self, position: int) -> int:
+        """Seat number of engine ``position``."""
+        return self.plan.seats[position]
+
+    # ------------------------------------------------------------ expectations
+
+    def next_card_role(self) -> tuple[str, int | None]:
+        """The role of the next card to draw: ``(role, seat or street)``.
+
+        ``("hole", seat)``, ``("dead", None)`` (an empty seat being dealt),
+        ``("replacement", seat)``, ``("burn", street)``, ``("board", street)``,
+        or ``("none", None)`` when no card should be drawn now.
+        """
+        s = self.s
+        if s.hand.phase is Phase.COMPLETE:
+            return ("none", None)
+        if not s.dealt:
+            if s.slot_index < len(s.slots):
+                slot = s.slots[s.slot_index]
+                return ("dead", None) if slot is None else ("hole", self.seat(slot))
+            if s.owed:
+                return ("replacement", self.seat(s.owed[0]))
+            return ("none", None)
+        if s.hand.phase is Phase.BOARD and not s.premature:
+            street = s.hand.street + 1
+            if street not in s.burned and s.burn_ready is None:
+                return ("burn", street)
+            return ("board", street)
+        return ("none", None)
+
+    def cards_needed(self) -> int:
+        """At least how many more cards the hand needs from the source now."""
+        role, _ = self.next_card_role()
+        if role == "none":
+            return 0
+        s = self.s
+        if not s.dealt:
+            return len(s.slots) - s.slot_index + len(s.owed)
+        need = BOARD_SIZES[s.hand.street + 1] - BOARD_SIZES[s.hand.street] - len(s.board_buffer)
+        return need + (1 if role == "burn" else 0)
+
+    # ------------------------------------------------------------ apply
+
+    def apply(self, event: te.TableEvent) -> None:
+        """Check and apply a table event; the hand is unchanged if it is refused."""
+        if self.complete:
+            raise IllegalAction(
+                "The hand is over; shuffle for the next hand.", key="error.hand.over"
+            )
+        if isinstance(event, te.EmptySeatDealt):
+            self._empty_seat(event)
+            return
+        snapshot = self._replay_guard()
+        try:
+            self._apply(event)
+        except IllegalAction:
+            self.s = snapshot()
+            raise
+        self.log.append(event)
+
+    def _replay_guard(self) -> Any:
+        """Return a function that rebuilds the current state (for rolling back)."""
+        log = list(self.log)
+
+        def rebuild() -> _State:
+            self.s = self._fresh()
+            for past in log:
+                self._apply(past)
+            return self.s
+
+        return rebuild
+
+    def _apply(self, event: te.TableEvent) -> None:
+        s = self.s
+        if isinstance(event, te.CardDrawn):
+            self._draw(event.card)
+        elif isinstance(event, te.Act):
+            self._act(event)
+        elif isinstance(event, te.Advance):
+            self._advance(event)
+        elif isinstance(event, te.ShowCards):
+            self._engine(Show(self.position(event.seat), event.cards))
+        elif isinstance(event, te.MuckCards):
+            self._engine(Muck(self.position(event.seat)))
+        elif isinstance(event, te.KillSeat):
+            self._require_reason(event.reason)
+            self._engine(KillHand(self.position(event.seat), event.reason))
+            self._note("TDA-28", f"seat {event.seat}'s hand killed: {event.reason}", "")
+        elif isinstance(event, te.ExposedCard):
+            self._exposed(event.card)
+        elif isinstance(event, te.Misdeal):
+            self._require_reason(event.reason)
+            self._void("misdeal: " + event.reason, "misdeal")
+        elif isinstance(event, te.FaceUpInDeck):
+            self._face_up(event.card)
+        elif isinstance(event, te.DeckEmpty):
+            if self.cards_needed():
+                self._void("the deck ran out of cards (HG-8)", "HG-8")
+        elif isinstance(event, te.PrematureCard):
+            self._premature()
+        elif isinstance(event, te.BurnError):
+            self._burn_error(event.case)
+        elif isinstance(event, te.MarkedCard):
+            s.marked.append(event.card)
+            self._note(
+                "HG-11",
+                f"marked card {format_card(event.card)}",
+                "Finish the hand; then replace the card or change the deck.",
+            )
+        elif isinstance(event, te.VoidByFloor):
+            self._require_reason(event.reason)
+            self._void(f"voided by {event.staff}: {event.reason}", "TDA-1")
+        elif isinstance(event, te.AwardPot):
+            self._require_reason(event.reason)
+            positions = tuple(self.position(x) for x in event.seats)
+            self.s.hand.apply(AwardPots(positions, event.reason))
+            self._note("TDA-1", f"pot awarded by {event.staff}: {event.reason}", "")
+        elif isinstance(event, te.Away):
+            position = self.position(event.seat)
+            if not s.dealt:
+                (s.absent.add if event.away else s.absent.discard)(position)
+        elif isinstance(event, te.CallClock):
+            self._call_clock(event.now)
+        elif isinstance(event, te.Tick):
+            self._tick(event.now)
+        else:
+            raise IllegalAction(f"The event {event!r} cannot be applied during a hand.")
+
+    # ------------------------------------------------------------ cards
+
+    def _check_card(self, card: int) -> None:
+        if not isinstance(card, int) or not 0 <= card < 52:
+            raise IllegalAction(f"{card!r} is not a card number (0 to 51).")
+        if card in self.s.seen:
+            raise IllegalAction(
+                f"The card {format_card(card)} was read twice in this hand; check the shoe "
+                "and the deck, then report what happened.",
+                key="error.card.seen_twice",
+                card=format_card(card),
+            )
+
+    def _draw(self, card: int) -> None:
+        s = self.s
+        self._check_card(card)
+        role, _ = self.next_card_role()
+        if role == "none":
+            if s.hand.phase is Phase.BETTING and s.dealt:
+                s.seen.add(card)
+                s.premature.append(card)
+                s.draws.append(Draw(card, "premature"))
+                return
+            raise IllegalAction(
+                f"No card should be drawn now (the hand is in the {s.hand.phase.value} phase).",
+                key="error.deal.not_now",
+            )
+        s.seen.add(card)
+        if role in ("hole", "dead"):
+            slot = s.slots[s.slot_index]
+            s.slot_index += 1
+            if slot is None:
+                s.draws.append(Draw(card, "dead"))
+            else:
+                s.buffer[slot].append(card)
+                s.draws.append(Draw(card, "hole", self.seat(slot)))
+            self._maybe_finish_deal()
+        elif role == "replacement":
+            position = s.owed.pop(0)
+            s.buffer[position].append(card)
+            s.draws.append(Draw(card, "replacement", self.seat(position)))
+            self._maybe_finish_deal()
+        elif role == "burn":
+            s.draws.append(Draw(card, "burn"))
+            self._engine(Burn(card))
+            s.burned.add(s.hand.street + 1)
+        else:
+            s.draws.append(Draw(card, STREET_NAMES[s.hand.street + 1], public=True))
+            s.board_buffer.append(card)
+            self._maybe_deal_board()
+
+    def _maybe_finish_deal(self) -> None:
+        s = self.s
+        if s.slot_index < len(s.slots) or s.owed:
+            return
+        s.dealt = True
+        for position in range(len(self.plan.seats)):
+            self._engine(DealHole(position, tuple(s.buffer[position])))
+        for position in sorted(s.absent):
+            if not s.hand.folded[position]:
+                self._engine(KillHand(position, "not in his seat when the deal ended (TDA-8)"))
+                self._note("TDA-8", f"seat {self.seat(position)} absent: hand killed", "")
+        for position in self.plan.penalised:
+            if not s.hand.folded[position]:
+                self._engine(KillHand(position, "serving a penalty (TDA-7)"))
+
+    def _maybe_deal_board(self) -> None:
+        s = self.s
+        need = BOARD_SIZES[s.hand.street + 1] - BOARD_SIZES[s.hand.street]
+        if len(s.board_buffer) == need:
+            cards = tuple(s.board_buffer)
+            s.board_buffer = []
+            self._engine(DealBoard(cards))
+
+    def _engine(self, event: Event) -> None:
+        """Apply an engine event, then what the table does automatically after it."""
+        self.s.hand.apply(event)
+        self._after_change()
+
+    def _after_change(self) -> None:
+        s = self.s
+        while s.hand.phase is Phase.BOARD:
+            street = s.hand.street + 1
+            if street not in s.burned and s.burn_ready is not None:
+                card, s.burn_ready = s.burn_ready, None
+                s.hand.apply(Burn(card))
+                s.burned.add(street)
+                continue
+            need = BOARD_SIZES[street] - BOARD_SIZES[street - 1]
+            if street in s.burned and len(s.held_board) >= need:
+                cards = tuple(s.held_board[:need])
+                del s.held_board[:need]
+                for card in cards:
+                    s.draws.append(Draw(card, STREET_NAMES[street], public=True))
+                s.hand.apply(DealBoard(cards))
+                continue
+            break
+        if s.hand.phase is Phase.BETTING:
+            if s.advance_street != s.hand.street:
+                s.advance.clear()
+                s.advance_street = s.hand.street
+            self._run_advance()
+
+    # ------------------------------------------------------------ incidents
+
+    def _note(self, rule: str, what: str, instruction: str, cards: tuple[int, ...] = ()) -> None:
+        self.s.incidents.append(Incident(rule, what, instruction, cards))
+
+    @staticmethod
+    def _require_reason(reason: str) -> None:
+        if not reason.strip():
+            raise IllegalAction("Give a reason for this ruling; it is recorded.")
+
+    def _void(self, reason: str, rule: str) -> None:
+        self.s.hand.apply(VoidHand(reason))
+        self._note(rule, reason, "Return every chip to its owner; the button does not move.")
+
+    def _exposed(self, card: int) -> None:
+        s = self.s
+        if s.dealt:
+            raise IllegalAction(
+                "The deal is complete; an exposed-card ruling applies only while dealing "
+                "(TDA-27). Report a card exposed by a player to the floor.",
+                key="error.incident.after_deal",
+            )
+        hole_draws = [d for d in s.draws if d.role in ("hole", "dead", "replacement")]
+        index = next((i for i, d in enumerate(hole_draws) if d.card == card), None)
+        if index is None:
+            raise IllegalAction(
+                f"The card {format_card(card)} has not been dealt in this hand; "
+                "report the exposed card after it leaves the shoe.",
+                key="error.incident.unknown_card",
+            )
+        s.exposed.append(card)
+        if index < 2 or len(s.exposed) >= 2:
+            why = "one of the first two cards" if index < 2 else "a second card"
+            self._void(f"misdeal: {why} exposed during the deal (TDA-27, HG-10)", "TDA-27")
+            return
+        draw = hole_draws[index]
+        draw.public = True
+        if draw.seat is not None:
+            position = self.position(draw.seat)
+            s.buffer[position].remove(card)
+            s.owed.append(position)
+        draw.role = "exposed"
+        s.burn_ready = card
+        self._note(
+            "TDA-27",
+            f"{format_card(card)} exposed while dealing",
+            "Finish the deal, then give that player the next card; the exposed card is shown "
+            "and becomes the first burn card.",
+            (card,),
+        )
+
+    def _face_up(self, card: int) -> None:
+        s = self.s
+        self._check_card(card)
+        s.seen.add(card)
+        s.draws.append(Draw(card, "removed", public=True))
+        self._note(
+            "HG-8",
+            f"{format_card(card)} found face up in the deck",
+            "Remove the card, show it to everyone and continue.",
+            (card,),
+        )
+
+    def _premature(self) -> None:
+        s = self.s
+        if not s.premature:
+            raise IllegalAction(
+                "No card was drawn before the betting round ended; nothing to correct.",
+                key="error.incident.no_premature",
+            )
+        cards = s.premature
+        s.premature = []
+        if len(cards) >= 2:
+            s.burn_ready = cards[0]
+            returned = cards[1:]
+        else:
+            returned = cards
+        for card in returned:
+            s.seen.discard(card)
+            for d in s.draws:
+                if d.card == card and d.role == "premature":
+                    d.role = "returned"
+        kept = f"{format_card(cards[0])} stays as the burn; " if len(cards) >= 2 else ""
+        self._note(
+            "HG-9",
+            f"{len(cards)} card(s) drawn before the betting round ended",
+            kept + "return the other card(s) to the stub and shuffle it; after the betting, "
+            "deal the next card with no further burn.",
+        )
+
+    def _burn_error(self, case: str) -> None:
+        s = self.s
+        if case == "a":
+            burns = [d for d in s.draws if d.role == "burn"]
+            if not burns:
+                raise IllegalAction("No card has been burned yet in this hand.")
+            burns[-1].public = True
+            self._note(
+                "HG-20",
+                "turn dealt without a burn",
+                f"Show {format_card(burns[-1].card)}, it is the burn card; deal the real turn.",
+                (burns[-1].card,),
+            )
+            return
+        if case not in ("b", "c") or not s.premature:
+            raise IllegalAction(
+                "A burn error is case a, b or c (HG-20), and cases b and c need the extra "
+                "cards drawn first.",
+                key="error.incident.burn_case",
+            )
+        cards = s.premature
+        s.premature = []
+        s.burn_ready = cards[0]
+        for d in s.draws:
+            if d.card in cards:
+                d.role, d.public = "burn", True
+        instruction = f"{format_card(cards[0])} is the next burn card"
+        if case == "c" and len(cards) >= 2:
+            s.held_board.extend(cards[1:2])
+            for d in s.draws:
+                if d.card == cards[1]:
+                    d.role = "held"
+            instruction += f"; {format_card(cards[1])} is the river, shown after the betting"
+        self._note("HG-20", f"burn error case {case}", instruction + ".", tuple(cards))
+
+    def _empty_seat(self, event: te.EmptySeatDealt) -> None:
+        if event.seat in self.plan.seats or not 1 <= event.seat <= 10:
+            raise IllegalAction(
+                f"Seat {event.seat} is not an empty seat at this table.",
+                key="error.incident.not_empty",
+            )
+        if any(isinstance(e, te.Act) for e in self.log):
+            raise IllegalAction(
+                "Report a hand dealt to an empty seat before the first action (HG-12).",
+                key="error.incident.too_late",
+            )
+        previous = list(self.empty_seats)
+        self.empty_seats.append(event.seat)
+        try:
+            self.s = self._fresh()
+            for past in self.log:
+                self._apply(past)
+        except IllegalAction:
+            self.empty_seats = previous
+            self.s = self._replay_guard()()
+            raise
+        self.log.append(event)
+        self._note(
+            "HG-12",
+            f"a hand was dealt to empty seat {event.seat}",
+            "Kill that hand unseen; play continues.",
+        )
+
+    # ------------------------------------------------------------ actions
+
+    def _act(self, event: te.Act) -> None:
+        s = self.s
+        if s.premature:
+            raise IllegalAction(
+                "The hand is paused: a card was drawn before the betting round ended. The dealer "
+                "must confirm it (premature card HG-9, or burn error HG-20) before play goes on.",
+                key="error.incident.paused",
+            )
+        position = self.position(event.seat)
+        engine_event: Event
+        if event.action == "fold":
+            engine_event = Fold(position)
+        elif event.action in ("check", "call"):
+            engine_event = CheckCall(position)
+        elif event.action in ("bet", "raise"):
+            engine_event = BetRaise(position, event.amount)
+        elif event.action == "allin":
+            hand = s.hand
+            to = hand.stacks[position] + hand.bets[position]
+            engine_event = BetRaise(position, to) if to > hand.current_bet else CheckCall(position)
+        else:
+            raise IllegalAction(
+                f"'{event.action}' is not an action; use fold, check, call, bet, raise or allin.",
+                key="error.action.unknown",
+            )
+        s.advance.pop(position, None)
+        self._stop_clock(position)
+        self._engine(engine_event)
+
+    def _advance(self, event: te.Advance) -> None:
+        s = self.s
+        position = self.position(event.seat)
+        if event.action == "cancel":
+            s.advance.pop(position, None)
+            return
+        if event.action not in ("fold", "check_fold", "check", "call"):
+            raise IllegalAction(
+                f"'{event.action}' is not an advance action; use fold, check_fold, check, call "
+                "or cancel.",
+                key="error.action.unknown",
+            )
+        hand = s.hand
+        if hand.phase is not Phase.BETTING or hand.folded[position]:
+            raise IllegalAction("Advance actions are taken during a betting round by a live hand.")
+        call = max(0, hand.current_bet - hand.bets[position])
+        s.advance[position] = (event.action, hand.current_bet, call)
+        self._run_advance()
+
+    def _run_advance(self) -> None:
+        s = self.s
+        hand = s.hand
+        while hand.phase is Phase.BETTING and hand.actor in s.advance:
+            actor = hand.actor
+            action, level, _ = s.advance.pop(actor)
+            legal = hand.legal_actions()
+            if level != hand.current_bet and action != "fold":
+                # The action changed since it was chosen: cancelled, ask again (TDA-30).
+                self._note(
+                    "TDA-30",
+                    f"seat {self.seat(actor)}'s advance {action} cancelled: the bet changed",
+                    "Ask the player to act again.",
+                )
+                return
+            if action == "fold" or (action == "check_fold" and not legal.can_check):
+                hand.apply(Fold(actor))
+            elif action in ("check", "check_fold", "call"):
+                hand.apply(CheckCall(actor))
+            self._after_change()
+            return
+
+    # ------------------------------------------------------------ clock
+
+    def _call_clock(self, now: float) -> None:
+        s = self.s
+        if s.hand.phase is not Phase.BETTING or s.hand.actor is None:
+            raise IllegalAction("The clock can be called only on a player who is to act (TDA-5).")
+        s.clock_started = now
+        s.clock_player = s.hand.actor
+        s.announced = []
+        self._note(
+            "TDA-5",
+            f"clock called on seat {self.seat(s.hand.actor)}",
+            f"The player has {self.clock_seconds} seconds; the last ten are counted down.",
+        )
+
+    def _stop_clock(self, position: int) -> None:
+        if self.s.clock_player == position:
+            self.s.clock_started = self.s.clock_player = None
+
+    def clock_left(self, now: float) -> float | None:
+        """Seconds left on a called clock, or ``None`` when no clock runs."""
+        s = self.s
+        if s.clock_started is None:
+            return None
+        return max(0.0, self.clock_seconds - (now - s.clock_started))
+
+    def _tick(self, now: float) -> None:
+        s = self.s
+        left = self.clock_left(now)
+        if left is None or s.clock_player is None:
+            return
+        if left <= 0:
+            player = s.clock_player
+            s.clock_started = s.clock_player = None
+            self._engine(KillHand(player, "the clock ran out (TDA-5)"))
+            self._note("TDA-5", f"seat {self.seat(player)}'s clock ran out: hand dead", "")
+        elif left <= 10:
+            s.announced.append(str(int(left + 0.999)))

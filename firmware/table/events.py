@@ -1,0 +1,382 @@
+"""Table events: what the card source, the dealer, the players, the floor and
+the timers report. Each is a plain frozen record (msgpack-serializable via
+:func:`to_record`), journaled before it takes effect.
+
+Seats are seat numbers (1-10), not engine positions; the table maps them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from firmware.errors import IllegalAction
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    """Base class of table events."""
+
+    kind: ClassVar[str] = ""
+
+
+# --- between hands -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SitDown(TableEvent):
+    """A player takes a seat with a buy-in (CC-16)."""
+
+    kind: ClassVar[str] = "sit"
+    seat: int
+    player: str
+    chips: int
+    wait_for_big_blind: bool = False
+
+
+@dataclass(frozen=True)
+class SitOut(TableEvent):
+    """A player sits out (``out=False``: comes back)."""
+
+    kind: ClassVar[str] = "sit_out"
+    seat: int
+    out: bool = True
+
+
+@dataclass(frozen=True)
+class Away(TableEvent):
+    """A player leaves his seat for a moment (``away=False``: back). TDA-8."""
+
+    kind: ClassVar[str] = "away"
+    seat: int
+    away: bool = True
+
+
+@dataclass(frozen=True)
+class Rebuy(TableEvent):
+    """A binding rebuy or add-on declared for the next hand (TDA-18, HG-13)."""
+
+    kind: ClassVar[str] = "rebuy"
+    seat: int
+    chips: int
+
+
+@dataclass(frozen=True)
+class CashOut(TableEvent):
+    """A player leaves with his whole stack (HG-6)."""
+
+    kind: ClassVar[str] = "cash_out"
+    seat: int
+
+
+@dataclass(frozen=True)
+class Shuffle(TableEvent):
+    """The dealer shuffles: the hand starts here (TDA-17, PE-3)."""
+
+    kind: ClassVar[str] = "shuffle"
+
+
+@dataclass(frozen=True)
+class Cut(TableEvent):
+    """The deck is cut (PE-2, PE-3)."""
+
+    kind: ClassVar[str] = "cut"
+
+
+@dataclass(frozen=True)
+class Tick(TableEvent):
+    """A timer event: the table's clock now reads ``now`` seconds."""
+
+    kind: ClassVar[str] = "tick"
+    now: float
+
+
+# --- during a hand: cards ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardDrawn(TableEvent):
+    """A card left the shoe (or the virtual deck), in draw order."""
+
+    kind: ClassVar[str] = "draw"
+    card: int
+
+
+@dataclass(frozen=True)
+class DeckEmpty(TableEvent):
+    """The card source has no more cards (HG-8: the hand may be dead)."""
+
+    kind: ClassVar[str] = "deck_empty"
+
+
+# --- during a hand: dealer's reports -----------------------------------------
+
+
+@dataclass(frozen=True)
+class ExposedCard(TableEvent):
+    """The dealer exposed ``card`` while dealing (TDA-27, HG-10)."""
+
+    kind: ClassVar[str] = "exposed"
+    card: int
+
+
+@dataclass(frozen=True)
+class Misdeal(TableEvent):
+    """The dealer declares a misdeal: every chip back, the button stays."""
+
+    kind: ClassVar[str] = "misdeal"
+    reason: str
+
+
+@dataclass(frozen=True)
+class FaceUpInDeck(TableEvent):
+    """A card found face up in the deck; removed and shown (HG-8)."""
+
+    kind: ClassVar[str] = "face_up"
+    card: int
+
+
+@dataclass(frozen=True)
+class PrematureCard(TableEvent):
+    """The dealer confirms cards drawn before the betting round ended (HG-9)."""
+
+    kind: ClassVar[str] = "premature"
+
+
+@dataclass(frozen=True)
+class BurnError(TableEvent):
+    """A turn/river burn error of kind ``a``, ``b`` or ``c`` (HG-20)."""
+
+    kind: ClassVar[str] = "burn_error"
+    case: str
+
+
+@dataclass(frozen=True)
+class EmptySeatDealt(TableEvent):
+    """The dealer dealt a hand to the empty ``seat`` (HG-12)."""
+
+    kind: ClassVar[str] = "empty_seat_dealt"
+    seat: int
+
+
+@dataclass(frozen=True)
+class MarkedCard(TableEvent):
+    """A marked card was found during the hand (HG-11)."""
+
+    kind: ClassVar[str] = "marked"
+    card: int
+
+
+# --- during a hand: players and rulings --------------------------------------
+
+
+@dataclass(frozen=True)
+class Act(TableEvent):
+    """A player's action: ``fold``, ``check``, ``call``, ``bet`` or ``raise`` to ``amount``,
+    or ``allin``."""
+
+    kind: ClassVar[str] = "act"
+    seat: int
+    action: str
+    amount: int = 0
+
+
+@dataclass(frozen=True)
+class Advance(TableEvent):
+    """An advance action chosen before the turn: ``fold``, ``check_fold``, ``check``, ``call``.
+
+    ``action="cancel"`` withdraws it. TDA-30.
+    """
+
+    kind: ClassVar[str] = "advance"
+    seat: int
+    action: str
+
+
+@dataclass(frozen=True)
+class ShowCards(TableEvent):
+    """At showdown the player tables ``cards`` (both to win a share, TDA-40)."""
+
+    kind: ClassVar[str] = "show"
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MuckCards(TableEvent):
+    """At showdown the player mucks."""
+
+    kind: ClassVar[str] = "muck"
+    seat: int
+
+
+@dataclass(frozen=True)
+class KillSeat(TableEvent):
+    """The dealer kills a seat's hand (TDA-28 unprotected hand, TDA-7 penalty...)."""
+
+    kind: ClassVar[str] = "kill"
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class CallClock(TableEvent):
+    """The clock is called on the player to act (TDA-5) at time ``now``."""
+
+    kind: ClassVar[str] = "clock"
+    now: float
+
+
+# --- deck procedures ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeckStep(TableEvent):
+    """A step of the new-deck checklist, in order (PE-2): ``show`` (with the
+    scan of every card read; ``None`` for a tag that is no registered card),
+    ``face_down``, ``scramble``, ``shuffle``, ``cut``."""
+
+    kind: ClassVar[str] = "deck_step"
+    step: str
+    scan: tuple[int | None, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeckChange(TableEvent):
+    """A deck change asked by ``by`` (``dealer``, ``floor``, ``schedule`` or ``seat``)."""
+
+    kind: ClassVar[str] = "deck_change"
+    by: str
+    seat: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class RepairCard(TableEvent):
+    """After a marked card (HG-11): the card was replaced by the same card (new tag)."""
+
+    kind: ClassVar[str] = "repair_card"
+    card: int
+
+
+@dataclass(frozen=True)
+class WithdrawCard(TableEvent):
+    """After a marked card (HG-11): the card is withdrawn; the deck runs with 51."""
+
+    kind: ClassVar[str] = "withdraw_card"
+    card: int
+
+
+@dataclass(frozen=True)
+class SetButton(TableEvent):
+    """Place the button before the first hand (after a draw for the button)."""
+
+    kind: ClassVar[str] = "set_button"
+    seat: int
+
+
+# --- floor overrides (TDA-1): every one needs a reason and lands in the audit log --
+
+
+@dataclass(frozen=True)
+class AdjustStack(TableEvent):
+    """Between hands, set a seat's stack to ``chips``."""
+
+    kind: ClassVar[str] = "adjust_stack"
+    seat: int
+    chips: int
+    reason: str
+    staff: str = "floor"
+
+
+@dataclass(frozen=True)
+class AwardPot(TableEvent):
+    """Award everything in the middle to ``seats`` and end the hand."""
+
+    kind: ClassVar[str] = "award_pot"
+    seats: tuple[int, ...]
+    reason: str
+    staff: str = "floor"
+
+
+@dataclass(frozen=True)
+class VoidByFloor(TableEvent):
+    """Void the hand in progress with exact refunds."""
+
+    kind: ClassVar[str] = "void"
+    reason: str
+    staff: str = "floor"
+
+
+@dataclass(frozen=True)
+class UndoLast(TableEvent):
+    """Undo the last player action of the hand in progress."""
+
+    kind: ClassVar[str] = "undo"
+    reason: str
+    staff: str = "floor"
+
+
+TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
+    cls.kind: cls
+    for cls in (
+        SitDown,
+        SitOut,
+        Away,
+        Rebuy,
+        CashOut,
+        Shuffle,
+        Cut,
+        Tick,
+        CardDrawn,
+        DeckEmpty,
+        ExposedCard,
+        Misdeal,
+        FaceUpInDeck,
+        PrematureCard,
+        BurnError,
+        EmptySeatDealt,
+        MarkedCard,
+        Act,
+        Advance,
+        ShowCards,
+        MuckCards,
+        KillSeat,
+        CallClock,
+        DeckStep,
+        DeckChange,
+        RepairCard,
+        WithdrawCard,
+        SetButton,
+        AdjustStack,
+        AwardPot,
+        VoidByFloor,
+        UndoLast,
+    )
+}
+
+
+def to_record(event: TableEvent) -> dict[str, Any]:
+    """Return ``event`` as a plain dict."""
+    record: dict[str, Any] = {"kind": event.kind}
+    for field in dataclasses.fields(event):
+        value = getattr(event, field.name)
+        record[field.name] = list(value) if isinstance(value, tuple) else value
+    return record
+
+
+def from_record(record: dict[str, Any]) -> TableEvent:
+    """Rebuild a table event from :func:`to_record` output."""
+    cls = TABLE_EVENT_TYPES.get(record.get("kind", ""))
+    if cls is None:
+        raise IllegalAction(f"The record {record!r} names no known table event.")
+    values = {
+        f.name: tuple(record[f.name]) if isinstance(record.get(f.name), list) else record[f.name]
+        for f in dataclasses.fields(cls)
+        if f.name in record
+    }
+    try:
+        return cls(**values)
+    except TypeError as exc:
+        raise IllegalAction(f"The {cls.kind} record {record!r} is incomplete: {exc}.") from exc

@@ -1,0 +1,252 @@
+"""Rules profiles: named option sets where the source documents disagree.
+
+Every option has a documented default and the rule it comes from. A table's
+TOML configuration names a profile and may override options; an unknown
+option is an error that names it (a typo must stop the table, not change a
+rule silently).
+
+>>> opts = profile_options("casino-cash")
+>>> opts.button, opts.missed_blinds, opts.reentry_wait_minutes
+('forward', True, 30)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass
+from typing import Any
+
+from firmware.errors import ConfigError
+from firmware.rules import GameKind, HandConfig, OddChips, Structure
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """House options of a table. Each field's docstring names its source rule."""
+
+    game: str = "cash"
+    """``cash`` or ``tournament`` (CC-8: the fixed-limit cap heads-up differs)."""
+    button: str = "forward"
+    """``forward`` (CC-12: cash games) or ``dead`` (TDA-6: tournaments)."""
+    missed_blinds: bool = True
+    """Missed-blind markers ML/MS and posting on return (CC-14, CC-15, HG-15)."""
+    dead_small_blind: bool = True
+    """The small-blind part posted on return is dead (CC-14, CC-15, HG-15)."""
+    absent_dealt_in: bool = False
+    """Absent players are dealt in and their hands killed (TDA-8, HG-17)."""
+    buy_button: bool = False
+    """A new player at the button may pay both blinds and play at once (HG-16)."""
+    auto_all_in_below_small_blind: bool = False
+    """A stack below the small blind is all-in next hand in any position (HG-18)."""
+    raise_cap: int = 4
+    """Fixed-limit: most full bets in a round, big blind included (CC-8)."""
+    odd_chips: str = "first"
+    """Leftover units of a split: ``first`` winner left of the button or ``one-each`` (TDA-3)."""
+    min_buy_in_multiple: int = 10
+    """Minimum buy-in as a multiple of the lower limit / big blind (CC-16)."""
+    max_buy_in_multiple: int = 0
+    """Maximum buy-in as a multiple of the big blind; 0 means no maximum (house)."""
+    reentry_wait_minutes: int = 30
+    """After cashing out, minutes before the same player may sit again (HG-6)."""
+    deck_change_on_request: bool = True
+    """Players may ask for a deck change for good reason (PE-1; TDA-16 says no)."""
+    pot_display: str = "always"
+    """``always`` or ``pot-limit-only`` (TDA-34: the pot is told only in pot-limit)."""
+    chip_race_round_up: bool = True
+    """Round the raced odd-chip total up to whole higher chips (HG-19)."""
+    clock_seconds: int = 60
+    """Time a player has once the clock is called (TDA-5)."""
+    clock_countdown_seconds: int = 10
+    """The last seconds of the clock counted down aloud (TDA-5)."""
+    action_timer_seconds: int = 0
+    """Automatic action timer; 0 disables it (house option beside TDA-5)."""
+    max_seats: int = 10
+    """Seats at the table; at most 10 (CC-16)."""
+    void_on_recovery: bool = False
+    """After a power loss, void the open hand with exact refunds instead of resuming."""
+
+    def __post_init__(self) -> None:
+        choices = {
+            "game": ("cash", "tournament"),
+            "button": ("forward", "dead"),
+            "odd_chips": ("first", "one-each"),
+            "pot_display": ("always", "pot-limit-only"),
+        }
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise ConfigError(
+                    f"The option {name} must be one of {', '.join(allowed)}, "
+                    f"not {getattr(self, name)!r}."
+                )
+        if not 2 <= self.max_seats <= 10:
+            raise ConfigError(
+                f"The option max_seats must be from 2 to 10 (CC-16), not {self.max_seats}."
+            )
+        for name in ("raise_cap", "clock_seconds"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"The option {name} must be at least 1.")
+
+
+PROFILES: dict[str, dict[str, Any]] = {
+    "tda-tournament": {
+        "game": "tournament",
+        "button": "dead",
+        "missed_blinds": False,
+        "absent_dealt_in": True,
+        "deck_change_on_request": False,
+        "pot_display": "pot-limit-only",
+        "chip_race_round_up": True,
+        "min_buy_in_multiple": 0,
+        "reentry_wait_minutes": 0,
+    },
+    "casino-cash": {
+        "game": "cash",
+        "button": "forward",
+        "missed_blinds": True,
+        "dead_small_blind": True,
+        "min_buy_in_multiple": 10,
+        "reentry_wait_minutes": 30,
+        "deck_change_on_request": True,
+    },
+    "home": {
+        "game": "cash",
+        "button": "forward",
+        "missed_blinds": True,
+        "dead_small_blind": True,
+        "min_buy_in_multiple": 10,
+        "reentry_wait_minutes": 30,
+        "deck_change_on_request": True,
+        "buy_button": True,
+        "auto_all_in_below_small_blind": True,
+    },
+}
+"""The shipped profiles, as overrides of :class:`TableOptions` defaults."""
+
+OPTION_NAMES = tuple(f.name for f in dataclasses.fields(TableOptions))
+
+
+def profile_options(profile: str, **overrides: Any) -> TableOptions:
+    """Return the options of ``profile`` with ``overrides`` applied.
+
+    :raises ConfigError: for an unknown profile or option, naming it.
+    """
+    if profile not in PROFILES:
+        raise ConfigError(
+            f"There is no rules profile '{profile}'; choose one of {', '.join(PROFILES)}."
+        )
+    unknown = sorted(set(overrides) - set(OPTION_NAMES))
+    if unknown:
+        raise ConfigError(
+            f"Unknown table option(s): {', '.join(unknown)}. Known options are: "
+            f"{', '.join(OPTION_NAMES)}."
+        )
+    values = {**PROFILES[profile], **overrides}
+    for field in dataclasses.fields(TableOptions):
+        if field.name in values:
+            expected = type(field.default)
+            value = values[field.name]
+            if type(value) is not expected:
+                raise ConfigError(
+                    f"The option {field.name} must be a {expected.__name__}, not {value!r}."
+                )
+    return TableOptions(**values)
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """Betting structure and forced bets of a table (or of a tournament level)."""
+
+    structure: Structure = Structure.NO_LIMIT
+    small_blind: int = 1
+    big_blind: int = 2
+    ante: int = 0
+    big_blind_ante: bool = False
+    big_bet: int = 0
+    chip_unit: int = 1
+
+    def __post_init__(self) -> None:
+        if self.big_blind < 1 or self.small_blind < 0 or self.ante < 0 or self.chip_unit < 1:
+            raise ConfigError(
+                "Stakes need a big blind of at least 1, a small blind and ante of 0 or more "
+                "and a chip unit of at least 1."
+            )
+        if self.small_blind > self.big_blind:
+            raise ConfigError(
+                f"The small blind ({self.small_blind}) cannot exceed the big blind "
+                f"({self.big_blind})."
+            )
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """A table's configuration: profile, options and stakes."""
+
+    profile: str
+    options: TableOptions
+    stakes: Stakes
+
+    def hand_config(self, stakes: Stakes | None = None) -> HandConfig:
+        """The engine's :class:`HandConfig` for a hand at these (or given) stakes."""
+        s = stakes or self.stakes
+        return HandConfig(
+            structure=s.structure,
+            game=GameKind(self.options.game),
+            min_bet=s.big_blind,
+            big_bet=s.big_bet,
+            chip_unit=s.chip_unit,
+            odd_chips=OddChips(self.options.odd_chips),
+            raise_cap=self.options.raise_cap,
+        )
+
+
+_STAKE_KEYS = (
+    "structure",
+    "small_blind",
+    "big_blind",
+    "ante",
+    "big_blind_ante",
+    "big_bet",
+    "chip_unit",
+)
+
+
+def load_table_config(text: str, source: str = "table configuration") -> TableConfig:
+    """Parse a TOML table configuration.
+
+    The file has a ``[table]`` section with ``profile`` and the stakes
+    (``structure`` = NL/PL/FL, ``small_blind``, ``big_blind``, ``ante``,
+    ``big_blind_ante``, ``big_bet``, ``chip_unit``) and an optional
+    ``[options]`` section overriding profile options.
+
+    :raises ConfigError: naming unknown sections, keys or bad values.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"The {source} is not valid TOML: {exc}.") from exc
+    unknown_sections = sorted(set(data) - {"table", "options", "devices", "seats"})
+    if unknown_sections:
+        raise ConfigError(
+            f"Unknown section(s) in the {source}: {', '.join(unknown_sections)}; "
+            "expected [table], [options], [seats] and [devices]."
+        )
+    table = dict(data.get("table", {}))
+    profile = table.pop("profile", None)
+    if not isinstance(profile, str):
+        raise ConfigError(f'The {source} must name a profile in [table], e.g. profile = "home".')
+    unknown = sorted(set(table) - set(_STAKE_KEYS))
+    if unknown:
+        raise ConfigError(
+            f"Unknown key(s) in [table] of the {source}: {', '.join(unknown)}; "
+            f"known keys are profile, {', '.join(_STAKE_KEYS)}."
+        )
+    if "structure" in table:
+        try:
+            table["structure"] = Structure(table["structure"])
+        except ValueError as exc:
+            raise ConfigError(
+                f"The structure must be NL, PL or FL, not {table['structure']!r}."
+            ) from exc
+    options = profile_options(profile, **data.get("options", {}))
+    return TableConfig(profile=profile, options=options, stakes=Stakes(**table))

@@ -1,0 +1,419 @@
+"""The table: seats across hands, the hand in progress, the deck, the floor.
+
+:class:`Table` is the one object the controller drives with table events
+(:mod:`firmware.table.events`). Between hands it seats players, takes rebuys
+and cash-outs and runs the deck procedures; a shuffle starts a hand (TDA-17,
+PE-3); during the hand it forwards events to the :class:`TableHand`; when the
+hand ends it settles the stacks, moves the button (not after a void) and keeps
+the hand's record. Floor overrides need a reason and land in the audit log
+(TDA-1).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from firmware.cards import format_card, format_cards
+from firmware.errors import IllegalAction
+from firmware.events import BetRaise, CheckCall, Fold, KillHand, Muck, Show
+from firmware.table import events as te
+from firmware.table.dealing import TableHand
+from firmware.table.options import Stakes, TableConfig
+from firmware.table.seating import HandPlan, Seating
+
+CHECKLIST = ("show", "face_down", "scramble", "shuffle", "cut")
+"""The new-deck procedure, in order (PE-2)."""
+
+
+@dataclass
+class AuditEntry:
+    """A floor override or another decision that must be traceable (TDA-1)."""
+
+    time: float
+    staff: str
+    action: str
+    reason: str
+    detail: str = ""
+
+
+@dataclass
+class DeckState:
+    """The deck in play and its procedures (PE-1, PE-2, HG-11, TDA-16)."""
+
+    ready: bool = False
+    checklist: list[str] = field(default_factory=list)
+    withdrawn: list[int] = field(default_factory=list)
+    needs_repair: list[int] = field(default_factory=list)
+    change_requested: bool = False
+    cut: bool = False
+
+
+class Table:
+    """A poker table across hands.
+
+    :param config: Profile, options and stakes.
+    :param deck_ready: Whether a verified deck is already in play (a virtual
+        deck always is); otherwise the new-deck checklist must run first.
+    :param stakes_for_hand: For tournaments, the stakes in force at a hand's
+        start time (TDA-17); cash tables use the configured stakes.
+    """
+
+    def __init__(
+        self,
+        config: TableConfig,
+        deck_ready: bool = False,
+        stakes_for_hand: Callable[[float], Stakes] | None = None,
+    ) -> None:
+        self.config = config
+        self.seating = Seating(config)
+        self.deck = DeckState(ready=deck_ready)
+        self.stakes_for_hand = stakes_for_hand
+        self.hand: TableHand | None = None
+        self.hand_number = 0
+        self.hand_started_at = 0.0
+        self.now = 0.0
+        self.log: list[te.TableEvent] = []
+        self.audit: list[AuditEntry] = []
+        self.records: list[dict[str, Any]] = []
+        self._seats_before: Any = None
+
+    # ------------------------------------------------------------ apply
+
+    def apply(self, event: te.TableEvent) -> None:
+        """Check and apply ``event``; refused events raise and change nothing."""
+        self._apply(event)
+        self.log.append(event)
+        if self.hand is not None and self.hand.complete:
+            self._finish_hand()
+
+    def _apply(self, event: te.TableEvent) -> None:
+        if isinstance(event, te.Tick):
+            if event.now < self.now:
+                raise IllegalAction(f"Time cannot go back from {self.now} to {event.now}.")
+            self.now = event.now
+            if self.hand is not None:
+                self.hand.apply(event)
+            return
+        if isinstance(event, te.AdjustStack | te.AwardPot | te.VoidByFloor | te.UndoLast):
+            self._override(event)
+            return
+        if self.hand is not None:
+            self._during_hand(event)
+        else:
+            self._between_hands(event)
+
+    def _during_hand(self, event: te.TableEvent) -> None:
+        assert self.hand is not None
+        if isinstance(event, te.CardDrawn) and not self.deck.cut:
+            raise IllegalAction("Cut the deck before dealing (PE-3).", key="error.deck.cut_first")
+        if isinstance(event, te.Cut):
+            if any(isinstance(e, te.CardDrawn) for e in self.hand.log):
+                raise IllegalAction("The deck is cut before the deal, not during it.")
+            self.deck.cut = True
+            return
+        if isinstance(event, te.SitOut | te.Rebuy | te.SitDown | te.CashOut):
+            self._between_hands(event)
+            return
+        if isinstance(event, te.Away):
+            self.seating.set_away(event.seat, event.away)
+            if event.seat in self.hand.plan.seats:
+                self.hand.apply(event)
+            return
+        if isinstance(event, te.Shuffle | te.DeckStep):
+            raise IllegalAction(
+                "A hand is in progress; finish it before shuffling.", key="error.table.hand_on"
+            )
+        self.hand.apply(event)
+
+    def _between_hands(self, event: te.TableEvent) -> None:
+        seating = self.seating
+        if isinstance(event, te.SitDown):
+            if self.hand is not None and event.seat in self.hand.plan.seats:
+                raise IllegalAction(f"Seat {event.seat} is playing a hand.")
+            seat = seating.sit(event.seat, event.player, event.chips, now=self.now)
+            seat.wait_for_big_blind = event.wait_for_big_blind
+        elif isinstance(event, te.SitOut):
+            seating.sit_out(event.seat, event.out)
+        elif isinstance(event, te.Away):
+            seating.set_away(event.seat, event.away)
+        elif isinstance(event, te.Rebuy):
+            seating.declare_rebuy(event.seat, event.chips)
+        elif isinstance(event, te.CashOut):
+            if self.hand is not None and event.seat in self.hand.plan.seats:
+                raise IllegalAction(
+                    "Nobody can leave with chips during a hand (PE-4); cash out after the hand.",
+                    key="error.table.stakes",
+                )
+            seating.cash_out(event.seat, now=self.now)
+        elif isinstance(event, te.SetButton):
+            if event.seat not in seating.seats:
+                raise IllegalAction(
+                    f"The button must be placed on an occupied seat, not {event.seat}."
+                )
+            seating.button = event.seat
+            seating.last_small_blind = seating.last_big_blind = None
+        elif isinstance(event, te.Shuffle):
+            self._start_hand()
+        elif isinstance(event, te.Cut):
+            raise IllegalAction("Shuffle first: the cut follows the shuffle (PE-3).")
+        elif isinstance(event, te.DeckStep):
+            self._deck_step(event)
+        elif isinstance(event, te.DeckChange):
+            self._deck_change(event)
+        elif isinstance(event, te.RepairCard | te.WithdrawCard):
+            self._repair(event)
+        else:
+            raise IllegalAction(
+                f"The event {event.kind} needs a hand in progress; shuffle to start one.",
+                key="error.table.no_hand",
+            )
+
+    # ------------------------------------------------------------ hands
+
+    def _start_hand(self) -> None:
+        if not self.deck.ready:
+            raise IllegalAction(
+                "No verified deck is in play; run the new-deck checklist first (PE-2).",
+                key="error.deck.not_ready",
+            )
+        if self.deck.needs_repair:
+            cards = format_cards(self.deck.needs_repair)
+            raise IllegalAction(
+                f"The marked card(s) {cards} must be replaced or withdrawn before the next hand "
+                "(HG-11).",
+                key="error.deck.repair",
+            )
+        stakes = self.stakes_for_hand(self.now) if self.stakes_for_hand else self.config.stakes
+        plan = self.seating.plan_hand(stakes)
+        self._seats_before = copy.deepcopy(self.seating.seats)
+        self.seating.begin_hand(plan)
+        self.hand_number += 1
+        self.hand_started_at = self.now
+        self.deck.cut = False
+        self.hand = TableHand(plan, clock_seconds=self.config.options.clock_seconds)
+
+    def _finish_hand(self) -> None:
+        hand = self.hand
+        assert hand is not None and hand.hand.result is not None
+        voided = hand.hand.voided is not None
+        if voided and self._seats_before is not None:
+            self.seating.seats = self._seats_before  # exactly as before the hand
+            self.seating.hand_active = False
+        else:
+            self.seating.finish_hand(hand.plan, hand.hand.result.finishing_stacks)
+        self.deck.needs_repair.extend(hand.s.marked)
+        self.records.append(hand_record(self.hand_number, hand))
+        self.hand = None
+
+    # ------------------------------------------------------------ deck
+
+    def _deck_step(self, event: te.DeckStep) -> None:
+        done = self.deck.checklist
+        expected = CHECKLIST[len(done)] if len(done) < len(CHECKLIST) else None
+        if event.step != expected:
+            raise IllegalAction(
+                f"The next step of the new-deck checklist is '{expected}', not '{event.step}' "
+                f"(PE-2: {', '.join(CHECKLIST)}).",
+                key="error.deck.step",
+            )
+        if event.step == "show":
+            verify_deck_scan(event.scan, withdrawn=())
+            self.deck.withdrawn = []
+        done.append(event.step)
+        if len(done) == len(CHECKLIST):
+            self.deck.ready = True
+            self.deck.checklist = []
+            self.deck.change_requested = False
+
+    def _deck_change(self, event: te.DeckChange) -> None:
+        if event.by == "seat" and not self.config.options.deck_change_on_request:
+            raise IllegalAction(
+                "Players cannot ask for a deck change at this table (TDA-16); the dealer or the "
+                "floor decides.",
+                key="error.deck.no_request",
+            )
+        if event.by not in ("seat", "dealer", "floor", "schedule"):
+            raise IllegalAction(
+                "A deck change is asked by a seat, the dealer, the floor or the schedule, "
+                f"not {event.by!r}."
+            )
+        self.deck.ready = False
+        self.deck.change_requested = True
+        self.deck.checklist = []
+
+    def _repair(self, event: te.RepairCard | te.WithdrawCard) -> None:
+        if event.card not in self.deck.needs_repair:
+            raise IllegalAction(
+                f"The card {format_card(event.card)} is not waiting for repair.",
+                key="error.deck.not_marked",
+            )
+        self.deck.needs_repair.remove(event.card)
+        if isinstance(event, te.WithdrawCard):
+            self.deck.withdrawn.append(event.card)
+
+    # ------------------------------------------------------------ overrides
+
+    def _override(self, event: te.AdjustStack | te.AwardPot | te.VoidByFloor | te.UndoLast) -> None:
+        if not event.reason.strip():
+            raise IllegalAction(
+                "Every floor override needs a reason; it is written to the audit log (TDA-1).",
+                key="error.ruling.no_reason",
+            )
+        if isinstance(event, te.AdjustStack):
+            if self.hand is not None:
+                raise IllegalAction(
+                    "Stacks are adjusted between hands; finish or void the hand first."
+                )
+            seat = self.seating.seat_of(event.seat)
+            detail = f"seat {event.seat}: {seat.stack} -> {event.chips}"
+            if event.chips < 0:
+                raise IllegalAction("A stack cannot be negative.")
+            seat.stack = event.chips
+            seat.busted = event.chips == 0
+        else:
+            if self.hand is None:
+                raise IllegalAction("There is no hand in progress to rule on.")
+            if isinstance(event, te.UndoLast):
+                detail = self._undo()
+            else:
+                detail = repr(event)
+                self.hand.apply(event)
+        self.audit.append(AuditEntry(self.now, event.staff, event.kind, event.reason, detail))
+
+    def _undo(self) -> str:
+        hand = self.hand
+        assert hand is not None
+        acts = [i for i, e in enumerate(hand.log) if isinstance(e, te.Act)]
+        if not acts:
+            raise IllegalAction("No player action to undo in this hand.")
+        last = acts[-1]
+        if any(isinstance(e, te.CardDrawn) for e in hand.log[last + 1 :]):
+            raise IllegalAction(
+                "Cards were dealt after the last action; it cannot be undone. Void the hand or "
+                "award the pot instead.",
+                key="error.ruling.undo_late",
+            )
+        kept = hand.log[:last] + hand.log[last + 1 :]
+        rebuilt = TableHand(hand.plan, clock_seconds=hand.clock_seconds)
+        for past in kept:
+            rebuilt.apply(past)
+        self.hand = rebuilt
+        return f"undid {hand.log[last]!r}"
+
+    # ------------------------------------------------------------ views
+
+    def prompt(self) -> str:
+        """What the dealer should do next, in one line (English; screens translate)."""
+        if self.hand is None:
+            if not self.deck.ready:
+                return "Run the new-deck checklist (PE-2)."
+            return "Shuffle to start the next hand."
+        if not self.deck.cut:
+            return "Cut the deck (PE-3)."
+        if self.hand.s.premature:
+            return "Cards were drawn before the betting ended: confirm (HG-9 or HG-20)."
+        role, where = self.hand.next_card_role()
+        if role == "hole":
+            return f"Deal a hole card to seat {where}."
+        if role == "replacement":
+            return f"Deal the replacement card to seat {where}."
+        if role in ("burn", "board"):
+            street = ("", "flop", "turn", "river")[where or 0]
+            return f"Burn a card for the {street}." if role == "burn" else f"Deal the {street}."
+        engine = self.hand.hand
+        if engine.actor is not None:
+            return f"Seat {self.hand.seat(engine.actor)} to act."
+        return "Showdown: players show or muck."
+
+
+def verify_deck_scan(scan: tuple[int | None, ...], withdrawn: tuple[int, ...]) -> None:
+    """Check a deck scan: 52 distinct registered cards, no joker or foreign tag (PE-1)."""
+    unknown = sum(1 for c in scan if c is None)
+    cards = [c for c in scan if c is not None]
+    missing = sorted(set(range(52)) - set(cards) - set(withdrawn))
+    doubled = sorted({c for c in cards if cards.count(c) > 1})
+    problems = []
+    if unknown:
+        problems.append(f"{unknown} tag(s) that are no registered card (a joker or a foreign card)")
+    if missing:
+        problems.append(f"missing {format_cards(missing)}")
+    if doubled:
+        problems.append(f"read twice {format_cards(doubled)}")
+    if problems:
+        raise IllegalAction(
+            "The deck is not complete and clean (PE-1): "
+            + "; ".join(problems)
+            + ". Remove foreign cards, find the missing ones or use another deck, then scan again.",
+            key="error.deck.bad_scan",
+        )
+
+
+def hand_record(number: int, th: TableHand) -> dict[str, Any]:
+    """A plain record of a finished hand: cards by role, actions, incidents, pots, stacks.
+
+    Cards killed unseen (an empty seat's hand) and cards returned to the stub
+    are counted, never named (TDA-21, HG-12).
+    """
+    hand = th.hand
+    assert hand.result is not None
+    seats = th.plan.seats
+    hole: dict[str, list[str]] = {}
+    for position, cards in enumerate(hand.hole):
+        hole[str(seats[position])] = [format_card(c) for c in cards if c is not None]
+    roles: dict[str, list[str]] = {}
+    for draw in th.draws:
+        if draw.role in ("burn", "exposed", "removed", "flop", "turn", "river", "held"):
+            roles.setdefault(draw.role, []).append(format_card(draw.card))
+    actions = []
+    for event in hand.events:
+        if isinstance(event, Fold | CheckCall | BetRaise | KillHand | Show | Muck):
+            entry: dict[str, Any] = {"seat": seats[event.player], "action": event.kind}
+            if isinstance(event, BetRaise):
+                entry["to"] = event.to
+            if isinstance(event, Show):
+                entry["cards"] = format_cards(event.cards)
+            if isinstance(event, KillHand):
+                entry["reason"] = event.reason
+            actions.append(entry)
+    return {
+        "hand": number,
+        "button": th.plan.button,
+        "seats": list(seats),
+        "players": {str(x): name for x, name in zip(seats, hand.names, strict=True)},
+        "cards": {
+            "hole": hole,
+            "burns": [format_card(c) for c in hand.burns if c is not None],
+            "board": format_cards(hand.board),
+            "by_role": roles,
+            "dead_unseen": sum(1 for d in th.draws if d.role == "dead"),
+            "returned_to_stub": sum(1 for d in th.draws if d.role == "returned"),
+        },
+        "actions": actions,
+        "incidents": [
+            {"rule": i.rule, "what": i.what, "instruction": i.instruction} for i in th.incidents
+        ],
+        "void": hand.voided,
+        "pots": [
+            {
+                "amount": pot.amount,
+                "winners": [seats[w] for w in pot.winners],
+                "shares": {str(seats[p]): a for p, a in pot.shares},
+            }
+            for pot in hand.result.pots
+        ],
+        "starting_stacks": {str(x): c for x, c in zip(seats, hand.starting_stacks, strict=True)},
+        "finishing_stacks": {
+            str(x): c for x, c in zip(seats, hand.result.finishing_stacks, strict=True)
+        },
+    }
+
+
+def plan_summary(plan: HandPlan) -> str:
+    """One line describing a hand plan, for logs."""
+    return (
+        f"button {plan.button}, small blind {plan.small_blind_seat}, big blind "
+        f"{plan.big_blind_seat}, seats {list(plan.seats)}"
+    )
