@@ -1,0 +1,662 @@
+"""Tournament procedures: blind levels and the tournament clock (TDA-17),
+penalties (TDA-7, TDA-31), seat and button draws (TDA-13, HG-5) and table
+balancing (TDA-25, HG-4).
+
+Everything here is pure: time is passed in as seconds (``now``), randomness
+comes from an injected :class:`random.Random` (production passes
+:class:`random.SystemRandom`, TDA-13's cryptographic source).
+
+>>> schedule = LevelSchedule.from_dicts(
+...     [{"small_blind": 25, "big_blind": 50, "minutes": 20},
+...      {"break_minutes": 10},
+...      {"small_blind": 50, "big_blind": 100, "ante": 100, "big_blind_ante": True,
+...       "minutes": 20}])
+>>> schedule.level_at(1199.0)
+(0, Level(small_blind=25, big_blind=50, ante=0, big_blind_ante=False, minutes=20.0), 1.0)
+>>> schedule.level_at(1900.0, paused_seconds=100.0)[2]  # 1800 s of play: level 2 just began
+1200.0
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import random
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from firmware.cards import Card, check_distinct, format_card, full_deck
+from firmware.errors import ConfigError, IllegalAction
+from firmware.rules import Structure
+from firmware.table.options import Stakes
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# ------------------------------------------------------------------ levels (TDA-17)
+
+
+@dataclass(frozen=True)
+class Level:
+    """One blind level. With ``big_blind_ante`` the big blind posts ``ante`` for the table."""
+
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+    big_blind_ante: bool = False
+    minutes: float = 20
+
+    @property
+    def seconds(self) -> float:
+        """Length of the level in seconds."""
+        return self.minutes * 60
+
+
+@dataclass(frozen=True)
+class LevelPosition:
+    """Where the tournament clock stands.
+
+    :param index: 0-based index of the level in force (during a break: the
+        level that follows it; after the last level: the last, which goes on).
+    :param level: That level.
+    :param seconds_left: Seconds left in the level (the full level during a
+        break; 0 once the last level's time is up).
+    :param on_break: The clock is in a break; no hand may start.
+    :param break_seconds_left: Seconds left in the break, 0 if not on a break.
+    """
+
+    index: int
+    level: Level
+    seconds_left: float
+    on_break: bool = False
+    break_seconds_left: float = 0.0
+
+    @property
+    def number(self) -> int:
+        """The level's number as shown to players (1-based)."""
+        return self.index + 1
+
+
+_LEVEL_KEYS = {"small_blind", "big_blind", "ante", "big_blind_ante", "minutes"}
+
+
+@dataclass(frozen=True)
+class LevelSchedule:
+    """A tournament's blind structure.
+
+    :param levels: The levels in order.
+    :param breaks: Minutes of break after a level, keyed by level number (1-based).
+    :param structure: Betting structure (NL, PL or FL; FL's big bet is twice the big blind).
+    :param chip_unit: The smallest chip in play (see the chip race).
+    :raises ConfigError: naming the level, for blinds that go down, a small
+        blind above the big blind, a negative ante or non-positive minutes.
+    """
+
+    levels: tuple[Level, ...]
+    breaks: Mapping[int, float] = field(default_factory=dict)
+    structure: Structure = Structure.NO_LIMIT
+    chip_unit: int = 1
+
+    def __post_init__(self) -> None:
+        if not self.levels:
+            raise ConfigError(
+                "The blind structure has no levels; give at least one.",
+                key="error.levels.empty",
+            )
+        previous: Level | None = None
+        for number, level in enumerate(self.levels, start=1):
+            _check_level(number, level, previous)
+            previous = level
+        for after, minutes in self.breaks.items():
+            if not 1 <= after < len(self.levels) or minutes <= 0:
+                raise ConfigError(
+                    f"The break after level {after} is not valid: a break needs a positive "
+                    "number of minutes and must come between two levels.",
+                    key="error.levels.break",
+                    level=after,
+                )
+
+    @classmethod
+    def from_dicts(
+        cls,
+        entries: Sequence[Mapping[str, Any]],
+        structure: Structure = Structure.NO_LIMIT,
+        chip_unit: int = 1,
+    ) -> LevelSchedule:
+        """Build a schedule from a list of levels and breaks (``{"break_minutes": 10}``)."""
+        levels: list[Level] = []
+        breaks: dict[int, float] = {}
+        for entry in entries:
+            number = len(levels) + 1
+            if "break_minutes" in entry:
+                if set(entry) != {"break_minutes"} or not levels or len(levels) in breaks:
+                    raise ConfigError(
+                        f"The break before level {number} must be an entry of its own, "
+                        "after a level and not after another break.",
+                        key="error.levels.break",
+                        level=number,
+                    )
+                breaks[len(levels)] = _number(entry["break_minutes"], f"break before {number}")
+                continue
+            unknown = sorted(set(entry) - _LEVEL_KEYS)
+            missing = sorted({"small_blind", "big_blind", "minutes"} - set(entry))
+            if unknown or missing:
+                raise ConfigError(
+                    f"Level {number} has unknown key(s) [{', '.join(unknown)}] or lacks "
+                    f"[{', '.join(missing)}]; a level has {', '.join(sorted(_LEVEL_KEYS))}.",
+                    key="error.levels.keys",
+                    level=number,
+                )
+            levels.append(
+                Level(
+                    small_blind=_whole(entry["small_blind"], f"level {number} small_blind"),
+                    big_blind=_whole(entry["big_blind"], f"level {number} big_blind"),
+                    ante=_whole(entry.get("ante", 0), f"level {number} ante"),
+                    big_blind_ante=bool(entry.get("big_blind_ante", False)),
+                    minutes=_number(entry["minutes"], f"level {number} minutes"),
+                )
+            )
+        return cls(tuple(levels), breaks, structure, chip_unit)
+
+    @classmethod
+    def from_toml(cls, text: str) -> LevelSchedule:
+        """Parse ``structure = "NL"``, ``chip_unit = 25`` and ``[[levels]]`` tables.
+
+        A ``[[levels]]`` entry holding only ``break_minutes`` is a break.
+        """
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"The blind structure is not valid TOML: {exc}.") from exc
+        unknown = sorted(set(data) - {"structure", "chip_unit", "levels"})
+        if unknown:
+            raise ConfigError(
+                f"Unknown key(s) in the blind structure: {', '.join(unknown)}; expected "
+                "structure, chip_unit and [[levels]]."
+            )
+        try:
+            structure = Structure(data.get("structure", "NL"))
+        except ValueError as exc:
+            raise ConfigError(
+                f"The structure must be NL, PL or FL, not {data['structure']!r}."
+            ) from exc
+        chip_unit = _whole(data.get("chip_unit", 1), "chip_unit")
+        return cls.from_dicts(data.get("levels", []), structure, chip_unit)
+
+    def position(self, running_seconds: float) -> LevelPosition:
+        """The level in force after ``running_seconds`` of clock time (pauses excluded).
+
+        A level covers ``[start, end)``: at its very end the next one is in force.
+        """
+        t = 0.0
+        for index, level in enumerate(self.levels):
+            end = t + level.seconds
+            if running_seconds < end:
+                return LevelPosition(index, level, end - max(running_seconds, t))
+            t = end
+            pause = self.breaks.get(index + 1, 0) * 60
+            if running_seconds < t + pause:
+                following = self.levels[index + 1]
+                return LevelPosition(
+                    index + 1, following, following.seconds, True, t + pause - running_seconds
+                )
+            t += pause
+        return LevelPosition(len(self.levels) - 1, self.levels[-1], 0.0)
+
+    def level_at(
+        self, elapsed_seconds: float, paused_seconds: float = 0.0
+    ) -> tuple[int, Level, float]:
+        """(0-based index, level, seconds left in it) after ``elapsed_seconds`` since
+        the start, of which ``paused_seconds`` the clock was paused."""
+        pos = self.position(elapsed_seconds - paused_seconds)
+        return pos.index, pos.level, pos.seconds_left
+
+    def stakes(self, level: Level) -> Stakes:
+        """The table :class:`Stakes` of ``level``."""
+        return Stakes(
+            structure=self.structure,
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+            big_blind_ante=level.big_blind_ante,
+            big_bet=2 * level.big_blind if self.structure is Structure.FIXED_LIMIT else 0,
+            chip_unit=self.chip_unit,
+        )
+
+
+def _check_level(number: int, level: Level, previous: Level | None) -> None:
+    problem = ""
+    if level.big_blind < 1 or level.small_blind < 0 or level.ante < 0:
+        problem = "needs a big blind of at least 1 and a small blind and ante of 0 or more"
+    elif level.small_blind > level.big_blind:
+        problem = f"has a small blind ({level.small_blind}) above its big blind"
+    elif level.minutes <= 0:
+        problem = f"must last a positive number of minutes, not {level.minutes}"
+    elif previous and (
+        level.big_blind < previous.big_blind or level.small_blind < previous.small_blind
+    ):
+        problem = (
+            f"has blinds {level.small_blind}/{level.big_blind}, lower than the level before "
+            f"({previous.small_blind}/{previous.big_blind}); blinds may not go down"
+        )
+    if problem:
+        raise ConfigError(
+            f"Level {number} {problem}. Correct the blind structure.",
+            key="error.levels.invalid",
+            level=number,
+        )
+
+
+def _whole(value: Any, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ConfigError(f"The {name} must be a whole number, not {value!r}.")
+    return value
+
+
+def _number(value: Any, name: str) -> float:
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise ConfigError(f"The {name} must be a number, not {value!r}.")
+    return float(value)
+
+
+@dataclass
+class TournamentClock:
+    """The level clock: started, paused and resumed by the floor; time passed in.
+
+    ``stakes_for_hand`` uses the level in force when the hand started (its
+    shuffle, TDA-17), so a level that ends during a hand changes nothing in it.
+    """
+
+    schedule: LevelSchedule
+    started_at: float | None = None
+    paused_at: float | None = None
+    pauses: list[tuple[float, float]] = field(default_factory=list)
+
+    def start(self, now: float) -> None:
+        """Start level 1 at ``now``."""
+        if self.started_at is not None:
+            raise IllegalAction("The tournament clock has already started.")
+        self.started_at = now
+
+    def pause(self, now: float) -> None:
+        """Stop the clock at ``now`` (hands may go on; the level does not run)."""
+        self._started()
+        if self.paused_at is not None:
+            raise IllegalAction("The tournament clock is already paused; resume it first.")
+        self.paused_at = now
+
+    def resume(self, now: float) -> None:
+        """Restart the clock at ``now``."""
+        if self.paused_at is None:
+            raise IllegalAction("The tournament clock is not paused.")
+        if now < self.paused_at:
+            raise IllegalAction("The clock cannot resume before it was paused; check the time.")
+        self.pauses.append((self.paused_at, now))
+        self.paused_at = None
+
+    @property
+    def paused(self) -> bool:
+        """The clock is paused."""
+        return self.paused_at is not None
+
+    def running_seconds(self, now: float) -> float:
+        """Clock time at ``now``: seconds since the start, pauses before ``now`` excluded."""
+        start = self._started()
+        spans = [*self.pauses]
+        if self.paused_at is not None:
+            spans.append((self.paused_at, max(now, self.paused_at)))
+        paused = sum(max(0.0, min(end, now) - begin) for begin, end in spans if begin < now)
+        return max(0.0, now - start - paused)
+
+    def current(self, now: float) -> LevelPosition:
+        """The level (or break) in force at ``now``."""
+        return self.schedule.position(self.running_seconds(now))
+
+    def stakes_for_hand(self, hand_started_at: float) -> Stakes:
+        """Stakes of the hand whose shuffle began at ``hand_started_at`` (TDA-17).
+
+        :raises IllegalAction: if that moment falls in a break.
+        """
+        pos = self.current(hand_started_at)
+        if pos.on_break:
+            raise IllegalAction(
+                f"The tournament is on a break for {pos.break_seconds_left:.0f} more seconds; "
+                "start the hand after the break.",
+                key="error.levels.on_break",
+                seconds=round(pos.break_seconds_left),
+            )
+        return self.schedule.stakes(pos.level)
+
+    def _started(self) -> float:
+        if self.started_at is None:
+            raise IllegalAction("The tournament clock has not started; start it first.")
+        return self.started_at
+
+
+# ------------------------------------------------------------------ penalties (TDA-7, TDA-31)
+
+
+class PenaltyKind(enum.Enum):
+    """The penalties the floor can give (TDA-7)."""
+
+    WARNING = "warning"
+    ROUNDS = "rounds"
+    DISQUALIFICATION = "disqualification"
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """A penalty: a warning, 1 to 4 rounds away from the table, or disqualification."""
+
+    kind: PenaltyKind
+    rounds: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind is PenaltyKind.ROUNDS and not 1 <= self.rounds <= 4:
+            raise IllegalAction(
+                f"A penalty is one, two, three or four rounds (TDA-7), not {self.rounds}.",
+                key="error.penalty.rounds",
+                rounds=self.rounds,
+            )
+        if self.kind is not PenaltyKind.ROUNDS and self.rounds:
+            raise IllegalAction(f"A {self.kind.value} has no rounds; give rounds=0.")
+
+
+def hands_to_miss(rounds: int, players_at_table: int) -> int:
+    """Hands missed for ``rounds``: one per player at the table, the offender
+    included, when the penalty is given, times the rounds (TDA-7).
+
+    >>> hands_to_miss(2, 9)
+    18
+    """
+    if players_at_table < 1:
+        raise IllegalAction("The offender counts himself: at least one player is at the table.")
+    return Penalty(PenaltyKind.ROUNDS, rounds).rounds * players_at_table
+
+
+@dataclass
+class PenaltyRecord:
+    """One penalty given, for the audit log (TDA-1) and the seat's screen."""
+
+    seat: int
+    penalty: Penalty
+    reason: str
+    given_at: float
+    players_at_table: int
+    hands_total: int = 0
+    hands_left: int = 0
+    deferred: bool = False
+    started: bool = True
+    chips_removed: int = 0
+    kill_now: bool = False
+    """Given during a hand and not deferred: that hand is killed and counts."""
+
+
+@dataclass
+class PenaltyBook:
+    """Penalties at one table, by seat.
+
+    A penalised seat is dealt in and posts its blinds and antes; its hand is
+    killed (TDA-7). Call :meth:`hand_dealt` once per hand dealt and
+    :meth:`hand_over` when it ends; a hand counts toward a penalty only if the
+    seat was dealt in.
+    """
+
+    records: list[PenaltyRecord] = field(default_factory=list)
+    in_hand: bool = False
+    _dealt: frozenset[int] = frozenset()
+    _serving: set[int] = field(default_factory=set)
+
+    def give(
+        self,
+        seat: int,
+        penalty: Penalty,
+        reason: str,
+        now: float,
+        players_at_table: int,
+        *,
+        starts_next_hand: bool = False,
+        chips: int = 0,
+    ) -> PenaltyRecord:
+        """Record ``penalty`` on ``seat`` for ``reason`` at ``now``.
+
+        With ``starts_next_hand`` (TDA-31) the current hand stays live and the
+        count starts with the next hand dealt. Otherwise, given during a hand
+        the seat was dealt into, that hand is killed (``kill_now``) and is the
+        first hand missed. For a disqualification ``chips`` is the stack
+        removed from play.
+
+        :raises IllegalAction: for an empty reason, or a seat already disqualified.
+        """
+        if not reason.strip():
+            raise IllegalAction(
+                "A penalty needs a reason for the audit log (TDA-1); say why it is given.",
+                key="error.ruling.no_reason",
+            )
+        if self.is_disqualified(seat):
+            raise IllegalAction(f"Seat {seat} is already disqualified.")
+        record = PenaltyRecord(seat, penalty, reason.strip(), now, players_at_table)
+        if penalty.kind is PenaltyKind.ROUNDS:
+            record.hands_total = record.hands_left = hands_to_miss(penalty.rounds, players_at_table)
+            record.deferred = starts_next_hand
+            record.started = not starts_next_hand
+            if self.in_hand and not starts_next_hand and seat in self._dealt:
+                self._count(seat, record)
+                record.kill_now = True
+        elif penalty.kind is PenaltyKind.DISQUALIFICATION:
+            if chips < 0:
+                raise IllegalAction("The chips removed cannot be negative.")
+            record.chips_removed = chips
+            for other in self.records:
+                if other.seat == seat:
+                    other.hands_left = 0
+            record.kill_now = self.in_hand and seat in self._dealt
+        self.records.append(record)
+        log.info("Penalty on seat %d: %s (%s) at %.1f", seat, penalty, reason, now)
+        return record
+
+    def disqualify(self, seat: int, reason: str, now: float, chips: int, players: int = 1) -> int:
+        """Disqualify ``seat``; its ``chips`` leave the tournament (TDA-7). Returns them."""
+        self.give(seat, Penalty(PenaltyKind.DISQUALIFICATION), reason, now, players, chips=chips)
+        return chips
+
+    def hand_dealt(self, seats_dealt_in: Iterable[int]) -> frozenset[int]:
+        """A hand was dealt to ``seats_dealt_in``: start deferred penalties, count
+        one hand for each serving seat, and return the seats whose hands are killed."""
+        self.in_hand = True
+        self._dealt = frozenset(seats_dealt_in)
+        self._serving = set()
+        for record in self.records:
+            record.started = True
+        for seat in sorted(self._dealt):
+            active = [r for r in self.records if r.seat == seat and r.hands_left > 0]
+            if active:
+                self._count(seat, active[0])
+            if self.is_disqualified(seat):
+                self._serving.add(seat)
+        return frozenset(self._serving)
+
+    def hand_over(self) -> None:
+        """The hand ended."""
+        self.in_hand = False
+        self._dealt = frozenset()
+        self._serving = set()
+
+    def is_serving(self, seat: int) -> bool:
+        """The seat's hand is killed this hand, or a started penalty still has hands
+        to miss (a deferred penalty, TDA-31, leaves the current hand live)."""
+        return seat in self._serving or any(
+            r.seat == seat and r.started and r.hands_left > 0 for r in self.records
+        )
+
+    def hands_left(self, seat: int) -> int:
+        """Hands the seat still has to miss, deferred penalties included."""
+        return sum(r.hands_left for r in self.records if r.seat == seat)
+
+    def is_disqualified(self, seat: int) -> bool:
+        """The seat's player was disqualified."""
+        return any(
+            r.seat == seat and r.penalty.kind is PenaltyKind.DISQUALIFICATION for r in self.records
+        )
+
+    @property
+    def chips_removed(self) -> int:
+        """Chips removed from play by disqualifications."""
+        return sum(r.chips_removed for r in self.records)
+
+    def _count(self, seat: int, record: PenaltyRecord) -> None:
+        record.hands_left -= 1
+        self._serving.add(seat)
+
+
+# ------------------------------------------------------------------ draws (TDA-13, HG-5)
+
+
+def draw_seats(players: list[str], seats: list[int], rng: random.Random) -> dict[str, int]:
+    """Draw a seat for each player at random (TDA-13, HG-5); every assignment is
+    equally likely. The result is returned and logged.
+
+    >>> draw_seats(["ana", "beto"], [1, 2, 3], random.Random(7))
+    {'ana': 3, 'beto': 1}
+    """
+    if len(set(players)) != len(players) or len(set(seats)) != len(seats):
+        raise IllegalAction("Each player and each seat may appear only once in a seat draw.")
+    if len(players) > len(seats):
+        raise IllegalAction(
+            f"{len(players)} players cannot be seated in {len(seats)} seats; open another table.",
+            key="error.draw.too_many",
+            players=len(players),
+            seats=len(seats),
+        )
+    shuffled = list(seats)
+    rng.shuffle(shuffled)
+    result = dict(zip(players, shuffled, strict=False))
+    log.info("Seat draw (TDA-13): %s", ", ".join(f"{p} -> {s}" for p, s in result.items()))
+    return result
+
+
+@dataclass(frozen=True)
+class ButtonDraw:
+    """The draw for the button: each seat's card and the seat that won."""
+
+    button: int
+    cards: dict[int, Card]
+    order: tuple[int, ...]
+
+    def describe(self) -> str:
+        """The draw in one line, for the log."""
+        shown = ", ".join(f"seat {s}: {format_card(self.cards[s])}" for s in self.order)
+        return f"Draw for the button: {shown}; the button goes to seat {self.button}."
+
+
+def draw_for_button(
+    players_by_seat: Mapping[int, str],
+    rng: random.Random,
+    deal: Callable[[], Card] | None = None,
+) -> ButtonDraw:
+    """Deal one card to each occupied seat, clockwise from the lowest seat; the
+    highest card takes the button, a tie in rank going to the higher suit,
+    spades > hearts > diamonds > clubs (HG-19's order; the card numbers' order).
+
+    ``deal`` gives physical cards; without it the cards come from a deck
+    shuffled with ``rng``.
+    """
+    order = tuple(sorted(players_by_seat))
+    if len(order) < 2:
+        raise IllegalAction("The draw for the button needs at least two players.")
+    if deal is None:
+        deck = full_deck()
+        rng.shuffle(deck)
+        cards = dict(zip(order, deck, strict=False))
+    else:
+        cards = {seat: deal() for seat in order}
+    check_distinct(cards.values())
+    draw = ButtonDraw(max(order, key=lambda s: cards[s]), cards, order)
+    log.info(draw.describe())
+    return draw
+
+
+# ------------------------------------------------------------------ balancing (TDA-25, HG-4)
+
+
+@dataclass(frozen=True)
+class Move(Generic[T]):
+    """A suggested move of one player between tables."""
+
+    player: str
+    from_table: T
+    from_seat: int
+    to_table: T
+    to_seat: int
+    reason: str
+
+
+def _after(start: int, seat: int, size: int) -> int:
+    """Clockwise distance from ``start`` to ``seat`` on seats 1..size (1..size)."""
+    return (seat - start - 1) % size + 1
+
+
+def suggest_move(
+    tables: Mapping[T, Mapping[int, str]],
+    big_blinds: Mapping[T, int],
+    buttons: Mapping[T, int] | None = None,
+    method: str = "tda",
+    seats_per_table: int = 10,
+) -> Move[T] | None:
+    """Suggest one move to even the tables, or ``None`` if no table has two or
+    more players more than another.
+
+    The move is from the fullest table to the shortest (ties: the first listed,
+    the "predetermined procedure" of TDA-25). The seat taken is the empty seat
+    of the short table closest after its big blind, so the player is big blind
+    as soon as possible there. ``method="tda"`` (TDA-25) moves the player who
+    will be big blind next at the full table; ``method="hg"`` (HG-4, needs
+    ``buttons``) moves the player at the same position relative to the button
+    as that empty seat, or the nearest one, the closer to the button on a tie.
+    """
+    if not tables:
+        return None
+    counts = {t: len(seated) for t, seated in tables.items()}
+    source = max(counts, key=lambda t: counts[t])
+    target = min(counts, key=lambda t: counts[t])
+    if counts[source] - counts[target] < 2:
+        return None
+    empty = [s for s in range(1, seats_per_table + 1) if s not in tables[target]]
+    to_seat = min(empty, key=lambda s: _after(big_blinds[target], s, seats_per_table))
+    seated = tables[source]
+    if method == "tda":
+        from_seat = min(seated, key=lambda s: _after(big_blinds[source], s, seats_per_table))
+        reason = (
+            f"TDA-25: {seated[from_seat]} is big blind next at table {source}; seat {to_seat} "
+            f"is the empty seat closest to the big blind at table {target}."
+        )
+    elif method == "hg":
+        if buttons is None:
+            raise ConfigError("The HG-4 balancing method needs each table's button seat.")
+        offset = _after(buttons[target], to_seat, seats_per_table)
+
+        def gap(seat: int) -> tuple[int, int]:
+            d = abs(_after(buttons[source], seat, seats_per_table) - offset)
+            return min(d, seats_per_table - d), _after(buttons[source], seat, seats_per_table)
+
+        from_seat = min(seated, key=gap)
+        reason = (
+            f"HG-4: {seated[from_seat]} sits {_after(buttons[source], from_seat, seats_per_table)}"
+            f" seat(s) after the button at table {source}, nearest to empty seat {to_seat}, "
+            f"{offset} after the button at table {target}."
+        )
+    else:
+        raise ConfigError(f"The balancing method must be 'tda' or 'hg', not {method!r}.")
+    return Move(seated[from_seat], source, from_seat, target, to_seat, reason)
+
+
+def table_should_pause(counts: Mapping[T, int], table: T) -> bool:
+    """Play stops at a table short three or more players versus the fullest (TDA-25).
+
+    >>> table_should_pause({"A": 9, "B": 6}, "B"), table_should_pause({"A": 9, "B": 7}, "B")
+    (True, False)
+    """
+    return max(counts.values()) - counts[table] >= 3
