@@ -81,6 +81,9 @@ from firmware.showdown import auto_showdown_event
 VARIANTS: dict[str, Structure] = {"NT": Structure.NO_LIMIT, "FT": Structure.FIXED_LIMIT}
 """PHH variant codes we read and write, and their betting structures."""
 
+_CARD_CODES: dict[str, int] = {format_card(c): c for c in range(52)}
+"""Card text as PHH writes it (``Ac``) to card number; other spellings go through parse_card."""
+
 _KNOWN_FIELDS = frozenset(
     {
         "variant",
@@ -407,10 +410,13 @@ def _parse_action(phh: PHHHand, index: int, text: str) -> Event | None:
                     )
                 out.append(None)
                 continue
-            try:
-                out.append(parse_card(pair))
-            except CardError as exc:
-                raise _fail(phh, index, text, f"has a card that is not valid: {exc}") from exc
+            card = _CARD_CODES.get(pair)
+            if card is None:
+                try:
+                    card = parse_card(pair)
+                except CardError as exc:
+                    raise _fail(phh, index, text, f"has a card that is not valid: {exc}") from exc
+            out.append(card)
         return tuple(out)
 
     match words:
