@@ -139,7 +139,9 @@ class LevelSchedule:
                         key="error.levels.break",
                         level=number,
                     )
-                breaks[len(levels)] = _number(entry["break_minutes"], f"break before {number}")
+                breaks[len(levels)] = float(
+                    _value(entry["break_minutes"], f"break before level {number}", (int, float))
+                )
                 continue
             unknown = sorted(set(entry) - _LEVEL_KEYS)
             missing = sorted({"small_blind", "big_blind", "minutes"} - set(entry))
@@ -152,11 +154,15 @@ class LevelSchedule:
                 )
             levels.append(
                 Level(
-                    small_blind=_whole(entry["small_blind"], f"level {number} small_blind"),
-                    big_blind=_whole(entry["big_blind"], f"level {number} big_blind"),
-                    ante=_whole(entry.get("ante", 0), f"level {number} ante"),
-                    big_blind_ante=bool(entry.get("big_blind_ante", False)),
-                    minutes=_number(entry["minutes"], f"level {number} minutes"),
+                    small_blind=_value(entry["small_blind"], f"level {number} small_blind", int),
+                    big_blind=_value(entry["big_blind"], f"level {number} big_blind", int),
+                    ante=_value(entry.get("ante", 0), f"level {number} ante", int),
+                    big_blind_ante=_value(
+                        entry.get("big_blind_ante", False), f"level {number} big_blind_ante", bool
+                    ),
+                    minutes=float(
+                        _value(entry["minutes"], f"level {number} minutes", (int, float))
+                    ),
                 )
             )
         return cls(tuple(levels), breaks, structure, chip_unit)
@@ -183,7 +189,7 @@ class LevelSchedule:
             raise ConfigError(
                 f"The structure must be NL, PL or FL, not {data['structure']!r}."
             ) from exc
-        chip_unit = _whole(data.get("chip_unit", 1), "chip_unit")
+        chip_unit = _value(data.get("chip_unit", 1), "chip_unit", int)
         return cls.from_dicts(data.get("levels", []), structure, chip_unit)
 
     def position(self, running_seconds: float) -> LevelPosition:
@@ -250,16 +256,11 @@ def _check_level(number: int, level: Level, previous: Level | None) -> None:
         )
 
 
-def _whole(value: Any, name: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(f"The {name} must be a whole number, not {value!r}.")
+def _value(value: Any, name: str, kind: type | tuple[type, ...]) -> Any:
+    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+        what = "true or false" if kind is bool else "a whole number" if kind is int else "a number"
+        raise ConfigError(f"The {name} must be {what}, not {value!r}.")
     return value
-
-
-def _number(value: Any, name: str) -> float:
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        raise ConfigError(f"The {name} must be a number, not {value!r}.")
-    return float(value)
 
 
 @dataclass
