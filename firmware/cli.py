@@ -4,6 +4,7 @@ Subcommands:
 
 * ``run``: play hands at a simulated table and print them.
 * ``replay``: replay PHH hand histories through the engine (JSON per hand).
+* ``script``: run table scripts (set-up plus events) and print hand records.
 * ``verify-evaluator``: check the evaluator on all 133,784,560 seven-card hands.
 """
 
@@ -37,6 +38,12 @@ def _replay(argv: list[str]) -> int:
     return main_replay(argv)
 
 
+def _script(argv: list[str]) -> int:
+    from firmware.table.script import main_script
+
+    return main_script(argv)
+
+
 def _verify(argv: list[str]) -> int:
     from firmware.verify import main_verify
 
@@ -46,6 +53,7 @@ def _verify(argv: list[str]) -> int:
 COMMANDS = {
     "run": (_run, "play hands at a simulated table and print them"),
     "replay": (_replay, "replay PHH hand histories; one JSON object per hand"),
+    "script": (_script, "run table scripts; one JSON record per hand"),
     "verify-evaluator": (_verify, "check the evaluator on every seven-card hand"),
 }
 

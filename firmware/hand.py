@@ -464,7 +464,8 @@ class Hand:
         order = sorted(range(self.player_count), key=lambda i: self.bets[i], reverse=True)
         top, second = order[0], order[1]
         excess = self.bets[top] - self.bets[second]
-        if excess > 0:
+        # A killed hand's bet is dead money: only a live bettor gets his excess back.
+        if excess > 0 and not self.folded[top]:
             self.bets[top] -= excess
             self.matched[top] -= excess
             self.stacks[top] += excess

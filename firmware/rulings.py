@@ -41,8 +41,10 @@ def kill_hand(hand: Hand, event: KillHand) -> None:
             )
         showdown.apply_muck_forced(hand, player)
         return
+    # Only a raise nobody called comes back; a posted blind stays in the pot (TDA-8).
     others = [hand.bets[i] for i in range(hand.player_count) if i != player]
-    uncalled = hand.bets[player] - max(others, default=0)
+    blind_part = min(hand.blinds[player], hand.bets[player]) if hand.street == 0 else 0
+    uncalled = hand.bets[player] - max(max(others, default=0), blind_part)
     if uncalled > 0:
         hand.bets[player] -= uncalled
         hand.matched[player] -= uncalled

@@ -81,6 +81,7 @@ class Seating:
     last_big_blind: int | None = None
     cashed_out: dict[str, float] = field(default_factory=dict)
     hand_active: bool = False
+    next_button: int | None = None
 
     # ------------------------------------------------------------ seating
 
@@ -226,8 +227,9 @@ class Seating:
         if len(playing) < 2:
             raise _too_few()
         notes: list[str] = []
-        if self.last_big_blind is None or self.button is None:
-            button = self.button if self.button in live else min(live)
+        if self.last_big_blind is None or self.button is None or self.next_button is not None:
+            chosen = self.next_button if self.next_button is not None else self.button
+            button = chosen if chosen in live else min(live)
             ring = [x for x in self._clockwise(button) if x in live]
             if len(live) == 2:
                 sb, bb = button, ring[0]
@@ -281,7 +283,9 @@ class Seating:
         # Players who have played here before can take the button; a new player
         # must have paid full blinds first (CC-12).
         veterans = {x for x in candidates if not self.seats[x].new} or candidates
-        if self.button is None:
+        if self.next_button is not None and self.next_button in candidates:
+            button = self.next_button
+        elif self.button is None:
             button = min(veterans)
         elif self.last_small_blind in veterans:
             button = self.last_small_blind
@@ -404,6 +408,7 @@ class Seating:
             seat.missed_big = seat.missed_small = False
             seat.new = False
         self.hand_active = True
+        self.next_button = None
 
     def finish_hand(self, plan: HandPlan, finishing: tuple[int, ...], moved: bool = True) -> None:
         """Record a hand's finishing stacks and move the button (unless voided)."""

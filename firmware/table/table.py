@@ -153,7 +153,7 @@ class Table:
                 raise IllegalAction(
                     f"The button must be placed on an occupied seat, not {event.seat}."
                 )
-            seating.button = event.seat
+            seating.next_button = event.seat
             seating.last_small_blind = seating.last_big_blind = None
         elif isinstance(event, te.Shuffle):
             self._start_hand()
@@ -202,6 +202,7 @@ class Table:
         if voided and self._seats_before is not None:
             self.seating.seats = self._seats_before  # exactly as before the hand
             self.seating.hand_active = False
+            self.seating.next_button = hand.plan.button  # the button does not move
         else:
             self.seating.finish_hand(hand.plan, hand.hand.result.finishing_stacks)
         self.deck.needs_repair.extend(hand.s.marked)

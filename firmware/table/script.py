@@ -1,0 +1,508 @@
+"""Table scripts: a plain-text table set-up plus one line per event.
+
+A script replays what happened at a table: cards drawn from the shoe, player
+actions, dealer reports, floor rulings, timer ticks. The journal exports the
+same format, so an incident on a real table can be replayed on a laptop.
+``expect`` lines make a script check its own outcome, so scenario scripts
+are tests. The format is documented in ``docs/table-scripts.md``.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from firmware.cards import format_card, format_cards, parse_card, parse_cards
+from firmware.errors import CardError, ConfigError, IllegalAction, PokerTableError
+from firmware.rules import Structure
+from firmware.table import events as te
+from firmware.table.options import Stakes, TableConfig, profile_options
+from firmware.table.table import Table
+
+
+class ScriptError(PokerTableError, ValueError):
+    """A script line cannot be read or an expectation failed."""
+
+
+@dataclass
+class Script:
+    """A parsed script: the set-up and the event lines."""
+
+    config: TableConfig
+    seats: list[tuple[int, str, int]]
+    button: int | None
+    deck_ready: bool
+    lines: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _ints(words: list[str], line: int) -> list[int]:
+    try:
+        return [int(w) for w in words]
+    except ValueError as exc:
+        raise ScriptError(f"Line {line}: expected whole numbers, got {' '.join(words)!r}.") from exc
+
+
+def _stakes(words: list[str], line: int) -> Stakes:
+    """``stakes NL 1/2 [ante 5] [bb-ante] [unit 1] [big-bet 40]``."""
+    if len(words) < 2 or "/" not in words[1]:
+        raise ScriptError(f"Line {line}: write stakes as 'stakes NL 1/2' (NL, PL or FL).")
+    try:
+        structure = Structure(words[0].upper())
+    except ValueError as exc:
+        raise ScriptError(f"Line {line}: the structure is NL, PL or FL, not {words[0]!r}.") from exc
+    small, big = _ints(words[1].split("/"), line)
+    kw: dict[str, Any] = {}
+    rest = words[2:]
+    while rest:
+        key = rest.pop(0)
+        if key == "bb-ante":
+            kw["big_blind_ante"] = True
+        elif key in ("ante", "unit", "big-bet") and rest:
+            name = {"ante": "ante", "unit": "chip_unit", "big-bet": "big_bet"}[key]
+            kw[name] = _ints([rest.pop(0)], line)[0]
+        else:
+            raise ScriptError(f"Line {line}: unknown stakes word {key!r}.")
+    return Stakes(structure=structure, small_blind=small, big_blind=big, **kw)
+
+
+def _option_value(text: str) -> Any:
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def parse_script(text: str) -> Script:
+    """Parse a script's set-up; event lines are kept for :func:`run_script`."""
+    profile = "casino-cash"
+    stakes = Stakes()
+    options: dict[str, Any] = {}
+    seats: list[tuple[int, str, int]] = []
+    button: int | None = None
+    deck_ready = False
+    body: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = shlex.split(line)
+        head = words[0].lower()
+        if body or head not in ("profile", "stakes", "option", "seat", "button", "deck-ready"):
+            body.append((number, line))
+            continue
+        if head == "profile" and len(words) == 2:
+            profile = words[1]
+        elif head == "stakes":
+            stakes = _stakes(words[1:], number)
+        elif head == "option" and len(words) == 3:
+            options[words[1]] = _option_value(words[2])
+        elif head == "seat" and len(words) == 4:
+            seats.append((_ints([words[1]], number)[0], words[2], _ints([words[3]], number)[0]))
+        elif head == "button" and len(words) == 2:
+            button = _ints([words[1]], number)[0]
+        elif head == "deck-ready":
+            deck_ready = True
+        else:
+            raise ScriptError(f"Line {number}: cannot read set-up line {line!r}.")
+    try:
+        config = TableConfig(profile, profile_options(profile, **options), stakes)
+    except ConfigError as exc:
+        raise ScriptError(f"Set-up: {exc}") from exc
+    return Script(config, seats, button, deck_ready, body)
+
+
+def _cards(words: list[str], line: int) -> list[int]:
+    try:
+        return parse_cards("".join(words))
+    except CardError as exc:
+        raise ScriptError(f"Line {line}: {exc}") from exc
+
+
+def _reason(words: list[str], line: int) -> str:
+    if not words:
+        raise ScriptError(f"Line {line}: give a reason.")
+    return " ".join(words)
+
+
+def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
+    """Turn one event line into table events (``draw`` may give several)."""
+    words = shlex.split(line)
+    head, rest = words[0].lower(), words[1:]
+    simple: dict[str, te.TableEvent] = {"shuffle": te.Shuffle(), "cut": te.Cut()}
+    if head in simple and not rest:
+        return [simple[head]]
+    if head == "draw":
+        return [te.CardDrawn(c) for c in _cards(rest, number)]
+    if head == "tick" and len(rest) == 1:
+        return [te.Tick(float(rest[0]))]
+    if head == "clock" and not rest:
+        return [te.CallClock(table.now)]
+    if head.isdigit() and rest:
+        seat, action = int(head), rest[0].lower()
+        amount = _ints(rest[1:2], number)[0] if len(rest) > 1 else 0
+        return [te.Act(seat, action, amount)]
+    if head == "advance" and len(rest) == 2:
+        return [te.Advance(_ints(rest[:1], number)[0], rest[1])]
+    if head == "show" and len(rest) >= 2:
+        return [te.ShowCards(_ints(rest[:1], number)[0], tuple(_cards(rest[1:], number)))]
+    if head == "muck" and len(rest) == 1:
+        return [te.MuckCards(_ints(rest, number)[0])]
+    if head == "sit" and len(rest) in (3, 4):
+        wait = len(rest) == 4 and rest[3] == "wait"
+        return [te.SitDown(_ints(rest[:1], number)[0], rest[1], _ints(rest[2:3], number)[0], wait)]
+    one_seat = {
+        "sitout": lambda s: te.SitOut(s, True),
+        "sitin": lambda s: te.SitOut(s, False),
+        "away": lambda s: te.Away(s, True),
+        "back": lambda s: te.Away(s, False),
+        "cashout": te.CashOut,
+        "setbutton": te.SetButton,
+    }
+    if head in one_seat and len(rest) == 1:
+        return [one_seat[head](_ints(rest, number)[0])]
+    if head == "rebuy" and len(rest) == 2:
+        seat, chips = _ints(rest, number)
+        return [te.Rebuy(seat, chips)]
+    if head == "dealer" and rest:
+        return [_dealer(rest[0].lower(), rest[1:], number)]
+    if head == "floor" and rest:
+        return [_floor(rest[0].lower(), rest[1:], number)]
+    if head == "deck" and rest:
+        return [_deck(rest[0].lower(), rest[1:], number)]
+    raise ScriptError(f"Line {number}: cannot read event line {line!r}.")
+
+
+def _dealer(what: str, rest: list[str], number: int) -> te.TableEvent:
+    if what == "exposed":
+        return te.ExposedCard(_cards(rest, number)[0])
+    if what == "misdeal":
+        return te.Misdeal(_reason(rest, number))
+    if what == "face-up":
+        return te.FaceUpInDeck(_cards(rest, number)[0])
+    if what == "premature" and not rest:
+        return te.PrematureCard()
+    if what == "burn-error" and len(rest) == 1:
+        return te.BurnError(rest[0].lower())
+    if what == "empty-seat" and len(rest) == 1:
+        return te.EmptySeatDealt(_ints(rest, number)[0])
+    if what == "marked":
+        return te.MarkedCard(_cards(rest, number)[0])
+    if what == "kill" and len(rest) >= 2:
+        return te.KillSeat(_ints(rest[:1], number)[0], _reason(rest[1:], number))
+    if what == "deck-empty":
+        return te.DeckEmpty()
+    if what == "change":
+        return te.DeckChange("dealer", 0, " ".join(rest))
+    raise ScriptError(f"Line {number}: unknown dealer report {what!r}.")
+
+
+def _floor(what: str, rest: list[str], number: int) -> te.TableEvent:
+    # A missing reason is refused by the table itself (TDA-1), not by the reader.
+    if what == "adjust" and len(rest) >= 2:
+        seat, chips = _ints(rest[:2], number)
+        return te.AdjustStack(seat, chips, " ".join(rest[2:]))
+    if what == "award" and rest:
+        seats = tuple(_ints(rest[0].split(","), number))
+        return te.AwardPot(seats, " ".join(rest[1:]))
+    if what == "void":
+        return te.VoidByFloor(" ".join(rest))
+    if what == "undo":
+        return te.UndoLast(" ".join(rest))
+    if what == "deck-change":
+        return te.DeckChange("floor", 0, " ".join(rest))
+    raise ScriptError(f"Line {number}: unknown floor ruling {what!r}.")
+
+
+def _deck(what: str, rest: list[str], number: int) -> te.TableEvent:
+    if what == "show":
+        if rest == ["all"]:
+            return te.DeckStep("show", tuple(range(52)))
+        scan: list[int | None] = []
+        for word in rest:
+            for i in range(0, len(word), 2):
+                chunk = word[i : i + 2]
+                scan.append(None if chunk == "??" else _card(chunk, number))
+        return te.DeckStep("show", tuple(scan))
+    if what in ("face_down", "scramble", "shuffle", "cut") and not rest:
+        return te.DeckStep(what)
+    if what == "request" and len(rest) == 1:
+        return te.DeckChange("seat", _ints(rest, number)[0])
+    if what == "repair" and len(rest) == 1:
+        return te.RepairCard(_card(rest[0], number))
+    if what == "withdraw" and len(rest) == 1:
+        return te.WithdrawCard(_card(rest[0], number))
+    raise ScriptError(f"Line {number}: unknown deck step {what!r}.")
+
+
+def _card(text: str, number: int) -> int:
+    try:
+        return parse_card(text)
+    except CardError as exc:
+        raise ScriptError(f"Line {number}: {exc}") from exc
+
+
+def build_table(script: Script) -> Table:
+    """A table set up as the script's header says."""
+    table = Table(script.config, deck_ready=script.deck_ready)
+    for seat, player, chips in script.seats:
+        table.apply(te.SitDown(seat, player, chips))
+    if script.button is not None:
+        table.apply(te.SetButton(script.button))
+    return table
+
+
+def run_script(text: str) -> tuple[Table, list[dict[str, Any]]]:
+    """Run a script; return the table and the records of the hands it played.
+
+    ``expect`` lines check the outcome; ``expect error TEXT`` says the next
+    line must be refused with a message containing TEXT.
+
+    :raises ScriptError: naming the line, for unreadable lines, refused
+        events and failed expectations.
+    """
+    script = parse_script(text)
+    try:
+        table = build_table(script)
+    except PokerTableError as exc:
+        raise ScriptError(f"Set-up: {exc}") from exc
+    expected_error: str | None = None
+    for number, line in script.lines:
+        words = shlex.split(line)
+        if words[0].lower() == "expect":
+            if len(words) >= 3 and words[1] == "error":
+                expected_error = " ".join(words[2:])
+            else:
+                check_expectation(table, words[1:], number)
+            continue
+        try:
+            for event in parse_event(line, number, table):
+                table.apply(event)
+        except (IllegalAction, ConfigError) as exc:
+            if expected_error is not None and expected_error.lower() in str(exc).lower():
+                expected_error = None
+                continue
+            raise ScriptError(f"Line {number} ({line}): {exc}") from exc
+        if expected_error is not None:
+            raise ScriptError(
+                f"Line {number} ({line}) was accepted, but the script expected it to be refused "
+                f"with '{expected_error}'."
+            )
+    return table, table.records
+
+
+def check_expectation(table: Table, words: list[str], number: int) -> None:
+    """Check one ``expect`` line against the table (see docs/table-scripts.md)."""
+    what, args = words[0], words[1:]
+    last = table.records[-1] if table.records else None
+    current = table.hand
+    actual: Any
+    if what == "stacks":
+        wanted = dict(a.split("=") for a in args)
+        actual = {str(k): v.stack for k, v in table.seating.seats.items() if str(k) in wanted}
+        if current is not None:
+            # During a hand, a seat in the hand has its chips behind in the engine.
+            for position, seat in enumerate(current.plan.seats):
+                if str(seat) in wanted:
+                    actual[str(seat)] = current.hand.stacks[position]
+        wanted_ints = {k: int(v) for k, v in wanted.items()}
+        if actual != wanted_ints:
+            raise ScriptError(f"Line {number}: expected stacks {wanted_ints}, found {actual}.")
+        return
+    if what == "board":
+        actual = (
+            format_cards(current.hand.board)
+            if current
+            else (last or {}).get("cards", {}).get("board")
+        )
+        if actual != "".join(args):
+            raise ScriptError(f"Line {number}: expected board {''.join(args)}, found {actual}.")
+        return
+    if what == "burns":
+        burns = current.hand.burns if current else None
+        actual = (
+            format_cards(c for c in burns if c is not None)
+            if burns is not None
+            else "".join((last or {}).get("cards", {}).get("burns", []))
+        )
+        if actual != "".join(args):
+            raise ScriptError(f"Line {number}: expected burns {''.join(args)}, found {actual}.")
+        return
+    if what == "hole" and len(args) == 2:
+        if current is not None:
+            position = current.position(int(args[0]))
+            actual = format_cards(c for c in current.hand.hole[position] if c is not None)
+        else:
+            actual = "".join((last or {}).get("cards", {}).get("hole", {}).get(args[0], []))
+        if actual != args[1]:
+            raise ScriptError(
+                f"Line {number}: expected seat {args[0]} to hold {args[1]}, found {actual}."
+            )
+        return
+    if what == "void":
+        if not last or not last.get("void"):
+            raise ScriptError(f"Line {number}: expected the last hand to be void.")
+        return
+    if what == "incident" and args:
+        incidents = (
+            (last or {}).get("incidents", [])
+            if current is None
+            else [{"rule": i.rule} for i in current.incidents]
+        )
+        if not any(i["rule"] == args[0] for i in incidents):
+            raise ScriptError(f"Line {number}: expected an incident {args[0]}, found {incidents}.")
+        return
+    if what == "button" and len(args) == 1:
+        actual = last["button"] if last else None
+        if actual != int(args[0]):
+            raise ScriptError(
+                f"Line {number}: expected the button on seat {args[0]}, found {actual}."
+            )
+        return
+    if what == "next" and args:
+        actual = table.prompt()
+        if " ".join(args).lower() not in actual.lower():
+            raise ScriptError(
+                f"Line {number}: expected the prompt to say {' '.join(args)!r}, found {actual!r}."
+            )
+        return
+    if what == "hands" and len(args) == 1:
+        if len(table.records) != int(args[0]):
+            raise ScriptError(
+                f"Line {number}: expected {args[0]} hands played, found {len(table.records)}."
+            )
+        return
+    raise ScriptError(f"Line {number}: unknown expectation {' '.join(words)!r}.")
+
+
+def format_event(event: te.TableEvent) -> str:
+    """Write a table event as a script line (the inverse of :func:`parse_event`)."""
+    if isinstance(event, te.CardDrawn):
+        return f"draw {format_card(event.card)}"
+    if isinstance(event, te.Act):
+        return f"{event.seat} {event.action}" + (f" {event.amount}" if event.amount else "")
+    simple = {
+        te.Shuffle: "shuffle",
+        te.Cut: "cut",
+        te.PrematureCard: "dealer premature",
+        te.DeckEmpty: "dealer deck-empty",
+    }
+    if type(event) in simple:
+        return simple[type(event)]
+    if isinstance(event, te.Tick):
+        return f"tick {event.now:g}"
+    if isinstance(event, te.CallClock):
+        return "clock"
+    if isinstance(event, te.ExposedCard):
+        return f"dealer exposed {format_card(event.card)}"
+    if isinstance(event, te.FaceUpInDeck):
+        return f"dealer face-up {format_card(event.card)}"
+    if isinstance(event, te.MarkedCard):
+        return f"dealer marked {format_card(event.card)}"
+    if isinstance(event, te.BurnError):
+        return f"dealer burn-error {event.case}"
+    if isinstance(event, te.EmptySeatDealt):
+        return f"dealer empty-seat {event.seat}"
+    if isinstance(event, te.Misdeal):
+        return f"dealer misdeal {event.reason}"
+    if isinstance(event, te.KillSeat):
+        return f"dealer kill {event.seat} {event.reason}"
+    if isinstance(event, te.ShowCards):
+        return f"show {event.seat} {format_cards(event.cards)}"
+    if isinstance(event, te.MuckCards):
+        return f"muck {event.seat}"
+    if isinstance(event, te.Advance):
+        return f"advance {event.seat} {event.action}"
+    if isinstance(event, te.SitDown):
+        return f"sit {event.seat} {event.player} {event.chips}" + (
+            " wait" if event.wait_for_big_blind else ""
+        )
+    if isinstance(event, te.SitOut):
+        return f"{'sitout' if event.out else 'sitin'} {event.seat}"
+    if isinstance(event, te.Away):
+        return f"{'away' if event.away else 'back'} {event.seat}"
+    if isinstance(event, te.Rebuy):
+        return f"rebuy {event.seat} {event.chips}"
+    if isinstance(event, te.CashOut):
+        return f"cashout {event.seat}"
+    if isinstance(event, te.SetButton):
+        return f"setbutton {event.seat}"
+    if isinstance(event, te.AdjustStack):
+        return f"floor adjust {event.seat} {event.chips} {event.reason}"
+    if isinstance(event, te.AwardPot):
+        return f"floor award {','.join(map(str, event.seats))} {event.reason}"
+    if isinstance(event, te.VoidByFloor):
+        return f"floor void {event.reason}"
+    if isinstance(event, te.UndoLast):
+        return f"floor undo {event.reason}"
+    if isinstance(event, te.DeckStep):
+        if event.step == "show":
+            return "deck show " + "".join("??" if c is None else format_card(c) for c in event.scan)
+        return f"deck {event.step}"
+    if isinstance(event, te.DeckChange):
+        return (
+            f"deck request {event.seat}"
+            if event.by == "seat"
+            else f"floor deck-change {event.reason}"
+        )
+    if isinstance(event, te.RepairCard):
+        return f"deck repair {format_card(event.card)}"
+    if isinstance(event, te.WithdrawCard):
+        return f"deck withdraw {format_card(event.card)}"
+    raise ScriptError(f"The event {event!r} has no script form.")
+
+
+def export_script(config: TableConfig, events: list[te.TableEvent], deck_ready: bool) -> str:
+    """Write a table's set-up and events as a script that replays them."""
+    s = config.stakes
+    lines = [f"profile {config.profile}"]
+    stakes = f"stakes {s.structure.value} {s.small_blind}/{s.big_blind}"
+    if s.ante:
+        stakes += f" ante {s.ante}" + (" bb-ante" if s.big_blind_ante else "")
+    if s.chip_unit != 1:
+        stakes += f" unit {s.chip_unit}"
+    if s.big_bet:
+        stakes += f" big-bet {s.big_bet}"
+    lines.append(stakes)
+    defaults = profile_options(config.profile)
+    for name, value in vars(config.options).items():
+        if getattr(defaults, name) != value:
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            lines.append(f"option {name} {text}")
+    if deck_ready:
+        lines.append("deck-ready")
+    lines.extend(format_event(e) for e in events)
+    return "\n".join(lines) + "\n"
+
+
+def iter_script_records(path: str) -> Iterator[dict[str, Any]]:
+    """Run the script file at ``path`` and yield its hand records."""
+    with open(path, encoding="utf-8") as handle:
+        _, records = run_script(handle.read())
+    yield from records
+
+
+def main_script(argv: list[str] | None = None) -> int:
+    """``pokertable script FILE...``: run table scripts, print hand records as JSON lines."""
+    import argparse
+    import json
+    import sys
+
+    parser = argparse.ArgumentParser(
+        prog="pokertable script",
+        description="Run table scripts and print each hand's record as one JSON line.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE")
+    args = parser.parse_args(argv)
+    status = 0
+    for path in args.files:
+        try:
+            for record in iter_script_records(path):
+                print(json.dumps({"file": path, **record}, ensure_ascii=False))
+        except (OSError, ScriptError) as exc:
+            print(f"pokertable script: {path}: {exc}", file=sys.stderr)
+            status = 1
+    return status
