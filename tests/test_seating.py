@@ -21,19 +21,18 @@ def play(s: Seating, finishing: dict[int, int] | None = None) -> HandPlan:
     """Plan a hand and finish it with the given stacks (default: unchanged)."""
     plan = s.plan_hand()
     s.begin_hand(plan)
-    stacks = tuple(
-        (finishing or {}).get(x, stack) for x, stack in zip(plan.seats, plan.start.stacks)
-    )
+    pairs = zip(plan.seats, plan.start.stacks, strict=True)
+    stacks = tuple((finishing or {}).get(x, stack) for x, stack in pairs)
     s.finish_hand(plan, stacks)
     return plan
 
 
 def blinds_by_seat(plan: HandPlan) -> dict[int, int]:
-    return {x: b for x, b in zip(plan.seats, plan.start.blinds) if b}
+    return {x: b for x, b in zip(plan.seats, plan.start.blinds, strict=True) if b}
 
 
 def dead_by_seat(plan: HandPlan) -> dict[int, int]:
-    return {x: d for x, d in zip(plan.seats, plan.start.dead) if d}
+    return {x: d for x, d in zip(plan.seats, plan.start.dead, strict=True) if d}
 
 
 # ------------------------------------------------------------------ seats
