@@ -120,6 +120,8 @@ class Hand:
         self.result: HandResult | None = None
         self.voided: str | None = None
         self.events: list[Event] = [start]
+        self.strengths: dict[int, int] = {}
+        """Cache of :func:`showdown.strength` by player (not part of the state)."""
         self._post_forced(start)
 
     # ------------------------------------------------------------------ setup

@@ -6,7 +6,8 @@ apart from the hand's state machine.
 Contributions come in two kinds. *Matched* chips (uniform antes, blinds,
 bets) build pots by levels: a player who put in ``L`` chips can win at most
 ``L`` from each opponent (HG-1, HG-2, HG-3, HG-18). *Dead* chips (a dead
-small blind, a big-blind ante) go straight into the main pot.
+small blind, a big-blind ante) go straight into the main pot, which every
+live player can win.
 
 >>> pots = build_pots([100, 300, 300], dead=0, live=[True, True, True])
 >>> [(p.amount, p.eligible) for p in pots]
@@ -33,45 +34,48 @@ def build_pots(matched: Sequence[int], dead: int, live: Sequence[bool]) -> list[
     """Build the main pot and side pots of any depth.
 
     :param matched: Total matched chips each player put in during the hand.
-    :param dead: Dead money, added to the main pot.
+    :param dead: Dead money (a dead small blind, big-blind antes).
     :param live: Whether each player still holds a hand (not folded).
     :return: The pots from the main pot outwards. Each level of a live
         player's contribution closes a pot; every player, folded or not,
         pays into each pot up to that level. Adjacent levels with the same
-        eligible players are one pot.
+        eligible players are one pot. Dead money goes to a pot every live
+        player can win: it joins the first level's pot, unless a live player
+        matched nothing (all-in from dead money alone), in which case it is
+        the main pot on its own.
+
+    >>> [(p.amount, p.eligible) for p in build_pots([0, 5, 5], dead=2, live=[True] * 3)]
+    [(2, (0, 1, 2)), (10, (1, 2))]
     """
-    levels = sorted({matched[i] for i in range(len(matched)) if live[i] and matched[i] > 0})
+    players = range(len(matched))
+    live_players = [i for i in players if live[i]]
+    live_levels = {matched[i] for i in live_players}
+    cap = max(live_levels, default=0)
+    levels = sorted(live_levels - {0})
     top = max(matched, default=0)
-    if levels and top > levels[-1]:
+    if levels and top > cap:
         # Chips above the highest live level (cannot happen once uncalled
         # bets are returned) still belong to the highest pot.
         levels[-1] = top
     pots: list[Pot] = []
+    if dead and (not levels or 0 in live_levels):
+        pots.append(Pot(dead, tuple(live_players)))
+        dead = 0
     previous = 0
     for level in levels:
-        amount = sum(min(c, level) - min(c, previous) for c in matched)
-        eligible = tuple(
-            i
-            for i in range(len(matched))
-            if live[i] and matched[i] >= min(level, _cap(matched, live))
-        )
+        amount = 0
+        for c in matched:
+            if c > previous:
+                amount += (c if c < level else level) - previous
+        bar = level if level < cap else cap
+        eligible = tuple(i for i in live_players if matched[i] >= bar)
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
         else:
-            pots.append(Pot(amount, eligible))
+            pots.append(Pot(amount + dead, eligible))
+            dead = 0
         previous = level
-    if dead:
-        if pots:
-            pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
-        else:
-            everyone = tuple(i for i in range(len(matched)) if live[i])
-            pots.append(Pot(dead, everyone))
     return pots
-
-
-def _cap(matched: Sequence[int], live: Sequence[bool]) -> int:
-    """Return the highest matched level among live players."""
-    return max((matched[i] for i in range(len(matched)) if live[i]), default=0)
 
 
 def split_pot(

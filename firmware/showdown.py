@@ -130,14 +130,23 @@ def _maybe_award(hand: Hand) -> None:
 
 
 def strength(hand: Hand, player: int) -> int:
-    """Strength of ``player``'s seven cards (higher is better)."""
+    """Strength of ``player``'s seven cards (higher is better).
+
+    Computed once per player and hand: once two known hole cards and the
+    five board cards are there, they never change.
+    """
+    cached = hand.strengths.get(player)
+    if cached is not None:
+        return cached
     cards = [c for c in hand.hole[player] if c is not None]
     if len(cards) != 2 or len(hand.board) != 5:
         raise IllegalAction(
             f"Player {player}'s hand cannot be evaluated: it needs two hole cards and five board "
             "cards."
         )
-    return evaluate([*cards, *hand.board])
+    value = evaluate([*cards, *hand.board])
+    hand.strengths[player] = value
+    return value
 
 
 def award(hand: Hand) -> None:
@@ -180,20 +189,22 @@ def award(hand: Hand) -> None:
 def auto_showdown_event(hand: Hand) -> Event:
     """The event a player who shows only when he can win would send next.
 
-    The next player in order shows if his hand is at least as good as every
-    hand tabled so far, and mucks otherwise (when mucking is allowed).
+    The next player in order shows if, in some pot he is eligible for, his
+    hand is at least as good as every hand tabled so far by the other
+    players eligible for that pot (or nobody else contends it); otherwise he
+    mucks.
     """
     player = next_to_show(hand)
     if player is None:
         raise IllegalAction("Nobody is left to show.")
     cards = tuple(c for c in hand.hole[player] if c is not None)
-    tabled = [i for i in hand.showdown_order if tabled_in_full(hand, i)]
     mine = strength(hand, player)
-    if all(mine >= strength(hand, i) for i in tabled):
-        return Show(player, cards)
     for pot in hand.pots():
-        if player in pot.eligible and not [
-            i for i in pot.eligible if i != player and not hand.mucked[i]
-        ]:
-            return Show(player, cards)
+        if player not in pot.eligible:
+            continue
+        rivals = [i for i in pot.eligible if i != player and not hand.mucked[i]]
+        if not rivals:
+            return Show(player, cards)  # the last contender may not muck
+        if all(mine >= strength(hand, i) for i in rivals if tabled_in_full(hand, i)):
+            return Show(player, cards)  # he can win (a share of) this pot
     return Muck(player)

@@ -166,11 +166,11 @@ class Outcome:
     pokerkit_error: str | None = None
 
 
-def random_start(rng: random.Random, *, known_bugs: bool = False) -> StartHand:
+def random_start(rng: random.Random) -> StartHand:
     """A random hand set-up: 2-10 players, many short stacks, antes, BB antes, structures.
 
-    Unless ``known_bugs``, a player is never put all-in by dead money alone
-    (stack at most his big-blind ante): see ``test_dead_only_all_in_can_win_the_dead_money``.
+    Some players are all-in from their antes alone, a big-blind ante included
+    (then they matched nothing and can win only the dead money).
     """
     n = rng.randint(2, 10)
     structure = rng.choice([Structure.NO_LIMIT, Structure.FIXED_LIMIT, Structure.POT_LIMIT])
@@ -203,8 +203,6 @@ def random_start(rng: random.Random, *, known_bugs: bool = False) -> StartHand:
         antes = [ante] * n
     elif ante_kind == "bb-ante":
         dead[0 if n == 2 else 1] = ante
-    if not known_bugs:
-        stacks = [max(s, d + 1) for s, d in zip(stacks, dead, strict=True)]
     config = HandConfig(structure, game, min_bet=bb)
     return StartHand(
         config,
@@ -269,12 +267,10 @@ def _pk_pots(state: State) -> list[tuple[int, tuple[int, ...]]]:
     return merged
 
 
-def play_random_hand(
-    seed: int, *, start: StartHand | None = None, known_bugs: bool = False
-) -> Outcome:
+def play_random_hand(seed: int, *, start: StartHand | None = None) -> Outcome:
     """Play one random hand through both engines with the same cards and actions."""
     rng = random.Random(seed)
-    start = start or random_start(rng, known_bugs=known_bugs)
+    start = start or random_start(rng)
     hand = Hand.start(start)
     state = pokerkit_state(start)
     outcome = Outcome(seed, start, hand, state)

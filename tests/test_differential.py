@@ -169,11 +169,6 @@ def test_random_export_missing_check_is_refused() -> None:
     assert dropped > 50
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: a live player all-in for dead money only (big-blind ante) is eligible for "
-    "no pot, not even the dead money; PokerKit makes him eligible for it (see report)",
-)
 def test_dead_only_all_in_can_win_the_dead_money() -> None:
     # p1 (big blind) has 2 chips and owes a big-blind ante of 2 (dead): he is
     # all-in with 0 matched chips. p2 and p0 limp for 1. p1 holds aces.

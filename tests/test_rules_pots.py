@@ -251,3 +251,31 @@ def test_hg_18_stack_below_small_blind_can_win_only_its_stack_from_each() -> Non
 def test_dead_money_goes_to_the_main_pot() -> None:
     pots = build_pots([10, 50, 50], dead=5, live=[True, True, True])
     assert [(p.amount, p.eligible) for p in pots] == [(35, (0, 1, 2)), (80, (1, 2))]
+
+
+def test_dead_money_alone_is_a_main_pot_for_every_live_player() -> None:
+    # Player 0 is all-in from a big-blind ante alone: he matched nothing, yet
+    # the dead money is a pot he can win; the matched chips are a side pot.
+    pots = build_pots([0, 5, 5, 3], dead=2, live=[True, True, True, False])
+    assert [(p.amount, p.eligible) for p in pots] == [(2, (0, 1, 2)), (13, (1, 2))]
+    # With no such player the dead money joins the first level's pot.
+    pots = build_pots([1, 5, 5], dead=2, live=[True, True, True])
+    assert [(p.amount, p.eligible) for p in pots] == [(5, (0, 1, 2)), (8, (1, 2))]
+    # A folded player with nothing matched does not make a pot of his own.
+    pots = build_pots([0, 5, 5], dead=2, live=[False, True, True])
+    assert [(p.amount, p.eligible) for p in pots] == [(12, (1, 2))]
+
+
+def test_dead_only_all_in_player_wins_the_dead_money_at_showdown() -> None:
+    # The big blind's whole stack (2) goes in as his big-blind ante: no chips matched.
+    hand = start([100, 2, 100], blinds=(1, 2, 0), dead=(0, 2, 0))
+    assert hand.stacks[1] == 0 and hand.matched[1] == 0
+    deal(hand, "7c2d", "AcAd", "8h3s")
+    act(hand, "c", "c")  # the button calls 1, the small blind checks
+    for cards in ("KhQh5s", "4c", "9d"):
+        board(hand, cards)
+        act(hand, "c", "c")
+    finish_showdown(hand)
+    assert hand.result is not None
+    assert [(p.amount, p.winners) for p in hand.result.pots] == [(2, (1,)), (2, (2,))]
+    assert hand.result.finishing_stacks == (99, 2, 101)
