@@ -10,6 +10,7 @@ import pytest
 from firmware.cards import parse_card
 from firmware.errors import ConfigError, IllegalAction
 from firmware.rules import Structure
+from firmware.table.draws import draw_for_button, draw_seats, suggest_move, table_should_pause
 from firmware.table.options import Stakes
 from firmware.table.tournament import (
     Level,
@@ -18,11 +19,7 @@ from firmware.table.tournament import (
     PenaltyBook,
     PenaltyKind,
     TournamentClock,
-    draw_for_button,
-    draw_seats,
     hands_to_miss,
-    suggest_move,
-    table_should_pause,
 )
 
 LEVELS = [
@@ -237,7 +234,7 @@ def test_tda_13_seat_draw_is_a_random_assignment_and_is_logged(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     players = [f"p{i}" for i in range(7)]
-    with caplog.at_level(logging.INFO, logger="firmware.table.tournament"):
+    with caplog.at_level(logging.INFO, logger="firmware.table.draws"):
         result = draw_seats(players, list(range(1, 11)), random.Random(1))
     assert set(result) == set(players)
     assert len(set(result.values())) == 7 and set(result.values()) <= set(range(1, 11))
@@ -281,7 +278,7 @@ def test_tda_13_button_draw_highest_card_wins_ties_by_suit(
 ) -> None:
     cards = iter(parse_card(c) for c in ["Kd", "Ah", "As", "7c"])
     players = {8: "d", 1: "a", 3: "b", 5: "c"}
-    with caplog.at_level(logging.INFO, logger="firmware.table.tournament"):
+    with caplog.at_level(logging.INFO, logger="firmware.table.draws"):
         draw = draw_for_button(players, random.Random(0), deal=lambda: next(cards))
     assert draw.order == (1, 3, 5, 8)  # clockwise from seat 1
     assert draw.cards == {1: parse_card("Kd"), 3: parse_card("Ah"), 5: parse_card("As"), 8: 20}

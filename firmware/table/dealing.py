@@ -49,29 +49,11 @@ from firmware.events import (
 )
 from firmware.hand import BOARD_SIZES, Hand, Phase
 from firmware.table import events as te
+from firmware.table import incidents
+from firmware.table.records import Draw, Incident
 from firmware.table.seating import HandPlan
 
 STREET_NAMES = ("preflop", "flop", "turn", "river")
-
-
-@dataclass
-class Draw:
-    """A card that left the card source and the role it took."""
-
-    card: int
-    role: str
-    seat: int | None = None
-    public: bool = False
-
-
-@dataclass
-class Incident:
-    """An incident and how it was resolved, for the record and the console."""
-
-    rule: str
-    what: str
-    instruction: str
-    cards: tuple[int, ...] = ()
 
 
 @dataclass
@@ -250,36 +232,36 @@ class TableHand:
         elif isinstance(event, te.KillSeat):
             self._require_reason(event.reason)
             self._engine(KillHand(self.position(event.seat), event.reason))
-            self._note("TDA-28", f"seat {event.seat}'s hand killed: {event.reason}", "")
+            self.note("TDA-28", f"seat {event.seat}'s hand killed: {event.reason}", "")
         elif isinstance(event, te.ExposedCard):
-            self._exposed(event.card)
+            incidents.exposed(self, event.card)
         elif isinstance(event, te.Misdeal):
             self._require_reason(event.reason)
-            self._void("misdeal: " + event.reason, "misdeal")
+            self.void("misdeal: " + event.reason, "misdeal")
         elif isinstance(event, te.FaceUpInDeck):
-            self._face_up(event.card)
+            incidents.face_up(self, event.card)
         elif isinstance(event, te.DeckEmpty):
             if self.cards_needed():
-                self._void("the deck ran out of cards (HG-8)", "HG-8")
+                self.void("the deck ran out of cards (HG-8)", "HG-8")
         elif isinstance(event, te.PrematureCard):
-            self._premature()
+            incidents.premature(self)
         elif isinstance(event, te.BurnError):
-            self._burn_error(event.case)
+            incidents.burn_error(self, event.case)
         elif isinstance(event, te.MarkedCard):
             s.marked.append(event.card)
-            self._note(
+            self.note(
                 "HG-11",
                 f"marked card {format_card(event.card)}",
                 "Finish the hand; then replace the card or change the deck.",
             )
         elif isinstance(event, te.VoidByFloor):
             self._require_reason(event.reason)
-            self._void(f"voided by {event.staff}: {event.reason}", "TDA-1")
+            self.void(f"voided by {event.staff}: {event.reason}", "TDA-1")
         elif isinstance(event, te.AwardPot):
             self._require_reason(event.reason)
             positions = tuple(self.position(x) for x in event.seats)
             self.s.hand.apply(AwardPots(positions, event.reason))
-            self._note("TDA-1", f"pot awarded by {event.staff}: {event.reason}", "")
+            self.note("TDA-1", f"pot awarded by {event.staff}: {event.reason}", "")
         elif isinstance(event, te.Away):
             position = self.position(event.seat)
             if not s.dealt:
@@ -293,7 +275,7 @@ class TableHand:
 
     # ------------------------------------------------------------ cards
 
-    def _check_card(self, card: int) -> None:
+    def check_card(self, card: int) -> None:
         if not isinstance(card, int) or not 0 <= card < 52:
             raise IllegalAction(f"{card!r} is not a card number (0 to 51).")
         if card in self.s.seen:
@@ -306,7 +288,7 @@ class TableHand:
 
     def _draw(self, card: int) -> None:
         s = self.s
-        self._check_card(card)
+        self.check_card(card)
         role, _ = self.next_card_role()
         if role == "none":
             if s.hand.phase is Phase.BETTING and s.dealt:
@@ -352,7 +334,7 @@ class TableHand:
         for position in sorted(s.absent):
             if not s.hand.folded[position]:
                 self._engine(KillHand(position, "not in his seat when the deal ended (TDA-8)"))
-                self._note("TDA-8", f"seat {self.seat(position)} absent: hand killed", "")
+                self.note("TDA-8", f"seat {self.seat(position)} absent: hand killed", "")
         for position in self.plan.penalised:
             if not s.hand.folded[position]:
                 self._engine(KillHand(position, "serving a penalty (TDA-7)"))
@@ -396,7 +378,7 @@ class TableHand:
 
     # ------------------------------------------------------------ incidents
 
-    def _note(self, rule: str, what: str, instruction: str, cards: tuple[int, ...] = ()) -> None:
+    def note(self, rule: str, what: str, instruction: str, cards: tuple[int, ...] = ()) -> None:
         self.s.incidents.append(Incident(rule, what, instruction, cards))
 
     @staticmethod
@@ -404,120 +386,9 @@ class TableHand:
         if not reason.strip():
             raise IllegalAction("Give a reason for this ruling; it is recorded.")
 
-    def _void(self, reason: str, rule: str) -> None:
+    def void(self, reason: str, rule: str) -> None:
         self.s.hand.apply(VoidHand(reason))
-        self._note(rule, reason, "Return every chip to its owner; the button does not move.")
-
-    def _exposed(self, card: int) -> None:
-        s = self.s
-        if s.dealt:
-            raise IllegalAction(
-                "The deal is complete; an exposed-card ruling applies only while dealing "
-                "(TDA-27). Report a card exposed by a player to the floor.",
-                key="error.incident.after_deal",
-            )
-        hole_draws = [d for d in s.draws if d.role in ("hole", "dead", "replacement")]
-        index = next((i for i, d in enumerate(hole_draws) if d.card == card), None)
-        if index is None:
-            raise IllegalAction(
-                f"The card {format_card(card)} has not been dealt in this hand; "
-                "report the exposed card after it leaves the shoe.",
-                key="error.incident.unknown_card",
-            )
-        s.exposed.append(card)
-        if index < 2 or len(s.exposed) >= 2:
-            why = "one of the first two cards" if index < 2 else "a second card"
-            self._void(f"misdeal: {why} exposed during the deal (TDA-27, HG-10)", "TDA-27")
-            return
-        draw = hole_draws[index]
-        draw.public = True
-        if draw.seat is not None:
-            position = self.position(draw.seat)
-            s.buffer[position].remove(card)
-            s.owed.append(position)
-        draw.role = "exposed"
-        s.burn_ready = card
-        self._note(
-            "TDA-27",
-            f"{format_card(card)} exposed while dealing",
-            "Finish the deal, then give that player the next card; the exposed card is shown "
-            "and becomes the first burn card.",
-            (card,),
-        )
-
-    def _face_up(self, card: int) -> None:
-        s = self.s
-        self._check_card(card)
-        s.seen.add(card)
-        s.draws.append(Draw(card, "removed", public=True))
-        self._note(
-            "HG-8",
-            f"{format_card(card)} found face up in the deck",
-            "Remove the card, show it to everyone and continue.",
-            (card,),
-        )
-
-    def _premature(self) -> None:
-        s = self.s
-        if not s.premature:
-            raise IllegalAction(
-                "No card was drawn before the betting round ended; nothing to correct.",
-                key="error.incident.no_premature",
-            )
-        cards = s.premature
-        s.premature = []
-        if len(cards) >= 2:
-            s.burn_ready = cards[0]
-            returned = cards[1:]
-        else:
-            returned = cards
-        for card in returned:
-            s.seen.discard(card)
-            for d in s.draws:
-                if d.card == card and d.role == "premature":
-                    d.role = "returned"
-        kept = f"{format_card(cards[0])} stays as the burn; " if len(cards) >= 2 else ""
-        self._note(
-            "HG-9",
-            f"{len(cards)} card(s) drawn before the betting round ended",
-            kept + "return the other card(s) to the stub and shuffle it; after the betting, "
-            "deal the next card with no further burn.",
-        )
-
-    def _burn_error(self, case: str) -> None:
-        s = self.s
-        if case == "a":
-            burns = [d for d in s.draws if d.role == "burn"]
-            if not burns:
-                raise IllegalAction("No card has been burned yet in this hand.")
-            burns[-1].public = True
-            self._note(
-                "HG-20",
-                "turn dealt without a burn",
-                f"Show {format_card(burns[-1].card)}, it is the burn card; deal the real turn.",
-                (burns[-1].card,),
-            )
-            return
-        if case not in ("b", "c") or not s.premature:
-            raise IllegalAction(
-                "A burn error is case a, b or c (HG-20), and cases b and c need the extra "
-                "cards drawn first.",
-                key="error.incident.burn_case",
-            )
-        cards = s.premature
-        s.premature = []
-        s.burn_ready = cards[0]
-        for d in s.draws:
-            if d.card in cards:
-                d.role, d.public = "burn", True
-        instruction = f"{format_card(cards[0])} is the next burn card"
-        if case == "c" and len(cards) >= 2:
-            s.held_board.extend(cards[1:2])
-            for d in s.draws:
-                if d.card == cards[1]:
-                    d.role = "held"
-            instruction += f"; {format_card(cards[1])} is the river, shown after the betting"
-        self._note("HG-20", f"burn error case {case}", instruction + ".", tuple(cards))
+        self.note(rule, reason, "Return every chip to its owner; the button does not move.")
 
     def _empty_seat(self, event: te.EmptySeatDealt) -> None:
         if event.seat in self.plan.seats or not 1 <= event.seat <= 10:
@@ -541,7 +412,7 @@ class TableHand:
             self.s = self._replay_guard()()
             raise
         self.log.append(event)
-        self._note(
+        self.note(
             "HG-12",
             f"a hand was dealt to empty seat {event.seat}",
             "Kill that hand unseen; play continues.",
@@ -606,7 +477,7 @@ class TableHand:
             legal = hand.legal_actions()
             if level != hand.current_bet and action != "fold":
                 # The action changed since it was chosen: cancelled, ask again (TDA-30).
-                self._note(
+                self.note(
                     "TDA-30",
                     f"seat {self.seat(actor)}'s advance {action} cancelled: the bet changed",
                     "Ask the player to act again.",
@@ -628,7 +499,7 @@ class TableHand:
         s.clock_started = now
         s.clock_player = s.hand.actor
         s.announced = []
-        self._note(
+        self.note(
             "TDA-5",
             f"clock called on seat {self.seat(s.hand.actor)}",
             f"The player has {self.clock_seconds} seconds; the last ten are counted down.",
@@ -654,6 +525,6 @@ class TableHand:
             player = s.clock_player
             s.clock_started = s.clock_player = None
             self._engine(KillHand(player, "the clock ran out (TDA-5)"))
-            self._note("TDA-5", f"seat {self.seat(player)}'s clock ran out: hand dead", "")
+            self.note("TDA-5", f"seat {self.seat(player)}'s clock ran out: hand dead", "")
         elif left <= 10:
             s.announced.append(str(int(left + 0.999)))

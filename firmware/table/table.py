@@ -18,10 +18,10 @@ from typing import Any
 
 from firmware.cards import format_card, format_cards
 from firmware.errors import IllegalAction
-from firmware.events import BetRaise, CheckCall, Fold, KillHand, Muck, Show
 from firmware.table import events as te
 from firmware.table.dealing import TableHand
 from firmware.table.options import Stakes, TableConfig
+from firmware.table.records import hand_record
 from firmware.table.seating import HandPlan, Seating
 
 CHECKLIST = ("show", "face_down", "scramble", "shuffle", "cut")
@@ -350,66 +350,6 @@ def verify_deck_scan(scan: tuple[int | None, ...], withdrawn: tuple[int, ...]) -
             + ". Remove foreign cards, find the missing ones or use another deck, then scan again.",
             key="error.deck.bad_scan",
         )
-
-
-def hand_record(number: int, th: TableHand) -> dict[str, Any]:
-    """A plain record of a finished hand: cards by role, actions, incidents, pots, stacks.
-
-    Cards killed unseen (an empty seat's hand) and cards returned to the stub
-    are counted, never named (TDA-21, HG-12).
-    """
-    hand = th.hand
-    assert hand.result is not None
-    seats = th.plan.seats
-    hole: dict[str, list[str]] = {}
-    for position, cards in enumerate(hand.hole):
-        hole[str(seats[position])] = [format_card(c) for c in cards if c is not None]
-    roles: dict[str, list[str]] = {}
-    for draw in th.draws:
-        if draw.role in ("burn", "exposed", "removed", "flop", "turn", "river", "held"):
-            roles.setdefault(draw.role, []).append(format_card(draw.card))
-    actions = []
-    for event in hand.events:
-        if isinstance(event, Fold | CheckCall | BetRaise | KillHand | Show | Muck):
-            entry: dict[str, Any] = {"seat": seats[event.player], "action": event.kind}
-            if isinstance(event, BetRaise):
-                entry["to"] = event.to
-            if isinstance(event, Show):
-                entry["cards"] = format_cards(event.cards)
-            if isinstance(event, KillHand):
-                entry["reason"] = event.reason
-            actions.append(entry)
-    return {
-        "hand": number,
-        "button": th.plan.button,
-        "seats": list(seats),
-        "players": {str(x): name for x, name in zip(seats, hand.names, strict=True)},
-        "cards": {
-            "hole": hole,
-            "burns": [format_card(c) for c in hand.burns if c is not None],
-            "board": format_cards(hand.board),
-            "by_role": roles,
-            "dead_unseen": sum(1 for d in th.draws if d.role == "dead"),
-            "returned_to_stub": sum(1 for d in th.draws if d.role == "returned"),
-        },
-        "actions": actions,
-        "incidents": [
-            {"rule": i.rule, "what": i.what, "instruction": i.instruction} for i in th.incidents
-        ],
-        "void": hand.voided,
-        "pots": [
-            {
-                "amount": pot.amount,
-                "winners": [seats[w] for w in pot.winners],
-                "shares": {str(seats[p]): a for p, a in pot.shares},
-            }
-            for pot in hand.result.pots
-        ],
-        "starting_stacks": {str(x): c for x, c in zip(seats, hand.starting_stacks, strict=True)},
-        "finishing_stacks": {
-            str(x): c for x, c in zip(seats, hand.result.finishing_stacks, strict=True)
-        },
-    }
 
 
 def plan_summary(plan: HandPlan) -> str:

@@ -1,0 +1,135 @@
+"""The dealer's incident reports during a hand, each resolved by its rule.
+
+Functions here act on a :class:`~firmware.table.dealing.TableHand`:
+
+* :func:`exposed` - a card exposed while dealing (TDA-27, HG-10);
+* :func:`face_up` - a card found face up in the deck (HG-8);
+* :func:`premature` - cards drawn before a betting round ended (HG-9);
+* :func:`burn_error` - turn and river burn errors (HG-20 a, b, c).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from firmware.cards import format_card
+from firmware.errors import IllegalAction
+from firmware.table.records import Draw
+
+if TYPE_CHECKING:
+    from firmware.table.dealing import TableHand
+
+
+def exposed(th: TableHand, card: int) -> None:
+    s = th.s
+    if s.dealt:
+        raise IllegalAction(
+            "The deal is complete; an exposed-card ruling applies only while dealing "
+            "(TDA-27). Report a card exposed by a player to the floor.",
+            key="error.incident.after_deal",
+        )
+    hole_draws = [d for d in s.draws if d.role in ("hole", "dead", "replacement")]
+    index = next((i for i, d in enumerate(hole_draws) if d.card == card), None)
+    if index is None:
+        raise IllegalAction(
+            f"The card {format_card(card)} has not been dealt in this hand; "
+            "report the exposed card after it leaves the shoe.",
+            key="error.incident.unknown_card",
+        )
+    s.exposed.append(card)
+    if index < 2 or len(s.exposed) >= 2:
+        why = "one of the first two cards" if index < 2 else "a second card"
+        th.void(f"misdeal: {why} exposed during the deal (TDA-27, HG-10)", "TDA-27")
+        return
+    draw = hole_draws[index]
+    draw.public = True
+    if draw.seat is not None:
+        position = th.position(draw.seat)
+        s.buffer[position].remove(card)
+        s.owed.append(position)
+    draw.role = "exposed"
+    s.burn_ready = card
+    th.note(
+        "TDA-27",
+        f"{format_card(card)} exposed while dealing",
+        "Finish the deal, then give that player the next card; the exposed card is shown "
+        "and becomes the first burn card.",
+        (card,),
+    )
+
+
+def face_up(th: TableHand, card: int) -> None:
+    s = th.s
+    th.check_card(card)
+    s.seen.add(card)
+    s.draws.append(Draw(card, "removed", public=True))
+    th.note(
+        "HG-8",
+        f"{format_card(card)} found face up in the deck",
+        "Remove the card, show it to everyone and continue.",
+        (card,),
+    )
+
+
+def premature(th: TableHand) -> None:
+    s = th.s
+    if not s.premature:
+        raise IllegalAction(
+            "No card was drawn before the betting round ended; nothing to correct.",
+            key="error.incident.no_premature",
+        )
+    cards = s.premature
+    s.premature = []
+    if len(cards) >= 2:
+        s.burn_ready = cards[0]
+        returned = cards[1:]
+    else:
+        returned = cards
+    for card in returned:
+        s.seen.discard(card)
+        for d in s.draws:
+            if d.card == card and d.role == "premature":
+                d.role = "returned"
+    kept = f"{format_card(cards[0])} stays as the burn; " if len(cards) >= 2 else ""
+    th.note(
+        "HG-9",
+        f"{len(cards)} card(s) drawn before the betting round ended",
+        kept + "return the other card(s) to the stub and shuffle it; after the betting, "
+        "deal the next card with no further burn.",
+    )
+
+
+def burn_error(th: TableHand, case: str) -> None:
+    s = th.s
+    if case == "a":
+        burns = [d for d in s.draws if d.role == "burn"]
+        if not burns:
+            raise IllegalAction("No card has been burned yet in this hand.")
+        burns[-1].public = True
+        th.note(
+            "HG-20",
+            "turn dealt without a burn",
+            f"Show {format_card(burns[-1].card)}, it is the burn card; deal the real turn.",
+            (burns[-1].card,),
+        )
+        return
+    if case not in ("b", "c") or not s.premature:
+        raise IllegalAction(
+            "A burn error is case a, b or c (HG-20), and cases b and c need the extra "
+            "cards drawn first.",
+            key="error.incident.burn_case",
+        )
+    cards = s.premature
+    s.premature = []
+    s.burn_ready = cards[0]
+    for d in s.draws:
+        if d.card in cards:
+            d.role, d.public = "burn", True
+    instruction = f"{format_card(cards[0])} is the next burn card"
+    if case == "c" and len(cards) >= 2:
+        s.held_board.extend(cards[1:2])
+        for d in s.draws:
+            if d.card == cards[1]:
+                d.role = "held"
+        instruction += f"; {format_card(cards[1])} is the river, shown after the betting"
+    th.note("HG-20", f"burn error case {case}", instruction + ".", tuple(cards))
