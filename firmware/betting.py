@@ -5,8 +5,10 @@ The rules here are the ones that open-source engines most often get wrong:
 * The minimum raise is the largest full bet or raise of the round (TDA-10,
   TDA-26); a short all-in does not change it.
 * An all-in short of a full raise does not reopen raising to players who
-  already acted: such a player may raise again only if, since he last acted,
-  the bet grew by at least a full raise (several short all-ins can add up).
+  already faced a bet or raise: such a player may raise again only if, since
+  he last acted, the bet grew by at least a full raise (several short
+  all-ins can add up). A player who checked faced no wager, so he may raise
+  over a short all-in opening bet (house ruling on TDA-10).
 * Fixed-limit: bets and raises of the street's size, at most ``raise_cap``
   full bets in a round with the big blind as the first one preflop; no cap
   when exactly two players are in the hand in a cash game; the cap stays in
@@ -70,7 +72,9 @@ def raise_refusal(hand: Hand, player: int) -> str | None:
     if not others_can_respond:
         return "You cannot raise: every other player is all-in or already covered; call or fold."
     acted = hand.acted_level[player]
-    if acted is not None and hand.current_bet - acted < hand.last_raise:
+    # A player who checked (acted at bet level 0) faced no wager: a short
+    # all-in opening bet is the first wager he faces, so he may raise it.
+    if acted and hand.current_bet - acted < hand.last_raise:
         return (
             "You cannot raise: the bet was increased only by an all-in smaller than a full raise "
             "since you acted, so betting is not reopened to you (TDA-10); call or fold."

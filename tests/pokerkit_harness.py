@@ -25,12 +25,9 @@ Documented rule differences (house RULEBOOK vs PokerKit 0.7.7):
   straddle's size (a raise to twice the straddle); PokerKit uses the
   straddle's increment over the big blind.
 * ``no-reopen``: TDA-10: an all-in raise short of a full raise does not
-  reopen raising to players who already acted; PokerKit 0.7.7 lets them
-  raise again.
-* ``no-reopen-after-check``: RULEBOOK TDA-10 (“an all-in bet of less than a
-  full raise does not reopen betting for players who have already acted”):
-  a player who checked and then faces only short all-in bets may not raise;
-  PokerKit lets him raise. (Engine owner: please confirm this reading.)
+  reopen raising to players who already faced a bet or raise; PokerKit
+  0.7.7 lets them raise again. (A player who only checked may raise over a
+  short all-in opening bet in both engines.)
 * ``pokerkit-extra-check``: when the only other live player is all-in for
   less, PokerKit still asks the big blind to check; our engine skips that
   empty decision.
@@ -235,7 +232,7 @@ def classify_difference(hand: Hand, ours: Any, theirs: Options) -> str | None:
         and ours.raise_refusal is not None
         and "not reopened" in ours.raise_refusal
     ):
-        return "no-reopen-after-check" if hand.acted_level[player] == 0 else "no-reopen"
+        return "no-reopen"
     if config.structure is not Structure.FIXED_LIMIT:
         return None
     in_hand = sum(1 for f in hand.folded if not f)

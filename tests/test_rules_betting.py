@@ -204,6 +204,21 @@ def test_tda_10_player_who_has_not_acted_may_raise_over_a_short_all_in() -> None
     assert hand.legal_actions().min_raise_to == 248  # 150 + the last full raise (98)
 
 
+def test_tda_10_player_who_checked_may_raise_over_a_short_all_in_opening_bet() -> None:
+    hand = start([1000, 80, 1000], blinds=(25, 50, 0), min_bet=50)
+    deal(hand, "AhAd", "KhKd", "QhQd")
+    act(hand, "c", "c", "c")  # button calls, small blind completes, big blind checks
+    board(hand, "2c7d9s")
+    act(hand, "c", "r30", "c")  # check; big blind all-in for 30 (short of 50); call
+    # Player 0 checked: he faced no wager, so the short opening bet is reopened to him.
+    assert hand.actor == 0
+    legal = hand.legal_actions()
+    assert legal.can_raise and legal.raise_refusal is None
+    assert (legal.min_raise_to, legal.max_raise_to) == (80, 950)
+    act(hand, "r80")
+    assert hand.current_bet == 80
+
+
 def test_tda_10_physical_chips_half_a_raise_forces_a_full_raise() -> None:
     hand = six_handed()
     act(hand, "r10")  # last full raise 8; player 3 faces 10
