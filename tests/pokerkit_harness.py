@@ -215,7 +215,6 @@ def random_start(rng: random.Random) -> StartHand:
 def classify_difference(hand: Hand, ours: Any, theirs: Options) -> str | None:
     """Name the documented rule behind a raise disagreement, or ``None``."""
     config = hand.config
-    player = ours.player
     if (
         hand.street == 0
         and sum(1 for b in hand.blinds if b) >= 3
