@@ -50,6 +50,7 @@ from firmware.events import (
 from firmware.hand import BOARD_SIZES, Hand, Phase
 from firmware.table import events as te
 from firmware.table import incidents
+from firmware.table.clock import ActionClock
 from firmware.table.records import Draw, Incident
 from firmware.table.seating import HandPlan
 
@@ -76,9 +77,9 @@ class _State:
     advance: dict[int, tuple[str, int, int]] = field(default_factory=dict)
     advance_street: int = 0
     marked: list[int] = field(default_factory=list)
-    clock_started: float | None = None
-    clock_player: int | None = None
-    announced: list[str] = field(default_factory=list)
+    clock: ActionClock = field(default_factory=ActionClock)
+    now: float = 0.0
+    announced: list[int] = field(default_factory=list)
     absent: set[int] = field(default_factory=set)
 
 
@@ -87,11 +88,13 @@ class TableHand:
 
     :param plan: The seating plan of the hand (players, blinds, absentees).
     :param clock_seconds: Time to act once the clock is called (TDA-5).
+    :param countdown: The last seconds counted down aloud (TDA-5).
     """
 
-    def __init__(self, plan: HandPlan, clock_seconds: int = 60) -> None:
+    def __init__(self, plan: HandPlan, clock_seconds: int = 60, countdown: int = 10) -> None:
         self.plan = plan
         self.clock_seconds = clock_seconds
+        self.countdown = countdown
         self.log: list[te.TableEvent] = []
         self.empty_seats: list[int] = []
         self.s = self._fresh()
@@ -108,6 +111,7 @@ class TableHand:
         state = _State(hand=Hand.start(self.plan.start), slots=slots * 2)
         state.buffer = {i: [] for i in range(len(self.plan.seats))}
         state.absent = set(self.plan.absent)
+        state.clock = ActionClock(seconds=self.clock_seconds, countdown=self.countdown)
         return state
 
     def _with_empty_seats(self, order: list[int]) -> list[int]:
@@ -494,37 +498,37 @@ class TableHand:
 
     def _call_clock(self, now: float) -> None:
         s = self.s
-        if s.hand.phase is not Phase.BETTING or s.hand.actor is None:
+        s.now = max(s.now, now)
+        actor = s.hand.actor
+        if s.hand.phase is not Phase.BETTING or actor is None:
             raise IllegalAction("The clock can be called only on a player who is to act (TDA-5).")
-        s.clock_started = now
-        s.clock_player = s.hand.actor
-        s.announced = []
+        s.clock.call(self.seat(actor), now, "dealer")
         self.note(
             "TDA-5",
-            f"clock called on seat {self.seat(s.hand.actor)}",
-            f"The player has {self.clock_seconds} seconds; the last ten are counted down.",
+            f"clock called on seat {self.seat(actor)}",
+            f"The player has {self.clock_seconds} seconds; the last {self.countdown} are "
+            "counted down.",
         )
 
     def _stop_clock(self, position: int) -> None:
-        if self.s.clock_player == position:
-            self.s.clock_started = self.s.clock_player = None
+        clock = self.s.clock
+        if clock.running and clock.seat == self.seat(position):
+            clock.stop(self.s.now)
 
     def clock_left(self, now: float) -> float | None:
         """Seconds left on a called clock, or ``None`` when no clock runs."""
-        s = self.s
-        if s.clock_started is None:
-            return None
-        return max(0.0, self.clock_seconds - (now - s.clock_started))
+        clock = self.s.clock
+        return clock.seconds_left(now) if clock.running else None
 
     def _tick(self, now: float) -> None:
         s = self.s
-        left = self.clock_left(now)
-        if left is None or s.clock_player is None:
+        s.now = max(s.now, now)
+        if not s.clock.running or s.clock.seat is None:
             return
-        if left <= 0:
-            player = s.clock_player
-            s.clock_started = s.clock_player = None
-            self._engine(KillHand(player, "the clock ran out (TDA-5)"))
-            self.note("TDA-5", f"seat {self.seat(player)}'s clock ran out: hand dead", "")
-        elif left <= 10:
-            s.announced.append(str(int(left + 0.999)))
+        status = s.clock.status(now)
+        s.announced.extend(status.announcements)
+        if status.expired:
+            seat = s.clock.seat
+            s.clock.stop(now)
+            self._engine(KillHand(self.position(seat), "the clock ran out (TDA-5)"))
+            self.note("TDA-5", f"seat {seat}'s clock ran out: hand dead", "")

@@ -318,6 +318,34 @@ class UndoLast(TableEvent):
     staff: str = "floor"
 
 
+# --- tournament ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LevelClock(TableEvent):
+    """Start, pause or resume the tournament's level clock at the table's time (TDA-17)."""
+
+    kind: ClassVar[str] = "levels"
+    action: str
+
+
+@dataclass(frozen=True)
+class GivePenalty(TableEvent):
+    """A penalty: ``warning``, ``rounds`` (1-4) or ``disqualification`` (TDA-7).
+
+    With ``next_hand`` it starts with the next hand and the current hand stays
+    live (TDA-31).
+    """
+
+    kind: ClassVar[str] = "penalty"
+    seat: int
+    penalty: str
+    reason: str
+    rounds: int = 0
+    next_hand: bool = False
+    staff: str = "floor"
+
+
 TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
     cls.kind: cls
     for cls in (
@@ -353,6 +381,8 @@ TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
         AwardPot,
         VoidByFloor,
         UndoLast,
+        LevelClock,
+        GivePenalty,
     )
 }
 

@@ -20,6 +20,7 @@ from firmware.rules import Structure
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
+from firmware.table.tournament import LevelSchedule
 
 
 class ScriptError(PokerTableError, ValueError):
@@ -35,6 +36,7 @@ class Script:
     button: int | None
     deck_ready: bool
     lines: list[tuple[int, str]] = field(default_factory=list)
+    levels: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _ints(words: list[str], line: int) -> list[int]:
@@ -84,6 +86,7 @@ def parse_script(text: str) -> Script:
     seats: list[tuple[int, str, int]] = []
     button: int | None = None
     deck_ready = False
+    levels: list[dict[str, Any]] = []
     body: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
@@ -91,7 +94,8 @@ def parse_script(text: str) -> Script:
             continue
         words = shlex.split(line)
         head = words[0].lower()
-        if body or head not in ("profile", "stakes", "option", "seat", "button", "deck-ready"):
+        header = ("profile", "stakes", "option", "seat", "button", "deck-ready", "level", "break")
+        if body or head not in header:
             body.append((number, line))
             continue
         if head == "profile" and len(words) == 2:
@@ -106,13 +110,35 @@ def parse_script(text: str) -> Script:
             button = _ints([words[1]], number)[0]
         elif head == "deck-ready":
             deck_ready = True
+        elif head == "level":
+            levels.append(_level(words[1:], number))
+        elif head == "break" and len(words) == 2:
+            levels.append({"break_minutes": _ints(words[1:], number)[0]})
         else:
             raise ScriptError(f"Line {number}: cannot read set-up line {line!r}.")
     try:
         config = TableConfig(profile, profile_options(profile, **options), stakes)
     except ConfigError as exc:
         raise ScriptError(f"Set-up: {exc}") from exc
-    return Script(config, seats, button, deck_ready, body)
+    return Script(config, seats, button, deck_ready, body, levels)
+
+
+def _level(words: list[str], line: int) -> dict[str, Any]:
+    """``level 25/50 [ante 10] [bb-ante] minutes 20``."""
+    if not words or "/" not in words[0]:
+        raise ScriptError(f"Line {line}: write a level as 'level 25/50 minutes 20'.")
+    small, big = _ints(words[0].split("/"), line)
+    level: dict[str, Any] = {"small_blind": small, "big_blind": big}
+    rest = words[1:]
+    while rest:
+        key = rest.pop(0)
+        if key == "bb-ante":
+            level["big_blind_ante"] = True
+        elif key in ("ante", "minutes") and rest:
+            level[key] = _ints([rest.pop(0)], line)[0]
+        else:
+            raise ScriptError(f"Line {line}: unknown level word {key!r}.")
+    return level
 
 
 def _cards(words: list[str], line: int) -> list[int]:
@@ -167,6 +193,10 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
     if head == "rebuy" and len(rest) == 2:
         seat, chips = _ints(rest, number)
         return [te.Rebuy(seat, chips)]
+    if head == "levels" and len(rest) == 1:
+        return [te.LevelClock(rest[0].lower())]
+    if head == "penalty" and len(rest) >= 2:
+        return [_penalty(rest, number)]
     if head == "dealer" and rest:
         return [_dealer(rest[0].lower(), rest[1:], number)]
     if head == "floor" and rest:
@@ -174,6 +204,22 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
     if head == "deck" and rest:
         return [_deck(rest[0].lower(), rest[1:], number)]
     raise ScriptError(f"Line {number}: cannot read event line {line!r}.")
+
+
+def _penalty(rest: list[str], number: int) -> te.TableEvent:
+    """``penalty SEAT warning|rounds N|disqualification [next] REASON``."""
+    seat = _ints(rest[:1], number)[0]
+    kind, words = rest[1].lower(), rest[2:]
+    rounds = 0
+    if kind == "rounds":
+        if not words:
+            raise ScriptError(f"Line {number}: say how many rounds.")
+        rounds = _ints(words[:1], number)[0]
+        words = words[1:]
+    next_hand = bool(words) and words[0] == "next"
+    if next_hand:
+        words = words[1:]
+    return te.GivePenalty(seat, kind, " ".join(words), rounds, next_hand)
 
 
 def _dealer(what: str, rest: list[str], number: int) -> te.TableEvent:
@@ -247,7 +293,12 @@ def _card(text: str, number: int) -> int:
 
 def build_table(script: Script) -> Table:
     """A table set up as the script's header says."""
-    table = Table(script.config, deck_ready=script.deck_ready)
+    schedule = None
+    if script.levels:
+        schedule = LevelSchedule.from_dicts(
+            script.levels, structure=script.config.stakes.structure
+        )
+    table = Table(script.config, deck_ready=script.deck_ready, schedule=schedule)
     for seat, player, chips in script.seats:
         table.apply(te.SitDown(seat, player, chips))
     if script.button is not None:
@@ -369,6 +420,11 @@ def check_expectation(table: Table, words: list[str], number: int) -> None:
                 f"Line {number}: expected the prompt to say {' '.join(args)!r}, found {actual!r}."
             )
         return
+    if what == "countdown":
+        said = [str(n) for n in current.s.announced] if current is not None else []
+        if said != args:
+            raise ScriptError(f"Line {number}: expected the countdown {args}, heard {said}.")
+        return
     if what == "hands" and len(args) == 1:
         if len(table.records) != int(args[0]):
             raise ScriptError(
@@ -448,6 +504,12 @@ def format_event(event: te.TableEvent) -> str:
             if event.by == "seat"
             else f"floor deck-change {event.reason}"
         )
+    if isinstance(event, te.LevelClock):
+        return f"levels {event.action}"
+    if isinstance(event, te.GivePenalty):
+        rounds = f" {event.rounds}" if event.penalty == "rounds" else ""
+        later = " next" if event.next_hand else ""
+        return f"penalty {event.seat} {event.penalty}{rounds}{later} {event.reason}"
     if isinstance(event, te.RepairCard):
         return f"deck repair {format_card(event.card)}"
     if isinstance(event, te.WithdrawCard):

@@ -41,7 +41,6 @@ class Seat:
     wait_for_big_blind: bool = False
     rebuy: int = 0
     busted: bool = False
-    penalty_hands: int = 0
 
     @property
     def markers(self) -> str:
@@ -384,7 +383,6 @@ class Seating:
         absent = tuple(
             i for i, x in enumerate(order) if self.seats[x].away or self.seats[x].sitting_out
         )
-        penalised = tuple(i for i, x in enumerate(order) if self.seats[x].penalty_hands > 0)
         return HandPlan(
             seats=tuple(order),
             button=button,
@@ -392,7 +390,6 @@ class Seating:
             big_blind_seat=bb,
             start=start,
             absent=absent,
-            penalised=penalised,
             notes=tuple(notes),
         )
 
@@ -416,8 +413,6 @@ class Seating:
             seat = self.seats[x]
             seat.stack = chips
             seat.busted = chips == 0
-            if seat.penalty_hands:
-                seat.penalty_hands -= 1
         self.hand_active = False
         if moved:
             self.button = plan.button

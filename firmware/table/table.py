@@ -12,7 +12,7 @@ the hand's record. Floor overrides need a reason and land in the audit log
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,9 +20,16 @@ from firmware.cards import format_card, format_cards
 from firmware.errors import IllegalAction
 from firmware.table import events as te
 from firmware.table.dealing import TableHand
-from firmware.table.options import Stakes, TableConfig
+from firmware.table.options import TableConfig
 from firmware.table.records import hand_record
 from firmware.table.seating import HandPlan, Seating
+from firmware.table.tournament import (
+    LevelSchedule,
+    Penalty,
+    PenaltyBook,
+    PenaltyKind,
+    TournamentClock,
+)
 
 CHECKLIST = ("show", "face_down", "scramble", "shuffle", "cut")
 """The new-deck procedure, in order (PE-2)."""
@@ -57,20 +64,22 @@ class Table:
     :param config: Profile, options and stakes.
     :param deck_ready: Whether a verified deck is already in play (a virtual
         deck always is); otherwise the new-deck checklist must run first.
-    :param stakes_for_hand: For tournaments, the stakes in force at a hand's
-        start time (TDA-17); cash tables use the configured stakes.
+    :param schedule: For tournaments, the blind levels; a hand is played at
+        the level in force when it starts (TDA-17). Cash tables use the
+        configured stakes.
     """
 
     def __init__(
         self,
         config: TableConfig,
         deck_ready: bool = False,
-        stakes_for_hand: Callable[[float], Stakes] | None = None,
+        schedule: LevelSchedule | None = None,
     ) -> None:
         self.config = config
         self.seating = Seating(config)
         self.deck = DeckState(ready=deck_ready)
-        self.stakes_for_hand = stakes_for_hand
+        self.levels = TournamentClock(schedule) if schedule is not None else None
+        self.penalties = PenaltyBook()
         self.hand: TableHand | None = None
         self.hand_number = 0
         self.hand_started_at = 0.0
@@ -99,6 +108,12 @@ class Table:
             return
         if isinstance(event, te.AdjustStack | te.AwardPot | te.VoidByFloor | te.UndoLast):
             self._override(event)
+            return
+        if isinstance(event, te.GivePenalty):
+            self._penalty(event)
+            return
+        if isinstance(event, te.LevelClock):
+            self._level_clock(event)
             return
         if self.hand is not None:
             self._during_hand(event)
@@ -186,14 +201,26 @@ class Table:
                 "(HG-11).",
                 key="error.deck.repair",
             )
-        stakes = self.stakes_for_hand(self.now) if self.stakes_for_hand else self.config.stakes
+        stakes = self.config.stakes
+        if self.levels is not None:
+            if self.levels.started_at is None:
+                self.levels.start(self.now)
+            stakes = self.levels.stakes_for_hand(self.now)
         plan = self.seating.plan_hand(stakes)
+        killed = self.penalties.hand_dealt(plan.seats)
+        plan = dataclasses.replace(
+            plan, penalised=tuple(i for i, x in enumerate(plan.seats) if x in killed)
+        )
         self._seats_before = copy.deepcopy(self.seating.seats)
         self.seating.begin_hand(plan)
         self.hand_number += 1
         self.hand_started_at = self.now
         self.deck.cut = False
-        self.hand = TableHand(plan, clock_seconds=self.config.options.clock_seconds)
+        self.hand = TableHand(
+            plan,
+            clock_seconds=self.config.options.clock_seconds,
+            countdown=self.config.options.clock_countdown_seconds,
+        )
 
     def _finish_hand(self) -> None:
         hand = self.hand
@@ -208,6 +235,74 @@ class Table:
         self.deck.needs_repair.extend(hand.s.marked)
         self.records.append(hand_record(self.hand_number, hand))
         self.hand = None
+        self.penalties.hand_over()
+        for seat in list(self.seating.seats):
+            if self.penalties.is_disqualified(seat):
+                self._remove_disqualified(seat)
+
+    # ------------------------------------------------------------ tournament
+
+    def _level_clock(self, event: te.LevelClock) -> None:
+        if self.levels is None:
+            raise IllegalAction("This table has no blind structure; it plays fixed stakes.")
+        actions = {
+            "start": self.levels.start,
+            "pause": self.levels.pause,
+            "resume": self.levels.resume,
+        }
+        if event.action not in actions:
+            raise IllegalAction(
+                f"The level clock can start, pause or resume, not {event.action!r}."
+            )
+        actions[event.action](self.now)
+
+    def _penalty(self, event: te.GivePenalty) -> None:
+        kinds = {
+            "warning": PenaltyKind.WARNING,
+            "rounds": PenaltyKind.ROUNDS,
+            "disqualification": PenaltyKind.DISQUALIFICATION,
+        }
+        if event.penalty not in kinds:
+            raise IllegalAction(
+                f"A penalty is a warning, rounds or disqualification, not {event.penalty!r} "
+                "(TDA-7)."
+            )
+        seat = self.seating.seat_of(event.seat)
+        penalty = Penalty(kinds[event.penalty], event.rounds)
+        record = self.penalties.give(
+            event.seat,
+            penalty,
+            event.reason,
+            self.now,
+            players_at_table=len(self.seating.seats),
+            starts_next_hand=event.next_hand,
+            chips=seat.stack,
+        )
+        self.audit.append(
+            AuditEntry(
+                self.now,
+                event.staff,
+                f"penalty {event.penalty}",
+                event.reason,
+                f"seat {event.seat}: {record.hands_total} hand(s)",
+            )
+        )
+        if record.kill_now and self.hand is not None:
+            self.hand.apply(te.KillSeat(event.seat, f"penalty: {event.reason} (TDA-7)"))
+        if self.hand is None and self.penalties.is_disqualified(event.seat):
+            self._remove_disqualified(event.seat)
+
+    def _remove_disqualified(self, seat: int) -> None:
+        removed = self.seating.seats.pop(seat)
+        self.audit.append(
+            AuditEntry(
+                self.now,
+                "floor",
+                "disqualified",
+                "TDA-7",
+                f"seat {seat} ({removed.player}): {removed.stack} chips removed from play",
+            )
+        )
 
     # ------------------------------------------------------------ deck
 
@@ -298,7 +393,7 @@ class Table:
                 key="error.ruling.undo_late",
             )
         kept = hand.log[:last] + hand.log[last + 1 :]
-        rebuilt = TableHand(hand.plan, clock_seconds=hand.clock_seconds)
+        rebuilt = TableHand(hand.plan, clock_seconds=hand.clock_seconds, countdown=hand.countdown)
         for past in kept:
             rebuilt.apply(past)
         self.hand = rebuilt
