@@ -13,7 +13,7 @@ chips the players brought to the hand; after the award, the stacks alone do.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,8 +120,13 @@ class Hand:
         self.result: HandResult | None = None
         self.voided: str | None = None
         self.events: list[Event] = [start]
+        # Derived from the state above and kept up to date (not part of snapshot()):
+        self.live: list[int] = list(range(n))
+        """Players who have not folded, in position order (see :meth:`in_hand`)."""
+        self.seen: set[int] = set()
+        """Cards known in this hand: hole cards read, board and burned cards."""
         self.strengths: dict[int, int] = {}
-        """Cache of :func:`showdown.strength` by player (not part of the state)."""
+        """Cache of :func:`showdown.strength` by player."""
         self._post_forced(start)
 
     # ------------------------------------------------------------------ setup
@@ -178,7 +183,12 @@ class Hand:
 
     def in_hand(self) -> list[int]:
         """Players who have not folded, in position order."""
-        return [i for i in range(self.player_count) if not self.folded[i]]
+        return list(self.live)
+
+    def fold(self, player: int) -> None:
+        """Mark ``player``'s hand as folded or dead (no check: callers check first)."""
+        self.folded[player] = True
+        self.live.remove(player)
 
     def pots(self) -> list[Pot]:
         """The main pot and side pots as they stand now."""
@@ -246,35 +256,15 @@ class Hand:
         """
         if self.phase is Phase.COMPLETE:
             raise IllegalAction("The hand is over; start a new hand.", key="error.hand.over")
-        if isinstance(event, DealHole):
-            self._deal_hole(event)
-        elif isinstance(event, Burn):
-            self._burn(event)
-        elif isinstance(event, DealBoard):
-            self._deal_board(event)
-        elif isinstance(event, Fold | CheckCall | BetRaise):
-            self._act(event)
-        elif isinstance(event, Show | Muck):
-            showdown.apply(self, event)
-        elif isinstance(event, KillHand):
-            rulings.kill_hand(self, event)
-        elif isinstance(event, VoidHand):
-            rulings.void_hand(self, event)
-        elif isinstance(event, AwardPots):
-            rulings.award_pots(self, event)
-        else:
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
             raise IllegalAction(f"The event {event!r} cannot be applied to a hand in progress.")
+        handler(self, event)
         self.events.append(event)
-
-    def _known_cards(self) -> set[int]:
-        cards = {c for h in self.hole for c in h if c is not None}
-        cards.update(self.board)
-        cards.update(c for c in self.burns if c is not None)
-        return cards
 
     def check_new_cards(self, cards: Iterable[int | None]) -> None:
         """Refuse cards already seen in this hand or not valid card numbers."""
-        known = self._known_cards()
+        known = self.seen
         fresh: set[int] = set()
         for card in cards:
             if card is None:
@@ -289,6 +279,10 @@ class Hand:
                     card=format_card(card),
                 )
             fresh.add(card)
+
+    def remember_cards(self, cards: Iterable[int | None]) -> None:
+        """Record cards (checked by :meth:`check_new_cards`) as known in this hand."""
+        self.seen.update(c for c in cards if c is not None)
 
     def _deal_hole(self, event: DealHole) -> None:
         if self.phase is not Phase.DEALING:
@@ -306,6 +300,7 @@ class Hand:
             )
         self.check_new_cards(event.cards)
         self.hole[event.player].extend(event.cards)
+        self.remember_cards(event.cards)
         if all(len(h) == 2 for h in self.hole):
             self._begin_round()
 
@@ -316,6 +311,7 @@ class Hand:
             )
         self.check_new_cards([event.card])
         self.burns.append(event.card)
+        self.remember_cards([event.card])
 
     def _deal_board(self, event: DealBoard) -> None:
         if self.phase is not Phase.BOARD:
@@ -332,6 +328,7 @@ class Hand:
             )
         self.check_new_cards(event.cards)
         self.board.extend(event.cards)
+        self.seen.update(event.cards)
         self.street += 1
         if self._betting_possible():
             self._begin_round()
@@ -348,7 +345,8 @@ class Hand:
 
     def _betting_possible(self) -> bool:
         """Whether two or more players in the hand still have chips to bet."""
-        return sum(1 for i in self.in_hand() if self.stacks[i] > 0) >= 2
+        stacks = self.stacks
+        return sum(1 for i in self.live if stacks[i] > 0) >= 2
 
     def _begin_round(self) -> None:
         config = self.config
@@ -375,7 +373,7 @@ class Hand:
             self.last_raise = config.street_bet(self.street)
             self.full_bets = 0
             first = 0
-        self.pending = {i for i in self.in_hand() if self.stacks[i] > 0}
+        self.pending = {i for i in self.live if self.stacks[i] > 0}
         self.phase = Phase.BETTING
         self.actor = None
         self.advance(first)
@@ -383,12 +381,12 @@ class Hand:
     def advance(self, start: int) -> None:
         """Move the turn to the next pending player from ``start``, or end the round."""
         n = self.player_count
-        live_with_chips = [i for i in self.in_hand() if self.stacks[i] > 0]
+        pending = self.pending
         for step in range(n):
             i = (start + step) % n
-            if i not in self.pending:
+            if i not in pending:
                 continue
-            if self.bets[i] >= self.current_bet and len(live_with_chips) <= 1:
+            if self.bets[i] >= self.current_bet and not self._betting_possible():
                 # Nothing to call and nobody left to bet against.
                 self.pending.discard(i)
                 continue
@@ -426,15 +424,15 @@ class Hand:
                 self.full_bets += 1
             self.current_bet = event.to
             self.aggressor = player
-            self.pending = {i for i in self.in_hand() if self.stacks[i] > 0 and i != player}
+            self.pending = {i for i in self.live if self.stacks[i] > 0 and i != player}
         elif isinstance(event, CheckCall):
             self._put_in(player, min(self.current_bet - self.bets[player], self.stacks[player]))
             self.pending.discard(player)
         else:
-            self.folded[player] = True
+            self.fold(player)
             self.pending.discard(player)
         self.acted_level[player] = self.current_bet
-        if len(self.in_hand()) == 1:
+        if len(self.live) == 1:
             self.end_round()
             return
         self.advance(player + 1)
@@ -449,7 +447,7 @@ class Hand:
         self.pending = set()
         self._return_uncalled()
         self.bets = [0] * self.player_count
-        if len(self.in_hand()) == 1:
+        if len(self.live) == 1:
             showdown.award(self)
             return
         if self.street == 3:
@@ -463,15 +461,32 @@ class Hand:
         """Give back the part of the largest bet that nobody matched (HG-1)."""
         if self.player_count < 2:
             return
-        order = sorted(range(self.player_count), key=lambda i: self.bets[i], reverse=True)
-        top, second = order[0], order[1]
-        excess = self.bets[top] - self.bets[second]
+        bets = self.bets
+        top = max(range(self.player_count), key=bets.__getitem__)  # the first of equals
+        second = max(bets[i] for i in range(self.player_count) if i != top)
+        excess = bets[top] - second
         # A killed hand's bet is dead money: only a live bettor gets his excess back.
         if excess > 0 and not self.folded[top]:
             self.bets[top] -= excess
             self.matched[top] -= excess
             self.stacks[top] += excess
             self.current_bet = self.bets[top]
+
+
+_HANDLERS: dict[type[Event], Callable[[Hand, Any], None]] = {
+    DealHole: Hand._deal_hole,
+    Burn: Hand._burn,
+    DealBoard: Hand._deal_board,
+    Fold: Hand._act,
+    CheckCall: Hand._act,
+    BetRaise: Hand._act,
+    Show: showdown.apply,
+    Muck: showdown.apply,
+    KillHand: rulings.kill_hand,
+    VoidHand: rulings.void_hand,
+    AwardPots: rulings.award_pots,
+}
+"""How :meth:`Hand.apply` handles each event type (checks first, then changes)."""
 
 
 def _check_start(start: StartHand) -> None:

@@ -74,6 +74,7 @@ from firmware.events import (
     Show,
     StartHand,
 )
+from firmware.fasttoml import fast_toml
 from firmware.hand import Hand, Phase
 from firmware.rules import GameKind, HandConfig, Structure
 from firmware.showdown import auto_showdown_event
@@ -258,6 +259,9 @@ def load_phh(source: str | Path, *, name: str | None = None) -> PHHHand:
 
 def loads_phh(text: str, *, name: str = "<text>") -> PHHHand:
     """Read one PHH hand from its TOML text (see :func:`load_phh`)."""
+    data = fast_toml(text)
+    if data is not None:
+        return _from_mapping(data, name)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -375,7 +379,71 @@ def _fail(phh: PHHHand, index: int, text: str, why: str) -> HandHistoryError:
     )
 
 
+_PLAYER_LABELS: dict[str, int] = {f"p{i + 1}": i for i in range(100)}
+"""Player labels as PHH writes them (``p1``) to position index."""
+
+
+def _fast_cards(chunk: str, unknown_ok: bool) -> tuple[int | None, ...] | None:
+    """Cards written as our writer and PokerKit write them, or ``None`` (use the full path)."""
+    out: list[int | None] = []
+    codes = _CARD_CODES
+    for k in range(0, len(chunk), 2):
+        pair = chunk[k : k + 2]
+        card = codes.get(pair)
+        if card is None and not (unknown_ok and pair == "??"):
+            return None
+        out.append(card)
+    return tuple(out) if out and not len(chunk) % 2 else None
+
+
+def _fast_action(words: list[str], players: int) -> Event | None:
+    """The event of a plainly written action, or ``None`` to take the full path.
+
+    Only spellings the full parser reads the same way are handled here; any
+    other text (including every error) goes through :func:`_parse_action`'s
+    full path, which words the error.
+    """
+    count = len(words)
+    first = words[0]
+    if first == "d":
+        if count == 3 and words[1] == "db":
+            board = _fast_cards(words[2], unknown_ok=False)
+            return None if board is None else DealBoard(board)  # type: ignore[arg-type]
+        if count == 4 and words[1] == "dh":
+            who = _PLAYER_LABELS.get(words[2])
+            hole = _fast_cards(words[3], unknown_ok=True)
+            if who is None or who >= players or hole is None:
+                return None
+            return DealHole(who, hole)
+        return None
+    player = _PLAYER_LABELS.get(first)
+    if player is None or player >= players:
+        return None
+    verb = words[1] if count > 1 else ""
+    if count == 2:
+        if verb == "cc":
+            return CheckCall(player)
+        if verb == "f":
+            return Fold(player)
+        if verb == "sm":
+            return Muck(player)
+    elif count == 3:
+        arg = words[2]
+        if verb == "cbr" and arg.isascii() and arg.isdigit():
+            return BetRaise(player, int(arg))
+        if verb == "sm":
+            shown = _fast_cards(arg, unknown_ok=False)
+            return None if shown is None else Show(player, shown)  # type: ignore[arg-type]
+    return None
+
+
 def _parse_action(phh: PHHHand, index: int, text: str) -> Event | None:
+    if "#" not in text:
+        words = text.split()
+        if words:
+            event = _fast_action(words, phh.player_count)
+            if event is not None:
+                return event
     body = text.split("#", 1)[0]
     words = body.split()
     if not words:

@@ -50,11 +50,11 @@ def kill_hand(hand: Hand, event: KillHand) -> None:
         hand.matched[player] -= uncalled
         hand.stacks[player] += uncalled
         hand.current_bet = max(hand.bets)
-    hand.folded[player] = True
+    hand.fold(player)
     hand.pending.discard(player)
     if hand.phase is Phase.DEALING:
         return  # the betting round, when it starts, skips the dead hand
-    if len(hand.in_hand()) == 1:
+    if len(hand.live) == 1:
         hand.end_round()
         return
     if hand.phase is Phase.BETTING and hand.actor == player:

@@ -32,7 +32,7 @@ def begin(hand: Hand) -> None:
 
     hand.phase = Phase.SHOWDOWN
     hand.actor = None
-    live = hand.in_hand()
+    live = hand.live
     start = hand.aggressor if hand.aggressor is not None and hand.street == 3 else 0
     n = hand.player_count
     hand.showdown_order = tuple(i for i in ((start + k) % n for k in range(n)) if i in live)
@@ -95,6 +95,7 @@ def _show(hand: Hand, player: int, cards: tuple[int, ...]) -> None:
         hand.check_new_cards(unseen)
         if len(cards) == 2:
             hand.hole[player] = list(cards)
+            hand.remember_cards(cards)
     shown = tuple(dict.fromkeys((hand.shown[player] or ()) + cards))
     hand.shown[player] = shown
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -235,3 +236,88 @@ def test_hand_phase_after_replay_is_complete() -> None:
     played = play_phh(load_phh(DATA / "nt_three_way_side_pot.phh"))
     assert played.hand.phase is Phase.COMPLETE
     assert played.hand.names == ("Alice", "Bob", "Carol")
+
+
+# ------------------------------------------------------- the fast TOML subset
+
+
+def _exported_hands(count: int) -> list[str]:
+    from tests.pokerkit_harness import play_random_hand
+
+    texts = []
+    for seed in range(count):
+        outcome = play_random_hand(seed)
+        start = outcome.start
+        if outcome.findings or start.config.structure is Structure.POT_LIMIT:
+            continue
+        if any(start.antes) and any(start.dead):
+            continue
+        texts.append(hand_to_phh(outcome.hand))
+    return texts
+
+
+@pytest.mark.filterwarnings("ignore:A card being dealt:UserWarning")
+def test_fast_toml_reads_exactly_what_tomllib_reads() -> None:
+    import tomllib
+
+    from firmware.fasttoml import fast_toml
+
+    data_dir = Path(__file__).parent / "data" / "phh"
+    texts = [p.read_text(encoding="utf-8") for p in sorted(data_dir.glob("*.phh"))]
+    texts += _exported_hands(int(os.environ.get("POKERTABLE_DIFF_HANDS", "2000")))
+    assert len(texts) > 1000
+    for text in texts:
+        ours = fast_toml(text)
+        assert ours is not None, text  # every file we and PokerKit write is in the subset
+        theirs = tomllib.loads(text)
+        assert ours == theirs
+        assert [type(v) for v in ours.values()] == [type(v) for v in theirs.values()]
+        assert [type(x) for v in ours.values() if isinstance(v, list) for x in v] == [
+            type(x) for v in theirs.values() if isinstance(v, list) for x in v
+        ]
+    for text in (
+        "",
+        "a=1",
+        "a = [1, 2, ]  # c\n# x\nb = true",
+        "a = [\n 1, # one\n 2\n]\n",
+        "k-1 = -0",
+        'a = ["x", 2, false]',
+        "a = []",
+        'a = ["#", "t"] # "q"',
+        'a = ["x" # "y", 3\n, "z"]',
+        'a = "x"\t# t\n',
+        'a = [true, "f"]',
+        '  a  =  "é"  ',
+    ):
+        assert fast_toml(text) == tomllib.loads(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a = 1.5",
+        "a = 1\na = 2",
+        "[t]\na = 1",
+        'a = "x\\n"',
+        "a = [1,,2]",
+        "a = [,]",
+        "a = 1 2",
+        "a =\n1",
+        "a = +1",
+        "a = 'x'",
+        "a = 01",
+        'a = """x"""',
+        "a.b = 1",
+        "a = {x = 1}",
+        "a = [1\n2]",
+        "= 1",
+        "a = 1979-05-27",
+        "a = [[1]]",
+        'a = "x"\r\n',
+        "a = 12345678901234567890",
+    ],
+)
+def test_fast_toml_leaves_everything_else_to_tomllib(text: str) -> None:
+    from firmware.fasttoml import fast_toml
+
+    assert fast_toml(text) is None  # the caller falls back to tomllib
