@@ -28,11 +28,17 @@ class VirtualDeck:
 
     def __init__(self, rng: random.Random | None = None, exclude: Iterable[int] = ()) -> None:
         removed = set(exclude)
+        self._rng = rng or _SYSTEM_RANDOM
         self._cards = [c for c in full_deck() if c not in removed]
-        (rng or _SYSTEM_RANDOM).shuffle(self._cards)
+        self._rng.shuffle(self._cards)
 
     def __len__(self) -> int:
         return len(self._cards)
+
+    def return_to_stub(self, cards: Iterable[int]) -> None:
+        """Put cards back into the undealt stub and shuffle it (HG-9)."""
+        self._cards.extend(cards)
+        self._rng.shuffle(self._cards)
 
     def draw(self) -> int:
         """Take the top card.

@@ -53,10 +53,14 @@ def build_pots(matched: Sequence[int], dead: int, live: Sequence[bool]) -> list[
     cap = max(live_levels, default=0)
     levels = sorted(live_levels - {0})
     top = max(matched, default=0)
-    if levels and top > cap:
-        # Chips above the highest live level (cannot happen once uncalled
-        # bets are returned) still belong to the highest pot.
-        levels[-1] = top
+    if top > cap:
+        # Chips above the highest live level (a killed hand's bet, which is
+        # not returned) still belong to the highest pot, which the live
+        # players at that level can win.
+        if levels:
+            levels[-1] = top
+        else:
+            levels = [top]
     pots: list[Pot] = []
     if dead and (not levels or 0 in live_levels):
         pots.append(Pot(dead, tuple(live_players)))

@@ -279,3 +279,10 @@ def test_dead_only_all_in_player_wins_the_dead_money_at_showdown() -> None:
     assert hand.result is not None
     assert [(p.amount, p.winners) for p in hand.result.pots] == [(2, (1,)), (2, (2,))]
     assert hand.result.finishing_stacks == (99, 2, 101)
+
+
+def test_killed_hands_chips_above_every_live_level_stay_in_the_pot() -> None:
+    # The winner put nothing in; two killed hands posted 3 and 6 that nobody matched.
+    pots = build_pots([3, 6, 0], dead=6, live=[False, False, True])
+    assert sum(p.amount for p in pots) == 15
+    assert all(p.eligible == (2,) for p in pots)

@@ -130,6 +130,11 @@ class TableHand:
         """Every card drawn, in order, with its role."""
         return self.s.draws
 
+    def draws_returned(self) -> list[int]:
+        """Cards that went back to the stub (HG-9) and may be drawn again."""
+        drawn_again = {d.card for d in self.s.draws if d.role != "returned"}
+        return [d.card for d in self.s.draws if d.role == "returned" and d.card not in drawn_again]
+
     @property
     def incidents(self) -> list[Incident]:
         """Incidents reported and how they were resolved."""

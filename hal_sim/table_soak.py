@@ -1,0 +1,302 @@
+"""A simulated table that plays many random hands through the table procedures.
+
+Bots act through the engine's legal actions; seats sit out, come back, bust,
+rebuy, cash out and arrive at random; the dealer's incidents are injected at
+random (exposed cards, misdeals, face-up cards, premature cards, burn error
+case a, killed hands, the clock, advance actions, floor undo). A ledger of
+chips bought in and taken out checks after every hand that not one chip was
+created or lost.
+
+Run it as a benchmark: ``python -m hal_sim.table_soak --profile casino-cash
+--hands 10000``; the test suite runs a few hundred hands per profile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from firmware.bots import RandomBot
+from firmware.deck import VirtualDeck
+from firmware.errors import IllegalAction
+from firmware.events import BetRaise, CheckCall, Fold, Show
+from firmware.hand import Phase
+from firmware.showdown import auto_showdown_event
+from firmware.table import events as te
+from firmware.table.options import Stakes, TableConfig, profile_options
+from firmware.table.table import Table
+from firmware.table.tournament import LevelSchedule
+
+NAMES = ("Ana", "Bruno", "Carmen", "Diego", "Elena", "Fabio", "Gloria", "Hugo", "Ines", "Jorge")
+
+
+@dataclass
+class SoakResult:
+    """What a soak run did and whether chips were conserved."""
+
+    profile: str
+    hands: int
+    voided: int = 0
+    incidents: Counter[str] = field(default_factory=Counter)
+    refusals: int = 0
+    chips_in: int = 0
+    chips_out: int = 0
+    on_table: int = 0
+    conserved: bool = True
+    seconds: float = 0.0
+
+    @property
+    def hands_per_second(self) -> float:
+        """Hands played per second of wall time."""
+        return self.hands / self.seconds if self.seconds else 0.0
+
+
+class Soak:
+    """Drive one table with random players, events and incidents.
+
+    :param profile: Rules profile name.
+    :param seed: Seed of every random choice (reproducible runs).
+    :param incident_rate: Chance per hand of injecting an incident.
+    """
+
+    def __init__(self, profile: str, seed: int, incident_rate: float = 0.15) -> None:
+        self.rng = random.Random(seed)
+        self.profile = profile
+        self.incident_rate = incident_rate
+        options = profile_options(profile)
+        stakes = Stakes(small_blind=1, big_blind=2, ante=0)
+        schedule = None
+        if options.game == "tournament":
+            schedule = LevelSchedule.from_dicts(
+                [
+                    {"small_blind": 1, "big_blind": 2, "minutes": 10},
+                    {"small_blind": 2, "big_blind": 4, "ante": 1, "minutes": 10},
+                    {
+                        "small_blind": 3,
+                        "big_blind": 6,
+                        "ante": 6,
+                        "big_blind_ante": True,
+                        "minutes": 10_000,
+                    },
+                ]
+            )
+        self.table = Table(
+            TableConfig(profile, options, stakes), deck_ready=True, schedule=schedule
+        )
+        self.bot = RandomBot(self.rng, aggression=0.25, looseness=0.75)
+        self.result = SoakResult(profile, 0)
+        self.buy_in = 200
+        self.names = iter(f"{NAMES[i % 10]}{i}" for i in range(10**9))
+        for seat in self.rng.sample(range(1, 11), 6):
+            self._sit(seat)
+
+    # ------------------------------------------------------------ helpers
+
+    def _apply(self, event: te.TableEvent) -> bool:
+        try:
+            self.table.apply(event)
+        except IllegalAction:
+            self.result.refusals += 1
+            return False
+        return True
+
+    def _sit(self, seat: int) -> None:
+        if self._apply(te.SitDown(seat, next(self.names), self.buy_in)):
+            self.result.chips_in += self.buy_in
+
+    def _on_table(self) -> int:
+        return sum(s.stack + s.rebuy for s in self.table.seating.seats.values())
+
+    def _check_ledger(self) -> None:
+        removed = self.table.penalties.chips_removed
+        on_table = self._on_table()
+        if on_table + self.result.chips_out + removed != self.result.chips_in:
+            self.result.conserved = False
+            raise AssertionError(
+                f"Chips not conserved after hand {self.table.hand_number}: on the table "
+                f"{on_table}, out {self.result.chips_out}, removed {removed}, in "
+                f"{self.result.chips_in}."
+            )
+
+    # ------------------------------------------------------------ between hands
+
+    def _between_hands(self) -> None:
+        rng, seating = self.rng, self.table.seating
+        for number, seat in list(seating.seats.items()):
+            if seat.busted and not seat.rebuy:
+                if self.table.config.options.game == "cash" and rng.random() < 0.7:
+                    if self._apply(te.Rebuy(number, self.buy_in)):
+                        self.result.chips_in += self.buy_in
+                else:
+                    del seating.seats[number]  # leaves with nothing / eliminated
+            elif rng.random() < 0.03:
+                self._apply(te.SitOut(number, not seat.sitting_out))
+            elif rng.random() < 0.01 and self.table.config.options.game == "cash":
+                chips = seat.stack + seat.rebuy
+                if self._apply(te.CashOut(number)):
+                    self.result.chips_out += chips
+        free = [x for x in range(1, 11) if x not in seating.seats]
+        playing = [s for s in seating.seats.values() if not s.sitting_out]
+        if free and (len(playing) < 3 or rng.random() < 0.05):
+            self._sit(rng.choice(free))
+        if len([s for s in seating.seats.values() if not s.sitting_out]) < 2:
+            for number, seat in seating.seats.items():
+                if seat.sitting_out:
+                    self._apply(te.SitOut(number, False))
+
+    # ------------------------------------------------------------ a hand
+
+    def play_hand(self) -> None:
+        """Play one hand, with an incident now and then."""
+        self._between_hands()
+        self._apply(te.Tick(self.table.now + self.rng.uniform(20, 90)))
+        if not self._apply(te.Shuffle()):
+            return
+        self._apply(te.Cut())
+        deck = VirtualDeck(self.rng)
+        incident = (
+            self.rng.choice(
+                [
+                    "exposed",
+                    "misdeal",
+                    "face_up",
+                    "premature",
+                    "burn_a",
+                    "kill",
+                    "clock",
+                    "advance",
+                    "undo",
+                ]
+            )
+            if self.rng.random() < self.incident_rate
+            else None
+        )
+        draws = 0
+        number = self.table.hand_number
+        while self.table.hand is not None and self.table.hand_number == number:
+            th = self.table.hand  # a floor undo rebuilds the hand object
+            role, _ = th.next_card_role()
+            hand = th.hand
+            if th.s.premature:
+                self._apply(te.PrematureCard())
+                deck.return_to_stub(c for c in th.draws_returned())
+                continue
+            if role != "none":
+                if len(deck) == 0:
+                    self._apply(te.DeckEmpty())
+                    continue
+                card = deck.draw()
+                draws += 1
+                if incident == "face_up" and draws == 3:
+                    self._apply(te.FaceUpInDeck(card))
+                    incident = None
+                    continue
+                self._apply(te.CardDrawn(card))
+                if incident == "exposed" and role == "hole" and draws == self.rng.randint(1, 8):
+                    self._apply(te.ExposedCard(card))
+                    incident = None
+                elif incident == "misdeal" and draws == 4:
+                    self._apply(te.Misdeal("cards flashed"))
+                    incident = None
+                elif incident == "burn_a" and role == "burn" and hand.street == 1:
+                    self._apply(te.BurnError("a"))
+                    incident = None
+                continue
+            if hand.phase is Phase.BETTING and hand.actor is not None:
+                seat = th.seat(hand.actor)
+                if incident == "premature" and hand.street >= 1 and len(deck) >= 2:
+                    self._apply(te.CardDrawn(deck.draw()))
+                    self._apply(te.CardDrawn(deck.draw()))
+                    incident = None
+                    continue
+                if incident == "kill":
+                    self._apply(te.KillSeat(seat, "unprotected hand"))
+                    incident = None
+                    continue
+                if incident == "clock":
+                    self._apply(te.CallClock(self.table.now))
+                    self._apply(te.Tick(self.table.now + 61))
+                    incident = None
+                    continue
+                if incident == "advance":
+                    others = [p for p in hand.in_hand() if p != hand.actor and hand.stacks[p]]
+                    if others:
+                        who = th.seat(self.rng.choice(others))
+                        self._apply(
+                            te.Advance(
+                                who, self.rng.choice(["fold", "check_fold", "call", "check"])
+                            )
+                        )
+                    incident = None
+                    continue
+                self._act(seat)
+                if incident == "undo" and self.table.hand is not None:
+                    self._apply(te.UndoLast("mis-tap"))
+                    incident = None
+                continue
+            if hand.phase is Phase.SHOWDOWN:
+                event = auto_showdown_event(hand)
+                seat = th.seat(event.player)
+                if isinstance(event, Show):
+                    self._apply(te.ShowCards(seat, event.cards))
+                else:
+                    self._apply(te.MuckCards(seat))
+                continue
+            raise AssertionError(f"The soak is stuck: {self.table.prompt()}")
+        self.result.hands += 1
+        last = self.table.records[-1]
+        if last["void"]:
+            self.result.voided += 1
+        for entry in last["incidents"]:
+            self.result.incidents[entry["rule"]] += 1
+        self._check_ledger()
+
+    def _act(self, seat: int) -> None:
+        th = self.table.hand
+        assert th is not None
+        event = self.bot.decide(th.hand.legal_actions())
+        if isinstance(event, Fold):
+            act = te.Act(seat, "fold")
+        elif isinstance(event, CheckCall):
+            act = te.Act(seat, "call")
+        else:
+            assert isinstance(event, BetRaise)
+            act = te.Act(seat, "raise", event.to)
+        if not self._apply(act):
+            raise AssertionError(f"A legal action was refused: {act!r}")
+
+
+def run_soak(profile: str, hands: int, seed: int = 1, incident_rate: float = 0.15) -> SoakResult:
+    """Play ``hands`` hands at a ``profile`` table; raise if a chip is lost or created."""
+    soak = Soak(profile, seed, incident_rate)
+    started = time.perf_counter()
+    while soak.result.hands < hands:
+        soak.play_hand()
+    soak.result.seconds = time.perf_counter() - started
+    soak.result.on_table = soak._on_table()
+    return soak.result
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: run a soak and print its figures."""
+    parser = argparse.ArgumentParser(description="Play random hands at a simulated table.")
+    parser.add_argument("--profile", default="casino-cash")
+    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    result = run_soak(args.profile, args.hands, args.seed)
+    print(
+        f"{result.profile}: {result.hands} hands in {result.seconds:.2f} s "
+        f"({result.hands_per_second:.0f} hands/s), {result.voided} void, "
+        f"incidents {dict(result.incidents)}, refusals {result.refusals}, "
+        f"chips conserved: {result.conserved}"
+    )
+    return 0 if result.conserved else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
