@@ -81,6 +81,7 @@ class _State:
     now: float = 0.0
     announced: list[int] = field(default_factory=list)
     absent: set[int] = field(default_factory=set)
+    deck_empty: bool = False
 
 
 class TableHand:
@@ -250,8 +251,8 @@ class TableHand:
         elif isinstance(event, te.FaceUpInDeck):
             incidents.face_up(self, event.card)
         elif isinstance(event, te.DeckEmpty):
-            if self.cards_needed():
-                self.void("the deck ran out of cards (HG-8)", "HG-8")
+            s.deck_empty = True
+            self._check_deck()
         elif isinstance(event, te.PrematureCard):
             incidents.premature(self)
         elif isinstance(event, te.BurnError):
@@ -379,6 +380,8 @@ class TableHand:
                 s.hand.apply(DealBoard(cards))
                 continue
             break
+        if s.deck_empty and s.hand.phase is not Phase.COMPLETE:
+            self._check_deck()
         if s.hand.phase is Phase.BETTING:
             if s.advance_street != s.hand.street:
                 s.advance.clear()
@@ -386,6 +389,12 @@ class TableHand:
             self._run_advance()
 
     # ------------------------------------------------------------ incidents
+
+    def _check_deck(self) -> None:
+        """With the card source empty, a hand that needs another card is dead (HG-8)."""
+        s = self.s
+        if s.deck_empty and self.cards_needed() and s.hand.phase is not Phase.COMPLETE:
+            self.void("the deck ran out of cards (HG-8)", "HG-8")
 
     def note(self, rule: str, what: str, instruction: str, cards: tuple[int, ...] = ()) -> None:
         self.s.incidents.append(Incident(rule, what, instruction, cards))
@@ -442,6 +451,13 @@ class TableHand:
         if event.action == "fold":
             engine_event = Fold(position)
         elif event.action in ("check", "call"):
+            to_call = s.hand.current_bet - s.hand.bets[position]
+            if event.action == "check" and to_call > 0 and s.hand.actor == position:
+                raise IllegalAction(
+                    f"Seat {event.seat} cannot check: there is a bet of {s.hand.current_bet} "
+                    f"to call ({to_call} more). Call, raise or fold.",
+                    key="error.action.cannot_check",
+                )
             engine_event = CheckCall(position)
         elif event.action in ("bet", "raise"):
             engine_event = BetRaise(position, event.amount)

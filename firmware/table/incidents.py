@@ -83,6 +83,9 @@ def premature(th: TableHand) -> None:
     if len(cards) >= 2:
         s.burn_ready = cards[0]
         returned = cards[1:]
+        for d in s.draws:
+            if d.card == cards[0] and d.role == "premature":
+                d.role = "burn"
     else:
         returned = cards
     for card in returned:

@@ -241,9 +241,15 @@ def load_table_config(text: str, source: str = "table configuration") -> TableCo
             f"Unknown key(s) in [table] of the {source}: {', '.join(unknown)}; "
             f"known keys are profile, {', '.join(_STAKE_KEYS)}."
         )
+    for key, value in table.items():
+        expected: type = bool if key == "big_blind_ante" else (str if key == "structure" else int)
+        if type(value) is not expected:
+            raise ConfigError(
+                f"In [table] of the {source}, {key} must be a {expected.__name__}, not {value!r}."
+            )
     if "structure" in table:
         try:
-            table["structure"] = Structure(table["structure"])
+            table["structure"] = Structure(str(table["structure"]).upper())
         except ValueError as exc:
             raise ConfigError(
                 f"The structure must be NL, PL or FL, not {table['structure']!r}."

@@ -164,7 +164,10 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
     if head == "draw":
         return [te.CardDrawn(c) for c in _cards(rest, number)]
     if head == "tick" and len(rest) == 1:
-        return [te.Tick(float(rest[0]))]
+        try:
+            return [te.Tick(float(rest[0]))]
+        except ValueError as exc:
+            raise ScriptError(f"Line {number}: 'tick' takes a number of seconds.") from exc
     if head == "clock" and not rest:
         return [te.CallClock(table.now)]
     if head.isdigit() and rest:
@@ -275,6 +278,8 @@ def _deck(what: str, rest: list[str], number: int) -> te.TableEvent:
         return te.DeckStep("show", tuple(scan))
     if what in ("face_down", "scramble", "shuffle", "cut") and not rest:
         return te.DeckStep(what)
+    if what == "change" and rest:
+        return te.DeckChange(rest[0].lower(), 0, " ".join(rest[1:]))
     if what == "request" and len(rest) == 1:
         return te.DeckChange("seat", _ints(rest, number)[0])
     if what == "repair" and len(rest) == 1:
@@ -295,9 +300,7 @@ def build_table(script: Script) -> Table:
     """A table set up as the script's header says."""
     schedule = None
     if script.levels:
-        schedule = LevelSchedule.from_dicts(
-            script.levels, structure=script.config.stakes.structure
-        )
+        schedule = LevelSchedule.from_dicts(script.levels, structure=script.config.stakes.structure)
     table = Table(script.config, deck_ready=script.deck_ready, schedule=schedule)
     for seat, player, chips in script.seats:
         table.apply(te.SitDown(seat, player, chips))
@@ -499,11 +502,9 @@ def format_event(event: te.TableEvent) -> str:
             return "deck show " + "".join("??" if c is None else format_card(c) for c in event.scan)
         return f"deck {event.step}"
     if isinstance(event, te.DeckChange):
-        return (
-            f"deck request {event.seat}"
-            if event.by == "seat"
-            else f"floor deck-change {event.reason}"
-        )
+        if event.by == "seat":
+            return f"deck request {event.seat}"
+        return f"deck change {event.by} {event.reason}".rstrip()
     if isinstance(event, te.LevelClock):
         return f"levels {event.action}"
     if isinstance(event, te.GivePenalty):

@@ -275,7 +275,9 @@ class Seating:
     def _plan_forward(self, stakes: Stakes) -> HandPlan:
         opts = self.config.options
         candidates = {
-            s.number for s in self.seats.values() if self._chips(s) > 0 and not s.sitting_out
+            s.number
+            for s in self.seats.values()
+            if self._chips(s) > 0 and not s.sitting_out and (opts.absent_dealt_in or not s.away)
         }
         if len(candidates) < 2:
             raise _too_few()
