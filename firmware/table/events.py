@@ -318,7 +318,35 @@ class UndoLast(TableEvent):
     staff: str = "floor"
 
 
+@dataclass(frozen=True)
+class BuyButton(TableEvent):
+    """A new player buys the button: he pays both blinds and plays at once (HG-16)."""
+
+    kind: ClassVar[str] = "buy_button"
+    seat: int
+
+
+@dataclass(frozen=True)
+class Straddle(TableEvent):
+    """The player left of the big blind straddles next hand: a live bet of two
+    big blinds (cash-game house option)."""
+
+    kind: ClassVar[str] = "straddle"
+    seat: int
+
+
 # --- tournament ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChipRace(TableEvent):
+    """Colour up ``old`` chips into ``new`` chips, racing the odd ones with
+    ``cards`` dealt face up in order (TDA-2, HG-19)."""
+
+    kind: ClassVar[str] = "chip_race"
+    old: int
+    new: int
+    cards: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -383,6 +411,9 @@ TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
         UndoLast,
         LevelClock,
         GivePenalty,
+        BuyButton,
+        Straddle,
+        ChipRace,
     )
 }
 

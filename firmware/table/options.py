@@ -37,6 +37,9 @@ class TableOptions:
     """Absent players are dealt in and their hands killed (TDA-8, HG-17)."""
     buy_button: bool = False
     """A new player at the button may pay both blinds and play at once (HG-16)."""
+    straddle: bool = False
+    """The player left of the big blind may post a live straddle of two big blinds
+    (cash-game house option)."""
     auto_all_in_below_small_blind: bool = False
     """A stack below the small blind is all-in next hand in any position (HG-18)."""
     raise_cap: int = 4

@@ -196,6 +196,13 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
     if head == "rebuy" and len(rest) == 2:
         seat, chips = _ints(rest, number)
         return [te.Rebuy(seat, chips)]
+    if head == "buybutton" and len(rest) == 1:
+        return [te.BuyButton(_ints(rest, number)[0])]
+    if head == "straddle" and len(rest) == 1:
+        return [te.Straddle(_ints(rest, number)[0])]
+    if head == "chiprace" and len(rest) >= 3:
+        old, new = _ints(rest[:2], number)
+        return [te.ChipRace(old, new, tuple(_cards(rest[2:], number)))]
     if head == "levels" and len(rest) == 1:
         return [te.LevelClock(rest[0].lower())]
     if head == "penalty" and len(rest) >= 2:
@@ -507,6 +514,12 @@ def format_event(event: te.TableEvent) -> str:
         return f"deck change {event.by} {event.reason}".rstrip()
     if isinstance(event, te.LevelClock):
         return f"levels {event.action}"
+    if isinstance(event, te.BuyButton):
+        return f"buybutton {event.seat}"
+    if isinstance(event, te.Straddle):
+        return f"straddle {event.seat}"
+    if isinstance(event, te.ChipRace):
+        return f"chiprace {event.old} {event.new} {format_cards(event.cards)}"
     if isinstance(event, te.GivePenalty):
         rounds = f" {event.rounds}" if event.penalty == "rounds" else ""
         later = " next" if event.next_hand else ""

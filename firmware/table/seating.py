@@ -14,6 +14,7 @@ a row across the change from three players to two.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from firmware.errors import IllegalAction
@@ -81,6 +82,8 @@ class Seating:
     cashed_out: dict[str, float] = field(default_factory=dict)
     hand_active: bool = False
     next_button: int | None = None
+    button_buyer: int | None = None
+    straddler: int | None = None
 
     # ------------------------------------------------------------ seating
 
@@ -159,6 +162,31 @@ class Seating:
         if s.busted or s.stack == 0:
             self.check_buy_in(amount)
         s.rebuy += amount
+
+    def buy_button(self, seat: int) -> None:
+        """A new player asks to buy the button for the next hand (HG-16)."""
+        if not self.config.options.buy_button:
+            raise IllegalAction(
+                "Buying the button is not allowed at this table (HG-16 is a house option).",
+                key="error.table.no_buy_button",
+            )
+        if not self.seat_of(seat).new:
+            raise IllegalAction(
+                f"Only a player who has just sat down can buy the button; seat {seat} has "
+                "already played (HG-16).",
+                key="error.table.no_buy_button",
+            )
+        self.button_buyer = seat
+
+    def straddle(self, seat: int) -> None:
+        """Seat ``seat`` straddles next hand if it is then left of the big blind."""
+        if not self.config.options.straddle:
+            raise IllegalAction(
+                "Straddles are not allowed at this table (house option).",
+                key="error.table.no_straddle",
+            )
+        self.seat_of(seat)
+        self.straddler = seat
 
     def cash_out(self, seat: int, now: float = 0.0) -> int:
         """Remove the player with his whole stack (HG-6); return the chips taken."""
@@ -284,6 +312,9 @@ class Seating:
         # Players who have played here before can take the button; a new player
         # must have paid full blinds first (CC-12).
         veterans = {x for x in candidates if not self.seats[x].new} or candidates
+        buyer = self.button_buyer if self.button_buyer in candidates else None
+        if buyer is not None and len(candidates) > 2:
+            return self._plan_bought_button(stakes, buyer, candidates)
         if self.next_button is not None and self.next_button in candidates:
             button = self.next_button
         elif self.button is None:
@@ -327,6 +358,25 @@ class Seating:
                 notes.append(f"seat {x} waits for the big blind (CC-13)")
         return self._build(stakes, button, sb, bb, live, notes, dead_button=False)
 
+    def _plan_bought_button(self, stakes: Stakes, buyer: int, live: set[int]) -> HandPlan:
+        """HG-16: the buyer takes the button and pays both blinds; the players in the
+        blind positions post nothing this hand."""
+        plan = self._build(stakes, buyer, None, buyer, live, [], dead_button=False)
+        n = len(plan.seats)
+        blinds = [0] * n
+        dead = list(plan.start.dead)
+        blinds[n - 1] = stakes.big_blind
+        dead[n - 1] += stakes.small_blind
+        for i, x in enumerate(plan.seats[:-1]):
+            seat = self.seats[x]
+            if seat.new or seat.markers:
+                blinds[i] = plan.start.blinds[i]
+        start = dataclasses.replace(plan.start, blinds=tuple(blinds), dead=tuple(dead))
+        note = f"seat {buyer} bought the button: pays both blinds (HG-16)"
+        return dataclasses.replace(
+            plan, start=start, small_blind_seat=None, notes=(*plan.notes, note)
+        )
+
     def _build(
         self,
         stakes: Stakes,
@@ -346,13 +396,17 @@ class Seating:
         blinds = [0] * n
         antes = [0] * n
         dead = [0] * n
+        first_after_big = order[(order.index(bb) + 1) % len(order)] if bb in order else None
         for i, x in enumerate(order):
             seat = self.seats[x]
             chips = self._chips(seat)
+            straddles = x == self.straddler and x == first_after_big and len(order) > 2
             if x == bb:
                 blinds[i] = stakes.big_blind
             elif x == sb:
                 blinds[i] = stakes.small_blind
+            elif straddles and not dead_button:
+                blinds[i] = 2 * stakes.big_blind  # a live straddle (house option)
             elif not dead_button and seat.new:
                 blinds[i] = stakes.big_blind  # a new player posts a live big blind (CC-13)
             elif not dead_button and seat.markers:
@@ -408,6 +462,10 @@ class Seating:
             seat.new = False
         self.hand_active = True
         self.next_button = None
+        if plan.big_blind_seat == self.button_buyer:
+            self.last_small_blind = None  # the button moves on from the buyer's seat
+        self.button_buyer = None
+        self.straddler = None
 
     def finish_hand(self, plan: HandPlan, finishing: tuple[int, ...], moved: bool = True) -> None:
         """Record a hand's finishing stacks and move the button (unless voided)."""

@@ -19,6 +19,7 @@ from typing import Any
 from firmware.cards import format_card, format_cards
 from firmware.errors import IllegalAction
 from firmware.table import events as te
+from firmware.table.chiprace import ChipRaceResult, chip_race
 from firmware.table.dealing import TableHand
 from firmware.table.options import TableConfig
 from firmware.table.records import hand_record
@@ -80,6 +81,7 @@ class Table:
         self.deck = DeckState(ready=deck_ready)
         self.levels = TournamentClock(schedule) if schedule is not None else None
         self.penalties = PenaltyBook()
+        self.chip_races: list[ChipRaceResult] = []
         self.hand: TableHand | None = None
         self.hand_number = 0
         self.hand_started_at = 0.0
@@ -170,6 +172,12 @@ class Table:
                 )
             seating.next_button = event.seat
             seating.last_small_blind = seating.last_big_blind = None
+        elif isinstance(event, te.BuyButton):
+            seating.buy_button(event.seat)
+        elif isinstance(event, te.Straddle):
+            seating.straddle(event.seat)
+        elif isinstance(event, te.ChipRace):
+            self._chip_race(event)
         elif isinstance(event, te.Shuffle):
             self._start_hand()
         elif isinstance(event, te.Cut):
@@ -291,6 +299,44 @@ class Table:
             self.hand.apply(te.KillSeat(event.seat, f"penalty: {event.reason} (TDA-7)"))
         if self.hand is None and self.penalties.is_disqualified(event.seat):
             self._remove_disqualified(event.seat)
+
+    def _chip_race(self, event: te.ChipRace) -> None:
+        """Colour up between hands (TDA-2, HG-19); stacks change by the race's result."""
+        seats = self.seating.seats
+        removed = {x: (s.stack % event.new) // event.old for x, s in seats.items()}
+        other = {x: s.stack - removed[x] * event.old for x, s in seats.items()}
+        cards = iter(event.cards)
+
+        def deal() -> int:
+            try:
+                return next(cards)
+            except StopIteration:
+                raise IllegalAction(
+                    f"The chip race needs more cards than the {len(event.cards)} given; deal "
+                    "one card per odd chip.",
+                    key="error.chiprace.cards",
+                ) from None
+
+        result = chip_race(
+            removed,
+            event.old,
+            event.new,
+            deal,
+            round_up=self.config.options.chip_race_round_up,
+            other_chips=other,
+        )
+        for x, seat in seats.items():
+            seat.stack = other[x] + result.value_after[x]
+        self.audit.append(
+            AuditEntry(
+                self.now,
+                "dealer",
+                "chip race",
+                f"colour-up {event.old} -> {event.new}",
+                f"rounding {result.rounding_difference:+d}, guarantee {result.guarantee_value}",
+            )
+        )
+        self.chip_races.append(result)
 
     def _remove_disqualified(self, seat: int) -> None:
         removed = self.seating.seats.pop(seat)
