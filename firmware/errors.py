@@ -40,3 +40,7 @@ class ConfigError(PokerTableError, ValueError):
 
 class HandHistoryError(PokerTableError, ValueError):
     """A hand history file cannot be read or replayed."""
+
+
+class HardwareError(PokerTableError, OSError):
+    """A device cannot be opened or stopped working; the message names it."""
