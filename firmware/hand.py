@@ -127,6 +127,11 @@ class Hand:
         """Cards known in this hand: hole cards read, board and burned cards."""
         self.strengths: dict[int, int] = {}
         """Cache of :func:`showdown.strength` by player."""
+        self.hole_dealt = 0
+        """Hole cards dealt so far (the betting starts at two per player)."""
+        self.fixed_limit = self.config.structure is Structure.FIXED_LIMIT
+        self.orders = _orders(n)
+        """``orders[s]``: every position index clockwise from ``s`` (0 <= s <= n)."""
         self._post_forced(start)
 
     # ------------------------------------------------------------------ setup
@@ -149,20 +154,25 @@ class Hand:
         return hand
 
     def _post_forced(self, start: StartHand) -> None:
-        for i in range(self.player_count):
-            for amount, dead in ((start.dead[i], True), (start.antes[i], False)):
-                paid = min(amount, self.stacks[i])
-                self.stacks[i] -= paid
-                if dead:
-                    self.dead_posted[i] += paid
-                else:
-                    self.matched[i] += paid
-        for i in range(self.player_count):
-            paid = min(start.blinds[i], self.stacks[i])
-            self.stacks[i] -= paid
-            self.bets[i] += paid
-            self.matched[i] += paid
-        self.current_bet = max(self.bets)
+        stacks = self.stacks
+        if any(start.dead) or any(start.antes):
+            for i in range(self.player_count):
+                for amount, dead in ((start.dead[i], True), (start.antes[i], False)):
+                    paid = min(amount, stacks[i])
+                    stacks[i] -= paid
+                    if dead:
+                        self.dead_posted[i] += paid
+                    else:
+                        self.matched[i] += paid
+        bets = self.bets
+        matched = self.matched
+        for i, blind in enumerate(start.blinds):
+            if blind:
+                paid = min(blind, stacks[i])
+                stacks[i] -= paid
+                bets[i] += paid
+                matched[i] += paid
+        self.current_bet = max(bets)
         self.blinds = start.blinds
 
     # ------------------------------------------------------------ properties
@@ -267,6 +277,18 @@ class Hand:
         known = self.seen
         fresh: set[int] = set()
         for card in cards:
+            if card.__class__ is int and 0 <= card < 52 and card not in known:
+                if card in fresh:
+                    break
+                fresh.add(card)
+                continue
+            if card is None:
+                continue
+            break
+        else:
+            return
+        fresh.clear()
+        for card in cards:
             if card is None:
                 continue
             if not isinstance(card, int) or not 0 <= card < 52:
@@ -301,7 +323,8 @@ class Hand:
         self.check_new_cards(event.cards)
         self.hole[event.player].extend(event.cards)
         self.remember_cards(event.cards)
-        if all(len(h) == 2 for h in self.hole):
+        self.hole_dealt += len(event.cards)
+        if self.hole_dealt == 2 * self.player_count:
             self._begin_round()
 
     def _burn(self, event: Burn) -> None:
@@ -346,7 +369,13 @@ class Hand:
     def _betting_possible(self) -> bool:
         """Whether two or more players in the hand still have chips to bet."""
         stacks = self.stacks
-        return sum(1 for i in self.live if stacks[i] > 0) >= 2
+        seen_one = False
+        for i in self.live:
+            if stacks[i] > 0:
+                if seen_one:
+                    return True
+                seen_one = True
+        return False
 
     def _begin_round(self) -> None:
         config = self.config
@@ -355,7 +384,7 @@ class Hand:
         self.aggressor = None
         if self.street == 0:
             self.current_bet = max(self.bets)
-            if config.structure is Structure.FIXED_LIMIT:
+            if self.fixed_limit:
                 self.last_raise = config.street_bet(0)
             else:
                 self.last_raise = max(config.min_bet, max(self.blinds))
@@ -380,67 +409,100 @@ class Hand:
 
     def advance(self, start: int) -> None:
         """Move the turn to the next pending player from ``start``, or end the round."""
-        n = self.player_count
         pending = self.pending
-        for step in range(n):
-            i = (start + step) % n
-            if i not in pending:
-                continue
-            if self.bets[i] >= self.current_bet and not self._betting_possible():
-                # Nothing to call and nobody left to bet against.
-                self.pending.discard(i)
-                continue
-            self.actor = i
-            return
+        if pending:
+            bets = self.bets
+            current = self.current_bet
+            for i in self.orders[start]:
+                if i not in pending:
+                    continue
+                if bets[i] >= current and not self._betting_possible():
+                    # Nothing to call and nobody left to bet against.
+                    pending.discard(i)
+                    continue
+                self.actor = i
+                return
         self.end_round()
 
-    def _act(self, event: Fold | CheckCall | BetRaise) -> None:
+    def _check_turn(self, player: int) -> None:
+        """Refuse an action by ``player`` unless he is the player to act."""
         if self.phase is not Phase.BETTING or self.actor is None:
             raise IllegalAction(
                 f"No player may act now; the hand is in the {self.phase.value} phase.",
                 key="error.action.no_turn",
             )
-        self._check_player(event.player)
-        if event.player != self.actor:
+        self._check_player(player)
+        if player != self.actor:
             raise IllegalAction(
-                f"It is not player {event.player}'s turn; player {self.actor} is to act.",
+                f"It is not player {player}'s turn; player {self.actor} is to act.",
                 key="error.action.out_of_turn",
-                player=event.player,
+                player=player,
                 actor=self.actor,
             )
+
+    def _fold(self, event: Fold) -> None:
         player = event.player
-        if isinstance(event, BetRaise):
-            check_raise_amount(self, player, event.to)
-            raise_size = event.to - self.current_bet
-            if self.config.structure is Structure.FIXED_LIMIT:
-                size = self.config.street_bet(self.street)
-                full = event.to >= (self.full_bets + 1) * size
-            else:
-                full = raise_size >= self.last_raise
-                if full:
-                    self.last_raise = raise_size
-            self._put_in(player, event.to - self.bets[player])
-            if full:
-                self.full_bets += 1
-            self.current_bet = event.to
-            self.aggressor = player
-            self.pending = {i for i in self.live if self.stacks[i] > 0 and i != player}
-        elif isinstance(event, CheckCall):
-            self._put_in(player, min(self.current_bet - self.bets[player], self.stacks[player]))
-            self.pending.discard(player)
-        else:
-            self.fold(player)
-            self.pending.discard(player)
+        if player.__class__ is not int or player != self.actor:
+            self._check_turn(player)
+        self.folded[player] = True
+        live = self.live
+        live.remove(player)
+        self.pending.discard(player)
         self.acted_level[player] = self.current_bet
+        if len(live) == 1:
+            self.end_round()
+        else:
+            self.advance(player + 1)
+
+    def _check_call(self, event: CheckCall) -> None:
+        player = event.player
+        if player.__class__ is not int or player != self.actor:
+            self._check_turn(player)
+        current = self.current_bet
+        stacks = self.stacks
+        amount = current - self.bets[player]
+        if amount:
+            stack = stacks[player]
+            if amount > stack:
+                amount = stack
+            stacks[player] = stack - amount
+            self.bets[player] += amount
+            self.matched[player] += amount
+        self.pending.discard(player)
+        self.acted_level[player] = current
         if len(self.live) == 1:
             self.end_round()
-            return
-        self.advance(player + 1)
+        else:
+            self.advance(player + 1)
 
-    def _put_in(self, player: int, amount: int) -> None:
-        self.stacks[player] -= amount
-        self.bets[player] += amount
+    def _bet_raise(self, event: BetRaise) -> None:
+        player = event.player
+        if player.__class__ is not int or player != self.actor:
+            self._check_turn(player)
+        to = event.to
+        check_raise_amount(self, player, to)
+        if self.fixed_limit:
+            full = to >= (self.full_bets + 1) * self.config.street_bet(self.street)
+        else:
+            raise_size = to - self.current_bet
+            full = raise_size >= self.last_raise
+            if full:
+                self.last_raise = raise_size
+        stacks = self.stacks
+        amount = to - self.bets[player]
+        stacks[player] -= amount
+        self.bets[player] = to
         self.matched[player] += amount
+        if full:
+            self.full_bets += 1
+        self.current_bet = to
+        self.aggressor = player
+        self.pending = {i for i in self.live if stacks[i] > 0 and i != player}
+        self.acted_level[player] = to
+        if len(self.live) == 1:
+            self.end_round()
+        else:
+            self.advance(player + 1)
 
     def end_round(self) -> None:
         self.actor = None
@@ -462,9 +524,10 @@ class Hand:
         if self.player_count < 2:
             return
         bets = self.bets
-        top = max(range(self.player_count), key=bets.__getitem__)  # the first of equals
-        second = max(bets[i] for i in range(self.player_count) if i != top)
-        excess = bets[top] - second
+        highest = max(bets)
+        top = bets.index(highest)  # the first of equals
+        second = max(max(bets[:top], default=0), max(bets[top + 1 :], default=0))
+        excess = highest - second
         # A killed hand's bet is dead money: only a live bettor gets his excess back.
         if excess > 0 and not self.folded[top]:
             self.bets[top] -= excess
@@ -477,9 +540,9 @@ _HANDLERS: dict[type[Event], Callable[[Hand, Any], None]] = {
     DealHole: Hand._deal_hole,
     Burn: Hand._burn,
     DealBoard: Hand._deal_board,
-    Fold: Hand._act,
-    CheckCall: Hand._act,
-    BetRaise: Hand._act,
+    Fold: Hand._fold,
+    CheckCall: Hand._check_call,
+    BetRaise: Hand._bet_raise,
     Show: showdown.apply,
     Muck: showdown.apply,
     KillHand: rulings.kill_hand,
@@ -487,6 +550,18 @@ _HANDLERS: dict[type[Event], Callable[[Hand, Any], None]] = {
     AwardPots: rulings.award_pots,
 }
 """How :meth:`Hand.apply` handles each event type (checks first, then changes)."""
+
+
+_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _orders(n: int) -> tuple[tuple[int, ...], ...]:
+    """For ``s`` in 0..n, the position indices clockwise from ``s`` (``n`` is ``0`` again)."""
+    orders = _ORDERS.get(n)
+    if orders is None:
+        orders = tuple(tuple((s + k) % n for k in range(n)) for s in range(n + 1))
+        _ORDERS[n] = orders
+    return orders
 
 
 def _check_start(start: StartHand) -> None:
@@ -504,6 +579,8 @@ def _check_start(start: StartHand) -> None:
             )
     for name in ("stacks", "antes", "blinds", "dead"):
         for value in getattr(start, name):
+            if value.__class__ is int and value >= 0:
+                continue
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise IllegalAction(
                     f"Every {name[:-1]} must be a whole number of chips, 0 or more, not {value!r}."

@@ -60,8 +60,8 @@ from typing import Any
 
 import tomli_w
 
-from firmware.cards import format_card, parse_card
-from firmware.errors import CardError, ConfigError, HandHistoryError, IllegalAction
+from firmware.cards import format_card
+from firmware.errors import ConfigError, HandHistoryError, IllegalAction
 from firmware.events import (
     BetRaise,
     Burn,
@@ -76,14 +76,12 @@ from firmware.events import (
 )
 from firmware.fasttoml import fast_toml
 from firmware.hand import Hand, Phase
+from firmware.phh_actions import action_error, parse_action, parse_actions
 from firmware.rules import GameKind, HandConfig, Structure
 from firmware.showdown import auto_showdown_event
 
 VARIANTS: dict[str, Structure] = {"NT": Structure.NO_LIMIT, "FT": Structure.FIXED_LIMIT}
 """PHH variant codes we read and write, and their betting structures."""
-
-_CARD_CODES: dict[str, int] = {format_card(c): c for c in range(52)}
-"""Card text as PHH writes it (``Ac``) to card number; other spellings go through parse_card."""
 
 _KNOWN_FIELDS = frozenset(
     {
@@ -116,6 +114,10 @@ class PHHAction:
     index: int
     text: str
     event: Event | None
+
+
+_Item = tuple[int, str, Event]
+"""An action as played: its index in the file, its text and its event."""
 
 
 @dataclass(frozen=True)
@@ -198,8 +200,10 @@ class PHHHand:
 
         :raises HandHistoryError: if an action's syntax is not PHH hold'em syntax.
         """
+        n = self.player_count
         return [
-            PHHAction(i, text, _parse_action(self, i, text)) for i, text in enumerate(self.actions)
+            PHHAction(i, text, parse_action(self.source, n, i, text))
+            for i, text in enumerate(self.actions)
         ]
 
     def to_events(self, game: GameKind = GameKind.TOURNAMENT) -> list[Event]:
@@ -370,158 +374,7 @@ def _labels(n: int) -> list[str]:
 
 
 def _fail(phh: PHHHand, index: int, text: str, why: str) -> HandHistoryError:
-    return HandHistoryError(
-        f"In {phh.source}, action {index} ({text!r}) {why}",
-        key="error.phh.action",
-        file=phh.source,
-        index=index,
-        action=text,
-    )
-
-
-_PLAYER_LABELS: dict[str, int] = {f"p{i + 1}": i for i in range(100)}
-"""Player labels as PHH writes them (``p1``) to position index."""
-
-
-def _fast_cards(chunk: str, unknown_ok: bool) -> tuple[int | None, ...] | None:
-    """Cards written as our writer and PokerKit write them, or ``None`` (use the full path)."""
-    out: list[int | None] = []
-    codes = _CARD_CODES
-    for k in range(0, len(chunk), 2):
-        pair = chunk[k : k + 2]
-        card = codes.get(pair)
-        if card is None and not (unknown_ok and pair == "??"):
-            return None
-        out.append(card)
-    return tuple(out) if out and not len(chunk) % 2 else None
-
-
-def _fast_action(words: list[str], players: int) -> Event | None:
-    """The event of a plainly written action, or ``None`` to take the full path.
-
-    Only spellings the full parser reads the same way are handled here; any
-    other text (including every error) goes through :func:`_parse_action`'s
-    full path, which words the error.
-    """
-    count = len(words)
-    first = words[0]
-    if first == "d":
-        if count == 3 and words[1] == "db":
-            board = _fast_cards(words[2], unknown_ok=False)
-            return None if board is None else DealBoard(board)  # type: ignore[arg-type]
-        if count == 4 and words[1] == "dh":
-            who = _PLAYER_LABELS.get(words[2])
-            hole = _fast_cards(words[3], unknown_ok=True)
-            if who is None or who >= players or hole is None:
-                return None
-            return DealHole(who, hole)
-        return None
-    player = _PLAYER_LABELS.get(first)
-    if player is None or player >= players:
-        return None
-    verb = words[1] if count > 1 else ""
-    if count == 2:
-        if verb == "cc":
-            return CheckCall(player)
-        if verb == "f":
-            return Fold(player)
-        if verb == "sm":
-            return Muck(player)
-    elif count == 3:
-        arg = words[2]
-        if verb == "cbr" and arg.isascii() and arg.isdigit():
-            return BetRaise(player, int(arg))
-        if verb == "sm":
-            shown = _fast_cards(arg, unknown_ok=False)
-            return None if shown is None else Show(player, shown)  # type: ignore[arg-type]
-    return None
-
-
-def _parse_action(phh: PHHHand, index: int, text: str) -> Event | None:
-    if "#" not in text:
-        words = text.split()
-        if words:
-            event = _fast_action(words, phh.player_count)
-            if event is not None:
-                return event
-    body = text.split("#", 1)[0]
-    words = body.split()
-    if not words:
-        return None
-
-    def player(label: str) -> int:
-        if label[:1] != "p" or not label[1:].isdigit():
-            raise _fail(phh, index, text, f"names {label!r}, which is not a player label like p1.")
-        number = int(label[1:])
-        if not 1 <= number <= phh.player_count:
-            raise _fail(
-                phh,
-                index,
-                text,
-                f"names player {label}, but the hand has players p1 to p{phh.player_count}.",
-            )
-        return number - 1
-
-    def cards(chunk: str, unknown_ok: bool) -> tuple[int | None, ...]:
-        if len(chunk) % 2:
-            raise _fail(phh, index, text, f"has cards {chunk!r} that do not split into pairs.")
-        out: list[int | None] = []
-        for k in range(0, len(chunk), 2):
-            pair = chunk[k : k + 2]
-            if pair == "??":
-                if not unknown_ok:
-                    raise _fail(
-                        phh,
-                        index,
-                        text,
-                        "has an unknown card '??' where the engine needs the card; write the card.",
-                    )
-                out.append(None)
-                continue
-            card = _CARD_CODES.get(pair)
-            if card is None:
-                try:
-                    card = parse_card(pair)
-                except CardError as exc:
-                    raise _fail(phh, index, text, f"has a card that is not valid: {exc}") from exc
-            out.append(card)
-        return tuple(out)
-
-    match words:
-        case ["d", "dh", label, chunk]:
-            return DealHole(player(label), cards(chunk, unknown_ok=True))
-        case ["d", "db", chunk]:
-            return DealBoard(tuple(c for c in cards(chunk, unknown_ok=False) if c is not None))
-        case [label, "f"]:
-            return Fold(player(label))
-        case [label, "cc"]:
-            return CheckCall(player(label))
-        case [label, "cbr", amount]:
-            if not amount.isdigit():
-                raise _fail(
-                    phh, index, text, f"has the amount {amount!r}; write a whole number of chips."
-                )
-            return BetRaise(player(label), int(amount))
-        case [label, "sm"]:
-            return Muck(player(label))
-        case [label, "sm", "-"]:
-            raise _fail(
-                phh,
-                index,
-                text,
-                "shows cards without naming them; write the shown cards, for example 'p1 sm AcKd'.",
-            )
-        case [label, "sm", chunk]:
-            shown = cards(chunk, unknown_ok=False)
-            return Show(player(label), tuple(c for c in shown if c is not None))
-        case _:
-            raise _fail(
-                phh,
-                index,
-                text,
-                "is not Texas hold'em PHH syntax; the actions are 'd dh pN CARDS', 'd db CARDS', "
-                "'pN f', 'pN cc', 'pN cbr AMOUNT', 'pN sm CARDS' and 'pN sm'.",
-            )
+    return action_error(phh.source, index, text, why)
 
 
 # --------------------------------------------------------------------- playing
@@ -545,38 +398,44 @@ def play_phh(
         hand = Hand.start(phh.start_event(game))
     except IllegalAction as exc:
         raise HandHistoryError(f"The hand in {phh.source} cannot start: {exc}") from exc
-    deferred: list[PHHAction] = []
-    last: PHHAction | None = None
-    for action in phh.parsed_actions():
-        event = action.event
-        if event is None:
-            continue
-        last = action
-        if isinstance(event, Show) and _already_tabled(hand, event):
-            continue
-        if hand.cards_up and hand.phase is Phase.BOARD and isinstance(event, Show | Muck):
-            # PokerKit shows all-in hands before the runout; ours are tabled then.
-            if isinstance(event, Muck):
-                raise _fail(
-                    phh,
-                    action.index,
-                    action.text,
-                    "mucks a hand that is all-in before the board is run out; such hands are "
-                    "tabled (TDA-9) and cannot be mucked.",
-                )
-            deferred.append(action)
-            continue
-        if hand.phase is Phase.COMPLETE:
+    items = parse_actions(phh.source, phh.player_count, phh.actions)
+    deferred: list[_Item] = []
+    apply = hand.apply
+    complete = Phase.COMPLETE
+    item: _Item | None = None
+    for item in items:
+        event = item[2]
+        kind = type(event)
+        if kind is Show or kind is Muck:
+            if kind is Show and _already_tabled(hand, event):  # type: ignore[arg-type]
+                continue
+            if hand.cards_up and hand.phase is Phase.BOARD:
+                # PokerKit shows all-in hands before the runout; ours are tabled then.
+                if kind is Muck:
+                    raise _fail(
+                        phh,
+                        item[0],
+                        item[1],
+                        "mucks a hand that is all-in before the board is run out; such hands "
+                        "are tabled (TDA-9) and cannot be mucked.",
+                    )
+                deferred.append(item)
+                continue
+        if hand.phase is complete:
             raise _fail(
                 phh,
-                action.index,
-                action.text,
+                item[0],
+                item[1],
                 "comes after the hand is already over; remove it or check the actions before it.",
             )
-        _apply(phh, hand, action)
-        if hand.phase in (Phase.SHOWDOWN, Phase.COMPLETE) and deferred:
+        try:
+            apply(event)
+        except IllegalAction as exc:
+            raise _illegal(phh, item, exc) from exc
+        if deferred and (hand.phase is complete or hand.phase is Phase.SHOWDOWN):
             _apply_deferred(phh, hand, deferred)
             deferred = []
+    last = item
     _apply_deferred(phh, hand, deferred)
     added = 0
     if hand.phase is Phase.SHOWDOWN and finish_showdown:
@@ -585,7 +444,7 @@ def play_phh(
             added += 1
     if hand.phase is not Phase.COMPLETE:
         waits, who = hand.expected()
-        after = f"after action {last.index} ({last.text!r})" if last else "before any action"
+        after = f"after action {last[0]} ({last[1]!r})" if last else "before any action"
         what = {
             "hole": f"hole cards for p{(who or 0) + 1}",
             "action": f"an action by p{(who or 0) + 1}",
@@ -606,20 +465,23 @@ def play_phh(
     return PHHReplay(phh=phh, hand=hand, auto_showdown=added)
 
 
-def _apply_deferred(phh: PHHHand, hand: Hand, deferred: list[PHHAction]) -> None:
+def _apply_deferred(phh: PHHHand, hand: Hand, deferred: list[_Item]) -> None:
     """Apply shows made before an all-in runout, now that the showdown has begun."""
-    for action in deferred:
-        event = action.event
+    for item in deferred:
+        event = item[2]
         if isinstance(event, Show) and _already_tabled(hand, event):
             continue
         if hand.phase is Phase.COMPLETE:
             raise _fail(
                 phh,
-                action.index,
-                action.text,
+                item[0],
+                item[1],
                 "shows cards that do not match the hand this player tabled at the showdown.",
             )
-        _apply(phh, hand, action)
+        try:
+            hand.apply(event)
+        except IllegalAction as exc:
+            raise _illegal(phh, item, exc) from exc
 
 
 def _already_tabled(hand: Hand, event: Show) -> bool:
@@ -629,17 +491,11 @@ def _already_tabled(hand: Hand, event: Show) -> bool:
     return shown is not None and len(shown) == 2 and set(shown) == set(event.cards)
 
 
-def _apply(phh: PHHHand, hand: Hand, action: PHHAction) -> None:
-    assert action.event is not None
-    try:
-        hand.apply(action.event)
-    except IllegalAction as exc:
-        note = (
-            " (the engine numbers players from 0: its player 0 is p1)"
-            if "player" in str(exc)
-            else ""
-        )
-        raise _fail(phh, action.index, action.text, f"is not legal here: {exc}{note}") from exc
+def _illegal(phh: PHHHand, item: _Item, exc: IllegalAction) -> HandHistoryError:
+    note = (
+        " (the engine numbers players from 0: its player 0 is p1)" if "player" in str(exc) else ""
+    )
+    return _fail(phh, item[0], item[1], f"is not legal here: {exc}{note}")
 
 
 # --------------------------------------------------------------------- writing

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from firmware.errors import IllegalAction
-from firmware.evaluator import evaluate
+from firmware.evaluator import evaluate7
 from firmware.events import Event, Muck, Show
 from firmware.pots import split_pot
 
@@ -140,12 +140,14 @@ def strength(hand: Hand, player: int) -> int:
     if cached is not None:
         return cached
     cards = [c for c in hand.hole[player] if c is not None]
-    if len(cards) != 2 or len(hand.board) != 5:
+    board = hand.board
+    if len(cards) != 2 or len(board) != 5:
         raise IllegalAction(
             f"Player {player}'s hand cannot be evaluated: it needs two hole cards and five board "
             "cards."
         )
-    value = evaluate([*cards, *hand.board])
+    # The engine checked every card when it was dealt or shown: seven distinct cards.
+    value = evaluate7(cards[0], cards[1], board[0], board[1], board[2], board[3], board[4])
     hand.strengths[player] = value
     return value
 
@@ -155,26 +157,32 @@ def award(hand: Hand) -> None:
     from firmware.hand import HandResult, Phase, PotResult
 
     results: list[PotResult] = []
+    mucked = hand.mucked
+    shown = hand.shown
+    stacks = hand.stacks
+    config = hand.config
     for pot in hand.pots():
-        contenders = [i for i in pot.eligible if not hand.mucked[i]]
+        contenders = [i for i in pot.eligible if not mucked[i]]
         if len(contenders) == 1:
             winners = contenders
         else:
-            tabled = [i for i in contenders if tabled_in_full(hand, i)]
-            values = {i: strength(hand, i) for i in tabled}
+            values = {}
+            for i in contenders:
+                cards = shown[i]
+                if cards is not None and len(cards) == 2:  # tabled in full
+                    values[i] = strength(hand, i)
             best = max(values.values())
-            winners = [i for i in tabled if values[i] == best]
-        shares = split_pot(pot.amount, winners, hand.config.chip_unit, hand.config.odd_chips)
-        for player, amount in shares.items():
-            hand.stacks[player] += amount
-        results.append(
-            PotResult(
-                amount=pot.amount,
-                eligible=pot.eligible,
-                winners=tuple(sorted(winners)),
-                shares=tuple(sorted(shares.items())),
-            )
-        )
+            winners = [i for i, value in values.items() if value == best]
+        if len(winners) == 1:
+            winner = winners[0]
+            stacks[winner] += pot.amount
+            shares_items: tuple[tuple[int, int], ...] = ((winner, pot.amount),)
+        else:
+            shares = split_pot(pot.amount, winners, config.chip_unit, config.odd_chips)
+            for player, amount in shares.items():
+                stacks[player] += amount
+            shares_items = tuple(sorted(shares.items()))
+        results.append(PotResult(pot.amount, pot.eligible, tuple(sorted(winners)), shares_items))
     hand.matched = [0] * hand.player_count
     hand.dead_posted = [0] * hand.player_count
     hand.bets = [0] * hand.player_count
