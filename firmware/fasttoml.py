@@ -9,6 +9,7 @@ to :mod:`tomllib`.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -25,6 +26,19 @@ _TOML_LINE = re.compile(
 _TOML_ITEM = re.compile(rf'({_TOML_COMMENT})|"([^"]*)"|(true|false)|(-?[0-9]+)')
 _TOML_INTS = re.compile(r"-?[0-9]+")
 _TOML_STRINGS = re.compile(r'"([^"]*)"')
+_INT = r"-?(?:0|[1-9][0-9]{0,17})"
+_STR = r'"[^"\\\x00-\x08\x0a-\x1f\x7f]*"'
+_WS = r"[ \t\n]*"
+_PLAIN_LINE = re.compile(
+    rf"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*("
+    rf"\[{_WS}(?:{_INT}{_WS},{_WS})*(?:{_INT}{_WS})?\]"
+    rf"|\[{_WS}(?:{_STR}{_WS},{_WS})*(?:{_STR}{_WS})?\]"
+    rf"|{_STR}|true|false|{_INT}"
+    rf")[ \t]*(?:\n|\Z)"
+)
+"""A ``key = value`` line without comments whose value is also JSON (after a trailing comma)."""
+_JSON = json.JSONDecoder(strict=False).decode
+"""JSON decoding that, like TOML, accepts a tab inside a string."""
 _TOML_ONLY_STRINGS = re.compile(r'\[(?:[ \t\n]*"[^"]*"[ \t\n]*,)*[ \t\n]*(?:"[^"]*"[ \t\n]*)?\]')
 
 
@@ -40,7 +54,10 @@ def fast_toml(text: str) -> dict[str, Any] | None:
     arrays, duplicate keys, syntax errors) returns ``None`` so the caller
     falls back to :mod:`tomllib`, which then reads or rejects the text.
     """
-    data: dict[str, Any] = {}
+    data = _plain_toml(text)
+    if data is not None:
+        return data
+    data = {}
     pos = 0
     end = len(text)
     match = _TOML_LINE.match
@@ -83,3 +100,32 @@ def _toml_value(value: str) -> Any:
         else:
             items.append(string)
     return items
+
+
+def _plain_toml(text: str) -> dict[str, Any] | None:
+    """The common case of :func:`fast_toml`: only ``key = value`` lines, no comments.
+
+    Within :data:`_PLAIN_LINE` a value (integers, ``true``/``false``, strings
+    without escapes or control characters, flat arrays of integers or of
+    strings) reads the same as JSON once an array's trailing comma is dropped,
+    so :func:`json.loads` decodes it. Returns ``None`` for anything else.
+    """
+    data: dict[str, Any] = {}
+    pos = 0
+    end = len(text)
+    match = _PLAIN_LINE.match
+    loads = _JSON
+    while pos < end:
+        m = match(text, pos)
+        if m is None:
+            return None
+        pos = m.end()
+        key, value = m.group(1, 2)
+        if key in data:
+            return None
+        if value[0] == "[":
+            body = value[:-1].rstrip()
+            if body[-1] == ",":
+                value = body[:-1] + "]"
+        data[key] = loads(value)
+    return data

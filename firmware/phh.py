@@ -116,6 +116,9 @@ class PHHAction:
     event: Event | None
 
 
+_CONFIGS: dict[tuple[Structure, GameKind, int | None, int | None, int | None], HandConfig] = {}
+"""HandConfig (immutable) by the fields it is built from; hands of one file or game share it."""
+
 _Item = tuple[int, str, Event]
 """An action as played: its index in the file, its text and its event."""
 
@@ -165,6 +168,16 @@ class PHHHand:
     def config(self, game: GameKind = GameKind.TOURNAMENT) -> HandConfig:
         """Return the rules of this hand under ``game`` (cash or tournament)."""
         structure = VARIANTS[self.variant]
+        key = (structure, game, self.min_bet, self.small_bet, self.big_bet)
+        config = _CONFIGS.get(key)
+        if config is None:
+            config = self._new_config(structure, game)
+            if len(_CONFIGS) >= 1024:
+                _CONFIGS.clear()
+            _CONFIGS[key] = config
+        return config
+
+    def _new_config(self, structure: Structure, game: GameKind) -> HandConfig:
         try:
             if structure is Structure.FIXED_LIMIT:
                 assert self.small_bet is not None and self.big_bet is not None
@@ -361,7 +374,10 @@ def _int_list(
             f"In {name}, the field {key!r} has {len(raw)} values but the hand has {length} "
             "players; give one value per player."
         )
-    return tuple(_whole(v, f"a value of the field {key!r}", name) for v in raw)
+    for v in raw:
+        if v.__class__ is not int or v < 0:
+            return tuple(_whole(v, f"a value of the field {key!r}", name) for v in raw)
+    return tuple(raw)
 
 
 def _slots_to_players(values: Sequence[int]) -> tuple[int, ...]:
