@@ -59,7 +59,7 @@ def test_frame_layout_offsets() -> None:
 
 
 def test_round_trip_every_message() -> None:
-    msgs = [
+    msgs: list[codec.Message] = [
         Hello(1, 0, 0xDEADBEEF, 17),
         Identity(1, 0, 7, 3, "RS-52", "SN0042", "2.1.0", ("seat1.bet", "pot")),
         CardDrawn(123456, "04A1B2C3D4E5F6"),

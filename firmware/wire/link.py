@@ -355,8 +355,8 @@ class Link:
                 self._emit_raw(out, seq, data, now)
                 self.stats["retransmissions"] += 1
             self._retries += 1
-            self._rto_deadline = now + self._rto
             self._rto = min(self._rto * 2, c.rto_max)
+            self._rto_deadline = now + self._rto
         while self._pending and len(self._unacked) < c.window:
             msg_type, payload = self._pending.popleft()
             seq = self._next_seq
