@@ -25,6 +25,8 @@ from firmware.deck import VirtualDeck
 from firmware.errors import IllegalAction
 from firmware.events import BetRaise, CheckCall, Fold, Show
 from firmware.hand import Phase
+from firmware.journal import Journal
+from firmware.recovery import schedule_entries, store_table_setup
 from firmware.showdown import auto_showdown_event
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
@@ -63,8 +65,15 @@ class Soak:
     :param incident_rate: Chance per hand of injecting an incident.
     """
 
-    def __init__(self, profile: str, seed: int, incident_rate: float = 0.15) -> None:
+    def __init__(
+        self,
+        profile: str,
+        seed: int,
+        incident_rate: float = 0.15,
+        journal: Journal | None = None,
+    ) -> None:
         self.rng = random.Random(seed)
+        self.journal = journal
         self.profile = profile
         self.incident_rate = incident_rate
         options = profile_options(profile)
@@ -84,9 +93,10 @@ class Soak:
                     },
                 ]
             )
-        self.table = Table(
-            TableConfig(profile, options, stakes), deck_ready=True, schedule=schedule
-        )
+        config = TableConfig(profile, options, stakes)
+        if journal is not None:
+            store_table_setup(journal, config, deck_ready=True, schedule=schedule_entries(schedule))
+        self.table = Table(config, deck_ready=True, schedule=schedule)
         self.bot = RandomBot(self.rng, aggression=0.25, looseness=0.75)
         self.result = SoakResult(profile, 0)
         self.buy_in = 200
@@ -97,6 +107,8 @@ class Soak:
     # ------------------------------------------------------------ helpers
 
     def _apply(self, event: te.TableEvent) -> bool:
+        if self.journal is not None:
+            self.journal.append(event)  # committed before it takes effect
         try:
             self.table.apply(event)
         except IllegalAction:
@@ -132,7 +144,7 @@ class Soak:
                     if self._apply(te.Rebuy(number, self.buy_in)):
                         self.result.chips_in += self.buy_in
                 else:
-                    del seating.seats[number]  # leaves with nothing / eliminated
+                    self._apply(te.CashOut(number))  # leaves with nothing / eliminated
             elif rng.random() < 0.03:
                 self._apply(te.SitOut(number, not seat.sitting_out))
             elif rng.random() < 0.01 and self.table.config.options.game == "cash":
@@ -157,7 +169,6 @@ class Soak:
         if not self._apply(te.Shuffle()):
             return
         self._apply(te.Cut())
-        deck = VirtualDeck(self.rng)
         incident = (
             self.rng.choice(
                 [
@@ -175,7 +186,19 @@ class Soak:
             if self.rng.random() < self.incident_rate
             else None
         )
-        draws = 0
+        self.finish_hand(incident)
+
+    def finish_hand(self, incident: str | None = None) -> None:
+        """Play the hand in progress to its end (also after a restart from the journal).
+
+        The virtual deck holds the cards not seen yet in this hand, shuffled
+        again: undealt cards were never written anywhere.
+        """
+        current = self.table.hand
+        assert current is not None
+        seen = {d.card for d in current.draws if d.role != "returned"}
+        deck = VirtualDeck(self.rng, exclude=seen)
+        draws = len(current.draws)
         number = self.table.hand_number
         while self.table.hand is not None and self.table.hand_number == number:
             th = self.table.hand  # a floor undo rebuilds the hand object
@@ -270,9 +293,15 @@ class Soak:
             raise AssertionError(f"A legal action was refused: {act!r}")
 
 
-def run_soak(profile: str, hands: int, seed: int = 1, incident_rate: float = 0.15) -> SoakResult:
+def run_soak(
+    profile: str,
+    hands: int,
+    seed: int = 1,
+    incident_rate: float = 0.15,
+    journal: Journal | None = None,
+) -> SoakResult:
     """Play ``hands`` hands at a ``profile`` table; raise if a chip is lost or created."""
-    soak = Soak(profile, seed, incident_rate)
+    soak = Soak(profile, seed, incident_rate, journal)
     started = time.perf_counter()
     while soak.result.hands < hands:
         soak.play_hand()
@@ -287,8 +316,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", default="casino-cash")
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--journal", help="journal every event to this SQLite file")
     args = parser.parse_args(argv)
-    result = run_soak(args.profile, args.hands, args.seed)
+    journal = Journal(args.journal) if args.journal else None
+    result = run_soak(args.profile, args.hands, args.seed, journal=journal)
     print(
         f"{result.profile}: {result.hands} hands in {result.seconds:.2f} s "
         f"({result.hands_per_second:.0f} hands/s), {result.voided} void, "
@@ -300,3 +331,55 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def resume_soak(journal: Journal, seed: int) -> Soak:
+    """Rebuild a soak from its journal after a crash: the table by
+    :func:`firmware.recovery.restore`, the chip ledger by a second replay that
+    watches buy-ins, rebuys and cash-outs."""
+    from firmware.recovery import restore
+
+    table = restore(journal)
+    ledger = restore_ledger(journal)
+    soak = Soak.__new__(Soak)
+    soak.rng = random.Random(seed)
+    soak.journal = journal
+    soak.profile = table.config.profile
+    soak.incident_rate = 0.15
+    soak.table = table
+    soak.bot = RandomBot(soak.rng, aggression=0.25, looseness=0.75)
+    soak.result = SoakResult(table.config.profile, 0, chips_in=ledger[0], chips_out=ledger[1])
+    soak.buy_in = 200
+    soak.names = iter(f"R{i}" for i in range(10**9))
+    return soak
+
+
+def restore_ledger(journal: Journal) -> tuple[int, int]:
+    """Chips bought in and taken out, from replaying the journal."""
+    setup_table = _blank_table(journal)
+    chips_in = chips_out = 0
+    for event in journal.events():
+        before = None
+        if isinstance(event, te.CashOut):
+            seat = setup_table.seating.seats.get(event.seat)
+            before = None if seat is None else seat.stack + seat.rebuy
+        try:
+            setup_table.apply(event)
+        except IllegalAction:
+            continue
+        if isinstance(event, te.SitDown | te.Rebuy):
+            chips_in += event.chips
+        elif before is not None:
+            chips_out += before
+    return chips_in, chips_out
+
+
+def _blank_table(journal: Journal) -> Table:
+    from firmware.journal import Journal as _J
+    from firmware.recovery import restore
+
+    empty = _J(":memory:")
+    empty.set_meta("table", journal.meta("table"))
+    table = restore(empty)
+    empty.close()
+    return table
