@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
+from gpiozero import Device  # type: ignore[import-untyped]
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from drivers import gpio
 from drivers.debounce import Change, Debouncer
@@ -72,11 +72,8 @@ def test_chatter_gives_one_press_and_one_release(clock: FakeClock) -> None:
     clock.advance(BOUNCE + 0.001)
     changes.append(d.poll())
     changes.append(d.poll())
-    reported = [c for c in changes if c is not None]
-    assert reported == [
-        Change(pressed=True, time=pytest.approx(1000.008, abs=1e-9)),
-        Change(pressed=False, time=pytest.approx(1000.037, abs=1e-9)),
-    ]
+    reported = [(c.pressed, round(c.time, 9)) for c in changes if c is not None]
+    assert reported == [(True, 1000.008), (False, 1000.037)]
 
 
 def test_glitch_back_to_the_settled_level_reports_nothing(clock: FakeClock) -> None:
@@ -167,11 +164,10 @@ def test_chatter_within_the_bounce_time_is_one_press(
     clock.advance(BOUNCE + 0.001)
     buttons.poll()
     buttons.poll()
-    assert events == [
-        ButtonPressed(
-            device="buttons", time=pytest.approx(1000.016, abs=1e-9), button="dealer.next"
-        )
-    ]
+    assert [
+        (e.device, e.button, round(e.time, 9)) for e in events if isinstance(e, ButtonPressed)
+    ] == [("buttons", "dealer.next", 1000.016)]
+    assert len(events) == 1
     # Release chatter, then a second clean press: exactly one more event.
     for _ in range(3):
         pin.drive_high()

@@ -1,0 +1,131 @@
+"""Building and opening devices from a ``[devices]`` configuration section."""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+import pytest
+from gpiozero import Device as GpioDevice  # type: ignore[import-untyped]
+
+from drivers.gpio import GpioButtons
+from firmware.errors import ConfigError, HardwareError
+from firmware.hal import Device, DeviceEvent, Health, backends
+from firmware.hal.backends import build_devices, open_devices
+from hal_sim.fakes import FakeButtons, FakeReaders, FakeShoe, FakeTrays
+
+SIM: dict[str, Any] = {
+    "shoe": {"kind": "shoe", "backend": "sim", "seed": 4},
+    "trays": {"kind": "trays", "backend": "sim", "zones": ["seat1.bet", "pot"]},
+    "buttons": {"kind": "buttons", "backend": "sim", "buttons": ["dealer.next"]},
+    "readers": {"kind": "readers", "backend": "sim", "readers": ["console"]},
+}
+
+
+def test_every_sim_backend_is_built_from_config() -> None:
+    devices = build_devices(SIM)
+    assert {name: type(device) for name, device in devices.items()} == {
+        "shoe": FakeShoe,
+        "trays": FakeTrays,
+        "buttons": FakeButtons,
+        "readers": FakeReaders,
+    }
+    events: list[DeviceEvent] = []
+    open_devices(devices, events.append)
+    assert all(device.health() is Health.OK for device in devices.values())
+    trays = devices["trays"]
+    assert isinstance(trays, FakeTrays) and trays.zones() == ("seat1.bet", "pot")
+    for device in devices.values():
+        device.close()
+
+
+def test_the_gpio_backend_is_built_with_the_mock_factory() -> None:
+    section = {
+        "table-buttons": {
+            "kind": "buttons",
+            "backend": "gpio",
+            "pin_factory": "mock",
+            "buttons": {"seat1.action": 17},
+            "leds": {"seat1.turn": 5},
+        }
+    }
+    devices = build_devices(section)
+    device = devices["table-buttons"]
+    assert isinstance(device, GpioButtons)
+    open_devices(devices, lambda event: None)
+    try:
+        device.set_led("seat1.turn", True)
+        assert device.pin_factory.pin(5).state
+        assert device.identity().serial == "mock"
+    finally:
+        device.close()
+    assert GpioDevice.pin_factory is None
+
+
+def test_a_backend_option_typo_stops_the_build() -> None:
+    section = {"shoe": {"kind": "shoe", "backend": "sim", "sead": 4}}
+    with pytest.raises(ConfigError, match=r"unknown option.*sead"):
+        build_devices(section)
+
+
+def test_an_unknown_kind_names_the_known_ones() -> None:
+    with pytest.raises(ConfigError, match=r"'dice'.*shoe, trays, buttons, readers"):
+        build_devices({"dice": {"kind": "dice", "backend": "sim"}})
+
+
+def test_an_unknown_backend_names_the_known_ones() -> None:
+    with pytest.raises(ConfigError, match="'usb' for a buttons; use one of gpio, sim"):
+        build_devices({"buttons": {"kind": "buttons", "backend": "usb"}})
+
+
+def test_a_backend_whose_module_cannot_be_imported_is_a_hardware_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(backends.BACKENDS, ("readers", "nfc"), "drivers.no_such_module:Nfc")
+    with pytest.raises(HardwareError, match="nfc backend for the readers cannot be loaded"):
+        build_devices({"readers": {"kind": "readers", "backend": "nfc", "readers": ["console"]}})
+
+
+class _Broken(FakeReaders):
+    """A reader backend whose open fails the way a missing driver would."""
+
+    def open(self, post: Any) -> None:
+        raise RuntimeError("pcscd is not running")
+
+
+def test_open_devices_closes_the_opened_ones_and_names_the_failure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(backends.BACKENDS, ("readers", "broken"), "tests.test_backends:_Broken")
+    section = {
+        **SIM,
+        "readers": {"kind": "readers", "backend": "broken", "readers": ["console"]},
+    }
+    devices = build_devices(section)
+    buttons = devices["buttons"]
+    assert isinstance(buttons, FakeButtons)
+    with pytest.raises(HardwareError, match="device 'readers' could not be opened: pcscd"):
+        open_devices(devices, lambda event: None)
+    closed = [devices[name].health() for name in ("shoe", "trays", "buttons")]
+    assert closed == [Health.CLOSED] * 3
+    with pytest.raises(HardwareError, match="not open"):
+        buttons.press("dealer.next")
+
+
+def test_a_gpio_factory_that_fails_to_open_stops_startup() -> None:
+    if importlib.util.find_spec("RPi") is not None:
+        pytest.skip("RPi.GPIO is installed here, so the rpigpio factory may load")
+    section: dict[str, Any] = {
+        "shoe": SIM["shoe"],
+        "buttons": {
+            "kind": "buttons",
+            "backend": "gpio",
+            "pin_factory": "rpigpio",
+            "buttons": {"seat1.action": 17},
+        },
+    }
+    devices: dict[str, Device] = build_devices(section)
+    with pytest.raises(HardwareError, match="'buttons' cannot load the rpigpio pin factory"):
+        open_devices(devices, lambda event: None)
+    assert devices["shoe"].health() is Health.CLOSED
+    assert GpioDevice.pin_factory is None
