@@ -129,3 +129,20 @@ def test_a_gpio_factory_that_fails_to_open_stops_startup() -> None:
         open_devices(devices, lambda event: None)
     assert devices["shoe"].health() is Health.CLOSED
     assert GpioDevice.pin_factory is None
+
+
+def test_the_gpio_doc_example_builds_and_opens_on_the_mock_factory() -> None:
+    import pathlib
+    import re
+    import tomllib
+
+    doc = pathlib.Path(__file__).resolve().parent.parent / "docs" / "protocols" / "gpio.md"
+    (block,) = re.findall(r"^```toml\n(.*?)^```", doc.read_text(), flags=re.M | re.S)
+    section = tomllib.loads(block)["devices"]
+    assert section["buttons"]["pin_factory"] == "lgpio"
+    section["buttons"]["pin_factory"] = "mock"
+    devices = build_devices(section)
+    open_devices(devices, lambda event: None)
+    device = devices["buttons"]
+    assert device.health() is Health.OK
+    device.close()
