@@ -199,6 +199,8 @@ class GpioButtons(Buttons):
         if self._post is not None:
             raise HardwareError(f"The buttons device '{self.name}' is already open.")
         self._factory = self._factory_given or self._load_factory()
+        with self._lock:
+            self._post = post
         try:
             for led, pin in self._leds.items():
                 self._outputs[led] = LED(
@@ -216,13 +218,14 @@ class GpioButtons(Buttons):
                 device.when_activated = self._edge_callback(button, True)
                 device.when_deactivated = self._edge_callback(button, False)
         except Exception as exc:
+            with self._lock:
+                self._post = None
             self._release()
             raise HardwareError(
                 f"The buttons device '{self.name}' could not claim its GPIO pins with the "
                 f"{self._factory_name} pin factory ({exc}); check that no other program or "
                 "device uses them."
             ) from exc
-        self._post = post
         self._stop.clear()
         if self._background:
             self._thread = threading.Thread(target=self._run, name=f"gpio-{self.name}", daemon=True)

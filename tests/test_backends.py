@@ -146,3 +146,33 @@ def test_the_gpio_doc_example_builds_and_opens_on_the_mock_factory() -> None:
     device = devices["buttons"]
     assert device.health() is Health.OK
     device.close()
+
+
+@pytest.mark.parametrize("backend", ["sim", "gpio"])
+def test_buttons_contract_holds_for_the_driver_and_its_sim(backend: str) -> None:
+    """What the controller relies on, for both buttons backends."""
+    options: dict[str, Any] = (
+        {"buttons": ["dealer.next"], "leds": ["seat1.turn", "dealer.attention"]}
+        if backend == "sim"
+        else {
+            "pin_factory": "mock",
+            "buttons": {"dealer.next": 27},
+            "leds": {"seat1.turn": 5, "dealer.attention": 6},
+        }
+    )
+    device = build_devices({"b": {"kind": "buttons", "backend": backend, **options}})["b"]
+    assert isinstance(device, FakeButtons | GpioButtons)
+    assert device.health() is Health.CLOSED
+    device.close()  # closing a device that never opened is allowed
+    open_devices({"b": device}, lambda event: None)
+    assert device.health() is Health.OK
+    assert device.buttons() == ("dealer.next",)
+    assert device.leds() == ("seat1.turn", "dealer.attention")
+    device.set_led("seat1.turn", True)
+    with pytest.raises(ConfigError, match=r"no LED 'seat2\.turn'"):
+        device.set_led("seat2.turn", True)
+    device.close()
+    device.close()
+    assert device.health() is Health.CLOSED
+    with pytest.raises(HardwareError, match="not open"):
+        device.set_led("seat1.turn", False)
