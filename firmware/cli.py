@@ -44,6 +44,12 @@ def _script(argv: list[str]) -> int:
     return main_script(argv)
 
 
+def _serve(argv: list[str]) -> int:
+    from firmware.serve import main_serve
+
+    return main_serve(argv)
+
+
 def _audit(argv: list[str]) -> int:
     from firmware.journal import main_audit
 
@@ -60,6 +66,7 @@ COMMANDS = {
     "run": (_run, "play hands at a simulated table and print them"),
     "replay": (_replay, "replay PHH hand histories; one JSON object per hand"),
     "script": (_script, "run table scripts; one JSON record per hand"),
+    "serve": (_serve, "run the table controller as a service (systemd)"),
     "audit": (_audit, "verify a table journal's hash chain, or salvage it"),
     "verify-evaluator": (_verify, "check the evaluator on every seven-card hand"),
 }

@@ -85,7 +85,7 @@ class Controller:
         table: Table,
         devices: Mapping[str, Device],
         registry: TagRegistry,
-        journal: Callable[[te.TableEvent], None] | None = None,
+        journal: Callable[[te.TableEvent], object] | None = None,
         clock: Callable[[], float] = time.monotonic,
         tick_seconds: float = 1.0,
     ) -> None:
@@ -98,6 +98,8 @@ class Controller:
         self.state = ControllerState()
         self.alerts: list[Alert] = []
         self.listeners: list[Callable[[Controller], None]] = []
+        self.loop_hooks: list[Callable[[float], None]] = []
+        """Called with the time on every turn of the loop (the watchdog ping)."""
         self._queue: queue.SimpleQueue[DeviceEvent | Callable[[], None]] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._closed = False
@@ -140,6 +142,8 @@ class Controller:
             if item is not None:
                 self.dispatch(item)
             now = self.clock()
+            for hook in self.loop_hooks:
+                hook(now)
             if now >= next_tick:
                 self.apply(te.Tick(self.table_time(now)))
                 next_tick = now + self.tick_seconds

@@ -1,0 +1,91 @@
+"""``pokertable serve``: the table controller as a service.
+
+Reads the table configuration (TOML: ``[table]``, ``[options]``, ``[devices]``),
+opens the journal in the data directory (restoring the table from it after
+a restart), opens every configured device (a device that cannot open stops
+startup with a sentence naming it), tells systemd it is ready, then runs the
+controller's loop, pinging the watchdog from that loop. SIGTERM stops it
+cleanly: every output goes to its safe state and every device is closed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+from firmware.controller import Alert, Controller
+from firmware.errors import ConfigError, HardwareError, PokerTableError
+from firmware.hal.backends import build_devices
+from firmware.journal import Journal, JournalError
+from firmware.notify import Notifier
+from firmware.recovery import restore, store_table_setup
+from firmware.registry import TagRegistry
+from firmware.table.options import load_table_config
+from firmware.table.table import Table
+
+
+def build(config_path: str, data_dir: str) -> tuple[Controller, Journal, bool]:
+    """Build the controller from a configuration file; return it, its journal and
+    whether the table was restored from an existing journal."""
+    text = Path(config_path).read_text(encoding="utf-8")
+    config = load_table_config(text, source=config_path)
+    data = tomllib.loads(text)
+    devices = build_devices(data.get("devices", {}))
+    os.makedirs(data_dir, exist_ok=True)
+    journal = Journal(os.path.join(data_dir, "journal.sqlite"))
+    registry = TagRegistry(os.path.join(data_dir, "tags.sqlite"))
+    restored = len(journal) > 0
+    if restored:
+        table = restore(journal)
+    else:
+        store_table_setup(journal, config, deck_ready=False)
+        table = Table(config, deck_ready=False)
+    controller = Controller(table, devices, registry, journal=journal.append)
+    return controller, journal, restored
+
+
+def main_serve(argv: list[str] | None = None) -> int:
+    """Entry point of ``pokertable serve``."""
+    parser = argparse.ArgumentParser(prog="pokertable serve", description=__doc__)
+    parser.add_argument("--config", default="/etc/pokertable/table.toml")
+    parser.add_argument("--data", default="/var/lib/pokertable")
+    args = parser.parse_args(argv)
+    notifier = Notifier()
+    try:
+        controller, journal, restored = build(args.config, args.data)
+        controller.start()
+    except (OSError, ConfigError, HardwareError, JournalError, PokerTableError) as exc:
+        print(f"pokertable serve: {exc}", file=sys.stderr)
+        return 1
+    if restored:
+        controller.alerts.append(
+            Alert(
+                controller.table_time(),
+                "Recovered after a restart: the table resumes where it stopped.",
+            )
+        )
+    signal.signal(signal.SIGTERM, lambda *_: controller.stop())
+    signal.signal(signal.SIGINT, lambda *_: controller.stop())
+    hang = os.environ.get("POKERTABLE_FAULT") == "hang"
+
+    def each_turn(now: float) -> None:
+        notifier.ping(now)  # from the main loop itself: a stuck loop stops the pings
+        if hang:
+            time.sleep(3600)  # test hook: simulate a stuck main loop
+
+    controller.loop_hooks.append(each_turn)
+    if notifier.watchdog_interval is not None:
+        controller.tick_seconds = min(controller.tick_seconds, notifier.watchdog_interval / 2)
+    notifier.ready(f"table {'restored' if restored else 'started'}")
+    try:
+        controller.run()
+    finally:
+        notifier.stopping()
+        controller.shutdown()
+        journal.close()
+    return 0
