@@ -50,6 +50,12 @@ def _serve(argv: list[str]) -> int:
     return main_serve(argv)
 
 
+def _history(argv: list[str]) -> int:
+    from firmware.history import main_history
+
+    return main_history(argv)
+
+
 def _audit(argv: list[str]) -> int:
     from firmware.journal import main_audit
 
@@ -67,6 +73,7 @@ COMMANDS = {
     "replay": (_replay, "replay PHH hand histories; one JSON object per hand"),
     "script": (_script, "run table scripts; one JSON record per hand"),
     "serve": (_serve, "run the table controller as a service (systemd)"),
+    "history": (_history, "list hands and export one as JSON, PHH, PokerStars text or a script"),
     "audit": (_audit, "verify a table journal's hash chain, or salvage it"),
     "verify-evaluator": (_verify, "check the evaluator on every seven-card hand"),
 }

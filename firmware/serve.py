@@ -21,6 +21,7 @@ from pathlib import Path
 from firmware.controller import Alert, Controller
 from firmware.errors import ConfigError, HardwareError, PokerTableError
 from firmware.hal.backends import build_devices
+from firmware.history import HandHistory
 from firmware.journal import Journal, JournalError
 from firmware.notify import Notifier
 from firmware.recovery import restore, store_table_setup
@@ -46,6 +47,8 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, Journal, bool]:
         store_table_setup(journal, config, deck_ready=False)
         table = Table(config, deck_ready=False)
     controller = Controller(table, devices, registry, journal=journal.append)
+    history = HandHistory(os.path.join(data_dir, "history.sqlite"))
+    table.hand_listeners.append(history.listener(time.time))
     return controller, journal, restored
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +63,8 @@ class DeckState:
 class Table:
     """A poker table across hands.
 
+    Keeps the records of the latest :attr:`KEEP_RECORDS` hands in memory.
+
     :param config: Profile, options and stakes.
     :param deck_ready: Whether a verified deck is already in play (a virtual
         deck always is); otherwise the new-deck checklist must run first.
@@ -69,6 +72,8 @@ class Table:
         the level in force when it starts (TDA-17). Cash tables use the
         configured stakes.
     """
+
+    KEEP_RECORDS = 200
 
     def __init__(
         self,
@@ -89,6 +94,9 @@ class Table:
         self.log: list[te.TableEvent] = []
         self.audit: list[AuditEntry] = []
         self.records: list[dict[str, Any]] = []
+        """Records of the latest hands (the full history is in firmware.history)."""
+        self.hand_listeners: list[Callable[[dict[str, Any], TableHand], None]] = []
+        """Called with each finished hand's record and its TableHand."""
         self._seats_before: Any = None
 
     # ------------------------------------------------------------ apply
@@ -241,8 +249,14 @@ class Table:
         else:
             self.seating.finish_hand(hand.plan, hand.hand.result.finishing_stacks)
         self.deck.needs_repair.extend(hand.s.marked)
-        self.records.append(hand_record(self.hand_number, hand))
+        record = hand_record(self.hand_number, hand)
+        record["started_at"] = self.hand_started_at
+        record["finished_at"] = self.now
+        self.records.append(record)
+        del self.records[: -self.KEEP_RECORDS]
         self.hand = None
+        for listener in self.hand_listeners:
+            listener(record, hand)
         self.penalties.hand_over()
         for seat in list(self.seating.seats):
             if self.penalties.is_disqualified(seat):
