@@ -96,7 +96,8 @@ class ShoeStateCode(enum.IntEnum):
 class ErrorCode(enum.IntEnum):
     """Fault codes of ANTENNA_FAULT and DEVICE_ERROR."""
 
-    UNKNOWN = 0
+    NONE = 0
+    """No fault: a DEVICE_ERROR with this code clears the device's previous fault."""
     JAM = 1
     COVER_OPEN = 2
     ANTENNA_OPEN = 3

@@ -132,6 +132,8 @@ class Link:
         self.session = session & 0xFFFFFFFF
         self.config = config or LinkConfig()
         self._identity = identity
+        self.major = PROTOCOL_MAJOR
+        """The major version a device announces (an emulator may pretend another)."""
         self.decoder = Decoder()
         self.up = False
         self.failed = False
@@ -194,6 +196,17 @@ class Link:
             times.append(self._next_hello)
         return min(times) if times else float("inf")
 
+    def drop(self, now: float) -> LinkOutput:
+        """The transport is gone (port closed, cable pulled): go down at once.
+
+        Unacknowledged messages are kept and resent after the next handshake.
+        """
+        out = LinkOutput()
+        self.decoder.reset()
+        if self.up:
+            self._go_down(now, out, "the port was lost")
+        return out
+
     def link_stats(self) -> dict[str, int]:
         """Counters of this end (decoder and link)."""
         d = self.decoder
@@ -201,6 +214,7 @@ class Link:
             "frames": d.frames,
             "crc_errors": d.crc_errors,
             "length_errors": d.length_errors,
+            "truncated": d.truncated,
             "resyncs": d.resyncs,
             "garbage_bytes": d.garbage_bytes,
             **self.stats,
@@ -252,7 +266,7 @@ class Link:
 
     def _on_hello(self, hello: Hello, now: float, out: LinkOutput) -> None:
         assert self._identity is not None
-        compatible = hello.major == PROTOCOL_MAJOR
+        compatible = hello.major == self.major
         if compatible and hello.session != self._peer_session:
             # A new host (not a reconnect): receive from the sequence it announces.
             self._peer_session = hello.session
@@ -260,12 +274,13 @@ class Link:
         base = self._unacked[0][0] if self._unacked else self._next_seq
         answer = dataclasses.replace(
             self._identity,
-            major=PROTOCOL_MAJOR,
+            major=self.major,
             minor=PROTOCOL_MINOR,
             session=self.session,
             base_seq=base,
         )
-        self._emit(out, Frame(MsgType.IDENTITY, base, self._expected), answer, now)
+        ident = Frame(MsgType.IDENTITY, base, self._expected, version=self.major)
+        self._emit(out, ident, answer, now)
         if not compatible:
             return
         self._last_rx = now
