@@ -1,0 +1,402 @@
+"""Shared screen machinery: theme, fonts, text fitting, buttons, slider and the base screen.
+
+A screen renders one ``view`` dict (docs/protocols/table.md) into a surface and
+turns taps into protocol messages. Layout is in relative units: every rect is
+a fraction of the surface, so 800x480 and other sizes share one layout.
+
+Input: **mouse events only** (``MOUSEBUTTONDOWN``/``MOUSEMOTION``/``MOUSEBUTTONUP``).
+On the Pi, SDL turns touches into synthetic mouse events by default, so the
+``FINGER*`` events are ignored here; handling both would fire every tap twice.
+
+A button fires on release inside the rect it was pressed in (a slide off the
+button cancels the tap), the usual touchscreen behaviour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+
+from firmware.i18n import DEFAULT_LANGUAGE, tr
+
+Color = tuple[int, int, int]
+Message = dict[str, Any]
+
+# Theme: dark felt, high-contrast text (white on dark, dark on light buttons).
+BG: Color = (12, 60, 38)
+PANEL: Color = (18, 30, 26)
+PANEL_HI: Color = (34, 52, 46)
+TEXT: Color = (245, 245, 240)
+MUTED: Color = (175, 190, 182)
+GOLD: Color = (250, 200, 60)
+RED: Color = (220, 50, 47)
+GREEN: Color = (40, 150, 80)
+BLUE: Color = (40, 100, 190)
+GREY: Color = (90, 98, 95)
+BLACK: Color = (0, 0, 0)
+WHITE: Color = (255, 255, 255)
+
+STYLES: dict[str, tuple[Color, Color]] = {
+    "normal": ((60, 72, 68), TEXT),
+    "primary": (BLUE, WHITE),
+    "go": (GREEN, WHITE),
+    "danger": ((170, 40, 40), WHITE),
+    "warn": ((200, 140, 20), BLACK),
+    "toggle": ((60, 72, 68), TEXT),
+    "selected": (GOLD, BLACK),
+    "disabled": ((45, 50, 48), (120, 125, 122)),
+}
+
+
+class Fonts:
+    """The bundled pygame font at any pixel size, cached."""
+
+    def __init__(self) -> None:
+        self._cache: dict[int, pygame.font.Font] = {}
+
+    def get(self, px: int) -> pygame.font.Font:
+        """Return the font ``px`` pixels high (at least 8)."""
+        px = max(8, px)
+        font = self._cache.get(px)
+        if font is None:
+            font = pygame.font.Font(None, px)
+            self._cache[px] = font
+        return font
+
+
+@dataclass
+class Button:
+    """A tappable rect: it emits ``message`` (a protocol message) and/or runs ``action``."""
+
+    id: str
+    rect: pygame.Rect
+    label: str
+    message: Message | None = None
+    action: Callable[[], None] | None = None
+    enabled: bool = True
+    style: str = "normal"
+
+
+@dataclass
+class Slider:
+    """A horizontal amount slider from ``low`` to ``high`` (integers)."""
+
+    id: str
+    rect: pygame.Rect
+    low: int
+    high: int
+    on_change: Callable[[int], None]
+
+    def value_at(self, x: int) -> int:
+        """Return the amount at screen column ``x``."""
+        if self.high <= self.low:
+            return self.low
+        frac = (x - self.rect.left) / max(1, self.rect.width)
+        frac = min(1.0, max(0.0, frac))
+        return round(self.low + frac * (self.high - self.low))
+
+    def x_of(self, value: int) -> int:
+        """Return the screen column of ``value`` (for tests and drawing)."""
+        if self.high <= self.low:
+            return self.rect.left
+        frac = (value - self.low) / (self.high - self.low)
+        return self.rect.left + round(frac * self.rect.width)
+
+
+@dataclass
+class _Frame:
+    buttons: list[Button] = field(default_factory=list)
+    sliders: list[Slider] = field(default_factory=list)
+
+
+class Screen:
+    """Base class: holds the view, the surface, the buttons of the last render.
+
+    Subclasses implement :meth:`paint`, which draws the view and registers
+    buttons with :meth:`button` and sliders with :meth:`slider`.
+    """
+
+    def __init__(
+        self,
+        view: Message | None = None,
+        *,
+        size: tuple[int, int] = (800, 480),
+        surface: pygame.Surface | None = None,
+        lang: str | None = None,
+        large_text: bool = False,
+    ) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.surface = surface if surface is not None else pygame.Surface(size)
+        self.fonts = Fonts()
+        self.view: Message = view or {}
+        self.lang: str = lang or str(self.view.get("lang") or DEFAULT_LANGUAGE)
+        self.large_text = large_text
+        self.dirty = True
+        self.now = 0.0
+        """Seconds since the last view arrived; the run loop advances it (clock countdown)."""
+        self._frame = _Frame()
+        self._pressed: str | None = None
+        self._dragging: Slider | None = None
+        self._outbox: list[Message] = []
+
+    # --- view -------------------------------------------------------------------------------
+
+    def set_view(self, view: Message) -> None:
+        """Show ``view`` (a ``view`` message); the view's language wins if it changed."""
+        if view.get("lang") and view.get("lang") != self.view.get("lang"):
+            self.lang = str(view["lang"])
+        self.view = view
+        self.now = 0.0
+        self.on_view()
+        self.dirty = True
+
+    def on_view(self) -> None:
+        """Hook: a new view arrived (reset per-hand local state)."""
+
+    def tick(self, seconds: float) -> bool:
+        """Advance local time by ``seconds``; return whether the screen must be redrawn."""
+        before = self.clock_text()
+        self.now += seconds
+        if self.clock_text() != before:
+            self.dirty = True
+        return self.dirty
+
+    def clock_text(self) -> str:
+        """What the countdown shows now ('' without a clock); redraw only when it changes."""
+        return ""
+
+    # --- text and units -----------------------------------------------------------------
+
+    def t(self, key: str, **params: Any) -> str:
+        """Translate ``key`` into the screen's language."""
+        return tr(key, self.lang, **params)
+
+    def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
+        """A rect in relative units (fractions of the surface)."""
+        sw, sh = self.surface.get_size()
+        return pygame.Rect(round(x * sw), round(y * sh), round(w * sw), round(h * sh))
+
+    def px(self, rel: float) -> int:
+        """A font size: ``rel`` of the surface height, scaled up in large-text mode."""
+        scale = 1.3 if self.large_text else 1.0
+        return max(10, round(self.surface.get_height() * rel * scale))
+
+    def text(
+        self,
+        text: str,
+        rect: pygame.Rect,
+        rel: float,
+        color: Color = TEXT,
+        align: str = "center",
+        valign: str = "center",
+    ) -> pygame.Rect:
+        """Draw ``text`` in ``rect``, shrinking it to fit (ellipsised at the smallest size)."""
+        size = self.px(rel)
+        limit = min(size, int(rect.height * 1.05) or size)
+        font = self.fonts.get(limit)
+        while font.size(text)[0] > rect.width and limit > 11:
+            limit -= 1
+            font = self.fonts.get(limit)
+        if font.size(text)[0] > rect.width:
+            while text and font.size(text + "…")[0] > rect.width:
+                text = text[:-1]
+            text += "…"
+        img = font.render(text, True, color)
+        r = img.get_rect()
+        if align == "left":
+            r.left = rect.left
+        elif align == "right":
+            r.right = rect.right
+        else:
+            r.centerx = rect.centerx
+        if valign == "top":
+            r.top = rect.top
+        else:
+            r.centery = rect.centery
+        self.surface.blit(img, r)
+        return r
+
+    def panel(self, rect: pygame.Rect, color: Color = PANEL, border: Color | None = None) -> None:
+        """A rounded panel."""
+        radius = max(3, rect.height // 8)
+        pygame.draw.rect(self.surface, color, rect, border_radius=min(radius, 12))
+        if border is not None:
+            pygame.draw.rect(self.surface, border, rect, width=3, border_radius=min(radius, 12))
+
+    # --- widgets ------------------------------------------------------------------------
+
+    def button(
+        self,
+        id: str,
+        rect: pygame.Rect,
+        label: str,
+        message: Message | None = None,
+        action: Callable[[], None] | None = None,
+        *,
+        enabled: bool = True,
+        style: str = "normal",
+        rel: float = 0.045,
+    ) -> Button:
+        """Draw and register a button."""
+        btn = Button(id, rect, label, message, action, enabled, style)
+        self._frame.buttons.append(btn)
+        fill, ink = STYLES["disabled" if not enabled else style]
+        if self._pressed == id:
+            fill = tuple(min(255, c + 40) for c in fill)  # type: ignore[assignment]
+        self.panel(rect, fill)
+        inner = rect.inflate(-max(4, rect.width // 14), -4)
+        self.text(label, inner, rel, ink)
+        return btn
+
+    def slider(
+        self,
+        id: str,
+        rect: pygame.Rect,
+        low: int,
+        high: int,
+        value: int,
+        on_change: Callable[[int], None],
+    ) -> Slider:
+        """Draw and register a slider with its thumb at ``value``."""
+        s = Slider(id, rect, low, high, on_change)
+        self._frame.sliders.append(s)
+        track = pygame.Rect(rect.left, rect.centery - 4, rect.width, 8)
+        pygame.draw.rect(self.surface, GREY, track, border_radius=4)
+        x = s.x_of(value)
+        filled = pygame.Rect(rect.left, track.top, x - rect.left, 8)
+        pygame.draw.rect(self.surface, GOLD, filled, border_radius=4)
+        pygame.draw.circle(self.surface, WHITE, (x, rect.centery), max(8, rect.height // 2 - 2))
+        pygame.draw.circle(self.surface, GOLD, (x, rect.centery), max(5, rect.height // 2 - 6))
+        return s
+
+    # --- rendering and input ------------------------------------------------------------
+
+    def paint(self) -> None:
+        """Draw the whole screen (subclasses)."""
+        raise NotImplementedError
+
+    def draw(self) -> pygame.Surface:
+        """Redraw the screen now and return its surface."""
+        self._frame = _Frame()
+        self.surface.fill(BG)
+        self.paint()
+        self.dirty = False
+        return self.surface
+
+    def _ensure(self) -> None:
+        if self.dirty:
+            self.draw()
+
+    def buttons(self) -> list[Button]:
+        """The buttons on screen now (after a redraw if needed)."""
+        self._ensure()
+        return list(self._frame.buttons)
+
+    def button_rect(self, id: str) -> pygame.Rect | None:
+        """The rect of button ``id`` on screen now, or ``None`` if it is not shown."""
+        for b in self.buttons():
+            if b.id == id:
+                return pygame.Rect(b.rect)
+        for s in self._frame.sliders:
+            if s.id == id:
+                return pygame.Rect(s.rect)
+        return None
+
+    def find_slider(self, id: str) -> Slider | None:
+        """The slider ``id`` on screen now, or ``None``."""
+        self._ensure()
+        return next((s for s in self._frame.sliders if s.id == id), None)
+
+    def emit(self, message: Message) -> None:
+        """Queue a protocol message produced by a local action."""
+        self._outbox.append(message)
+
+    def handle(self, event: pygame.event.Event) -> list[Message]:
+        """Process one input event; return the protocol messages it produced."""
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self._ensure()
+            for s in self._frame.sliders:
+                if s.rect.inflate(28, 16).collidepoint(event.pos):
+                    self._dragging = s
+                    s.on_change(s.value_at(event.pos[0]))
+                    self.dirty = True
+                    return []
+            hit = self._hit(event.pos)
+            self._pressed = hit.id if hit is not None and hit.enabled else None
+            self.dirty = self.dirty or self._pressed is not None
+        elif event.type == pygame.MOUSEMOTION and self._dragging is not None:
+            self._dragging.on_change(self._dragging.value_at(event.pos[0]))
+            self.dirty = True
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            if self._dragging is not None:
+                self._dragging = None
+                return []
+            pressed, self._pressed = self._pressed, None
+            if pressed is None:
+                return []
+            self.dirty = True
+            hit = self._hit(event.pos)
+            if hit is None or hit.id != pressed or not hit.enabled:
+                return []
+            return self.activate(hit)
+        return []
+
+    def _hit(self, pos: tuple[int, int]) -> Button | None:
+        # Last drawn wins: dialogs are drawn over the screen they cover.
+        for b in reversed(self._frame.buttons):
+            if b.rect.collidepoint(pos):
+                return b
+        return None
+
+    def activate(self, button: Button) -> list[Message]:
+        """Run a button: its local action, then its message; return the messages."""
+        if button.action is not None:
+            button.action()
+        out = self._outbox
+        self._outbox = []
+        if button.message is not None:
+            out.append(dict(button.message))
+        self.dirty = True
+        return out
+
+    def modal_shade(self) -> None:
+        """Dim everything drawn so far and swallow taps under a dialog."""
+        shade = pygame.Surface(self.surface.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 170))
+        self.surface.blit(shade, (0, 0))
+        # A disabled full-screen button below the dialog's buttons blocks taps beneath.
+        self._frame.buttons.append(Button("_modal", self.surface.get_rect(), "", enabled=False))
+
+    def dialog(
+        self,
+        title: str,
+        body: str,
+        buttons: list[tuple[str, str, Callable[[], None] | None, str]],
+        messages: dict[str, Message] | None = None,
+    ) -> pygame.Rect:
+        """Draw a modal dialog over the screen: ``title``, ``body`` and a row of buttons.
+
+        Each button is ``(id, label, action, style)``; ``messages`` maps a button id to
+        the protocol message it sends. Taps outside the dialog do nothing.
+        """
+        self.modal_shade()
+        box = self.rect(0.12, 0.18, 0.76, 0.64)
+        self.panel(box, PANEL, GOLD)
+        self.text(
+            title, pygame.Rect(box.left + 12, box.top + 10, box.width - 24, box.height // 4), 0.055
+        )
+        body_rect = pygame.Rect(
+            box.left + 12, box.top + box.height // 4 + 10, box.width - 24, box.height // 4
+        )
+        self.text(body, body_rect, 0.04, MUTED)
+        n = max(1, len(buttons))
+        pad = 14
+        bw, bh = (box.width - (n + 1) * pad) // n, box.height // 3
+        for i, (id, label, action, style) in enumerate(buttons):
+            r = pygame.Rect(box.left + pad + i * (bw + pad), box.bottom - bh - pad, bw, bh)
+            self.button(id, r, label, (messages or {}).get(id), action, style=style, rel=0.05)
+        return box
