@@ -11,6 +11,7 @@ Subcommands:
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 from firmware import __version__
@@ -19,7 +20,8 @@ from firmware import __version__
 def _run(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="pokertable run",
-        description="Play hands at a simulated table of bots and print each hand.",
+        description="Play hands at a simulated table (controller, simulated devices, bots) "
+        "and print each hand.",
     )
     parser.add_argument("--hands", type=int, default=10, help="hands to play (default 10)")
     parser.add_argument("--lang", choices=("es", "en"), default="es", help="language (es or en)")
@@ -27,9 +29,10 @@ def _run(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.hands < 1:
         parser.error("--hands must be at least 1.")
-    from firmware.demo import run_demo
-
-    return run_demo(args.hands, lang=args.lang, seed=args.seed)
+    # The simulated table is a backend chosen by name, like any device backend:
+    # firmware/ does not import hal_sim.
+    run_sim = importlib.import_module("hal_sim.sim_table").run_sim
+    return int(run_sim(args.hands, lang=args.lang, seed=args.seed))
 
 
 def _replay(argv: list[str]) -> int:

@@ -1,30 +1,34 @@
-"""The headless demo table behind `make run`, and the pokertable command."""
+"""The simulated table behind `make run`: the real controller on simulated devices."""
 
-import random
 import subprocess
 import sys
 
 import pytest
 
 from firmware.cli import main
-from firmware.demo import DemoTable, play_hand
+from hal_sim.fakes import FakeButtons
+from hal_sim.sim_table import SimulatedTable
 
 
-def test_demo_hands_conserve_chips_and_narrate_in_both_languages() -> None:
-    rng = random.Random(7)
-    table = DemoTable()
+def test_simulated_table_plays_through_the_controller_and_conserves_chips() -> None:
     lines: list[str] = []
-    for lang in ("es", "en") * 10:
-        before = sum(table.stacks)
-        rebuy_lines = len([x for x in lines if "recompra" in x or "rebuys" in x])
-        hand = play_hand(table, rng, lines.append, lang)
-        assert hand.result is not None
-        assert sum(hand.result.finishing_stacks) == sum(hand.result.starting_stacks)
-        rebuys = len([x for x in lines if "recompra" in x or "rebuys" in x]) - rebuy_lines
-        assert sum(table.stacks) == before + rebuys * table.buy_in
-    assert any(line.startswith("Mano n.º") for line in lines)
-    assert any(line.startswith("Hand #") for line in lines)
-    assert table.button == 20 % len(table.names)
+    sim = SimulatedTable(seed=7, lang="en", say=lines.append)
+    assert sim.run(15)
+    assert sum(1 for line in lines if line.startswith("Hand #")) == 15
+    assert lines[-1].endswith("(conserved: True)")
+    # Every card came from the simulated shoe through the controller's queue.
+    assert all(len(r["cards"]["hole"]) == len(r["seats"]) for r in sim.table.records)
+    buttons = sim.controller.devices["buttons"]
+    assert isinstance(buttons, FakeButtons)
+    assert any(on for _, on in buttons.led_history)  # the turn LEDs were driven
+    assert not any(buttons.led(led) for led in buttons.leds())  # and left off at shutdown
+
+
+def test_simulated_table_narrates_in_spanish() -> None:
+    lines: list[str] = []
+    SimulatedTable(seed=3, lang="es", say=lines.append).run(3)
+    assert any(line.startswith("Mano n.º 1") for line in lines)
+    assert "se conservan: True" in lines[-1]
 
 
 def test_cli_run_prints_hands_and_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:

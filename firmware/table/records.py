@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from firmware.cards import format_card, format_cards
-from firmware.events import BetRaise, CheckCall, Fold, KillHand, Muck, Show
+from firmware.events import BetRaise, CheckCall, Fold, KillHand, Muck, Show, StartHand
+from firmware.hand import Hand
 
 if TYPE_CHECKING:
     from firmware.table.dealing import TableHand
@@ -49,16 +50,37 @@ def hand_record(number: int, th: TableHand) -> dict[str, Any]:
         if draw.role in ("burn", "exposed", "removed", "flop", "turn", "river", "held"):
             roles.setdefault(draw.role, []).append(format_card(draw.card))
     actions = []
-    for event in hand.events:
+    start = hand.events[0]
+    assert isinstance(start, StartHand)
+    replay = Hand.start(start)
+    for event in hand.events[1:]:
+        player = getattr(event, "player", None)
+        before = replay.stacks[player] if player is not None else 0
+        street = replay.street
+        facing = replay.current_bet
+        replay.apply(event)
         if isinstance(event, Fold | CheckCall | BetRaise | KillHand | Show | Muck):
-            entry: dict[str, Any] = {"seat": seats[event.player], "action": event.kind}
+            entry: dict[str, Any] = {
+                "seat": seats[event.player],
+                "action": event.kind,
+                "street": street,
+            }
+            if isinstance(event, CheckCall | BetRaise):
+                entry["amount"] = before - replay.stacks[event.player]
+                entry["all_in"] = replay.stacks[event.player] == 0
             if isinstance(event, BetRaise):
                 entry["to"] = event.to
+                entry["facing"] = facing  # 0: an opening bet, else a raise
             if isinstance(event, Show):
                 entry["cards"] = format_cards(event.cards)
             if isinstance(event, KillHand):
                 entry["reason"] = event.reason
             actions.append(entry)
+    posts = {
+        str(x): {"blind": b, "ante": a, "dead": d}
+        for x, b, a, d in zip(seats, start.blinds, start.antes, start.dead, strict=True)
+        if b or a or d
+    }
     return {
         "hand": number,
         "button": th.plan.button,
@@ -72,6 +94,7 @@ def hand_record(number: int, th: TableHand) -> dict[str, Any]:
             "dead_unseen": sum(1 for d in th.draws if d.role == "dead"),
             "returned_to_stub": sum(1 for d in th.draws if d.role == "returned"),
         },
+        "posts": posts,
         "actions": actions,
         "incidents": [
             {"rule": i.rule, "what": i.what, "instruction": i.instruction} for i in th.incidents
