@@ -16,12 +16,14 @@ from __future__ import annotations
 import fcntl
 import os
 import queue
+import re
 import shutil
 import signal
 import subprocess
 import tempfile
 import threading
 import time
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -508,3 +510,26 @@ def test_fake_card_answers_like_a_card() -> None:
     assert card.execute(bytes.fromhex("00880000")) == b"\x6d\x00"
     assert plain_card().execute(SELECT) == b"\x6a\x82"
     assert card.apdus[0] == READ_BINARY and len(card.apdus) == 7
+
+
+# -- docs/protocols/idcards.md ---------------------------------------------------------
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "protocols" / "idcards.md"
+
+
+def test_the_docs_example_config_builds() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    block = re.search(r"^```toml\n(.*?)^```", text, flags=re.M | re.S)
+    assert block is not None
+    config = tomllib.loads(block.group(1))
+    built = build_devices(config["devices"])
+    assert built["ids"].readers() == ("seat1", "console")
+
+
+def test_the_docs_aid_and_example_record_match_the_code() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    assert AID.hex(" ").upper() in text
+    assert encode_record("player", "P-1").hex(" ").upper() in text
+    assert parse_record(bytes.fromhex("700B8001018101018203502D31")) == (
+        CardRecord("player", "P-1")
+    )
