@@ -53,6 +53,12 @@ def _serve(argv: list[str]) -> int:
     return main_serve(argv)
 
 
+def _diag(argv: list[str]) -> int:
+    from firmware.diag import main_diag
+
+    return main_diag(argv)
+
+
 def _history(argv: list[str]) -> int:
     from firmware.history import main_history
 
@@ -76,6 +82,7 @@ COMMANDS = {
     "replay": (_replay, "replay PHH hand histories; one JSON object per hand"),
     "script": (_script, "run table scripts; one JSON record per hand"),
     "serve": (_serve, "run the table controller as a service (systemd)"),
+    "diag": (_diag, "technician diagnostics of every device (or one), pass/fail report"),
     "history": (_history, "list hands and export one as JSON, PHH, PokerStars text or a script"),
     "audit": (_audit, "verify a table journal's hash chain, or salvage it"),
     "verify-evaluator": (_verify, "check the evaluator on every seven-card hand"),

@@ -98,6 +98,8 @@ class Controller:
         self.state = ControllerState()
         self.alerts: list[Alert] = []
         self.listeners: list[Callable[[Controller], None]] = []
+        self.fault_listeners: list[Callable[[DeviceFault], None]] = []
+        """Called with every device fault (the meters count them)."""
         self.loop_hooks: list[Callable[[float], None]] = []
         """Called with the time on every turn of the loop (the watchdog ping)."""
         self._queue: queue.SimpleQueue[DeviceEvent | Callable[[], None]] = queue.SimpleQueue()
@@ -247,6 +249,8 @@ class Controller:
         elif isinstance(event, DeviceFault):
             st.faults[event.device] = event.detail
             self._alert(f"{event.detail} The hand is paused.", event.device)
+            for listener in self.fault_listeners:
+                listener(event)
         elif isinstance(event, DeviceRecovered):
             st.faults.pop(event.device, None)
             self._alert(f"The device '{event.device}' is working again.", event.device)

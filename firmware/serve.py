@@ -17,15 +17,18 @@ import sys
 import time
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from firmware.controller import Alert, Controller
 from firmware.errors import ConfigError, HardwareError, PokerTableError
 from firmware.hal.backends import build_devices
 from firmware.history import HandHistory
 from firmware.journal import Journal, JournalError
+from firmware.meters import Meters
 from firmware.notify import Notifier
 from firmware.recovery import restore, store_table_setup
 from firmware.registry import TagRegistry
+from firmware.table import events as te
 from firmware.table.options import load_table_config
 from firmware.table.table import Table
 
@@ -46,9 +49,25 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, Journal, bool]:
     else:
         store_table_setup(journal, config, deck_ready=False)
         table = Table(config, deck_ready=False)
-    controller = Controller(table, devices, registry, journal=journal.append)
+    meters = Meters(os.path.join(data_dir, "meters.sqlite"))
+    meters.bump("power_ups")
+
+    def journal_and_count(event: te.TableEvent) -> None:
+        journal.append(event)  # committed before it takes effect
+        if isinstance(event, te.AdjustStack | te.AwardPot | te.VoidByFloor | te.UndoLast):
+            meters.bump("overrides")
+
+    controller = Controller(table, devices, registry, journal=journal_and_count)
     history = HandHistory(os.path.join(data_dir, "history.sqlite"))
     table.hand_listeners.append(history.listener(time.time))
+
+    def count_hand(record: dict[str, Any], hand: object) -> None:
+        meters.bump("hands_void" if record["void"] else "hands_played")
+        if record["incidents"]:
+            meters.bump("incidents", len(record["incidents"]))
+
+    table.hand_listeners.append(count_hand)
+    controller.fault_listeners.append(lambda event: meters.bump("device_faults"))
     return controller, journal, restored
 
 
