@@ -80,12 +80,18 @@ class Emulator:
 
     def stop(self) -> None:
         """Stop the thread and close the pty (idempotent)."""
+        if self._wake_r < 0:
+            return
         self._stop.set()
         self._wake()
         if self._thread is not None:
             self._thread.join()
             self._thread = None
         self._close_pty()
+        for fd in (self._wake_r, self._wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._wake_r = self._wake_w = -1
         if self.link_path:
             with contextlib.suppress(OSError):
                 os.unlink(self.link_path)
