@@ -1,0 +1,639 @@
+"""The controller's side of the table protocol: an asyncio server on its own thread.
+
+Design: the :class:`~firmware.controller.Controller` loop thread owns the
+table; this server runs an asyncio event loop on a second thread that owns
+every socket. The two meet in two places only:
+
+* client requests become table events handed to the loop with
+  :meth:`Controller.call_soon` (never applied on the server thread);
+* a controller listener, run on the loop thread after every dispatched item,
+  computes each audience's view (:mod:`firmware.views`) there, where the
+  table is consistent, and hands the encoded bytes to the server thread with
+  ``call_soon_threadsafe``. It never blocks: each client keeps only the
+  latest view (a newer view replaces one not yet sent) plus a bounded queue
+  of other messages; a client whose queue overflows is closed.
+
+Listening: a Unix socket (screens on the controller itself; the socket file
+is created mode 0600) and TCP with TLS requiring a client certificate signed
+by the table's CA whose common name is the terminal named in ``hello``.
+
+A malformed, oversized or out-of-place message closes that client's
+connection with a logged reason; the table and the other clients are
+unaffected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+import ssl
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from firmware.cards import parse_card
+from firmware.controller import Controller
+from firmware.errors import IllegalAction, PokerTableError
+from firmware.hal import ButtonPressed
+from firmware.i18n import LANGUAGES
+from firmware.protocol.auth import AuthError, StaffDirectory, TerminalSecrets
+from firmware.protocol.framing import MAX_MESSAGE, Decoder, FrameError, encode
+from firmware.table import events as te
+from firmware.views import console_view, seat_view, technician_view
+
+log = logging.getLogger("firmware.protocol")
+
+MAX_OUTBOX = 64
+"""Messages (other than views) waiting for one client before it is closed as too slow."""
+
+READ_SIZE = 16 * 1024
+
+REPORTS: dict[str, type[te.TableEvent]] = {
+    "exposed": te.ExposedCard,
+    "misdeal": te.Misdeal,
+    "face_up": te.FaceUpInDeck,
+    "premature": te.PrematureCard,
+    "burn_error": te.BurnError,
+    "empty_seat": te.EmptySeatDealt,
+    "empty_seat_dealt": te.EmptySeatDealt,
+    "marked": te.MarkedCard,
+    "kill": te.KillSeat,
+    "shuffle": te.Shuffle,
+    "cut": te.Cut,
+    "deck_step": te.DeckStep,
+    "deck_change": te.DeckChange,
+    "repair_card": te.RepairCard,
+    "withdraw_card": te.WithdrawCard,
+    "sit": te.SitDown,
+    "away": te.Away,
+    "cash_out": te.CashOut,
+    "set_button": te.SetButton,
+    "deck_empty": te.DeckEmpty,
+}
+"""Dealer reports (dealer or floor role) and the table events they become.
+``clock`` (call the clock) and ``pause`` are handled apart."""
+
+OVERRIDES: dict[str, type[te.TableEvent]] = {
+    "adjust_stack": te.AdjustStack,
+    "award_pot": te.AwardPot,
+    "void": te.VoidByFloor,
+    "undo": te.UndoLast,
+    "penalty": te.GivePenalty,
+    "levels": te.LevelClock,
+    "chip_race": te.ChipRace,
+}
+"""Floor overrides (floor role only); each carries the staff member's name for the audit."""
+
+CARD_FIELDS = ("card",)
+SEAT_REQUESTS = ("act", "advance", "declare_raise", "sit_out", "sit_in", "rebuy", "show", "muck")
+
+
+class Refused(PokerTableError):
+    """A request refused; sent back as ``refused`` with the sentence and key."""
+
+
+class Closing(Exception):
+    """The client must be disconnected; the message is the logged reason."""
+
+
+@dataclass
+class ClientState:
+    """One connection: who it is once authenticated, its language and its outbox."""
+
+    id: int
+    transport: str
+    peer_cn: str | None = None
+    terminal: str | None = None
+    role: str | None = None
+    staff: str | None = None
+    badge: str | None = None
+    lang: str = "es"
+    outbox: deque[bytes] = field(default_factory=deque)
+    latest_view: bytes | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
+
+    @property
+    def seat(self) -> int | None:
+        """The seat number of a seat terminal."""
+        if self.terminal is not None and self.terminal.startswith("seat"):
+            return int(self.terminal[4:])
+        return None
+
+    @property
+    def audience(self) -> str | None:
+        """Which view this client gets, or ``None`` before authentication."""
+        if self.terminal is None:
+            return None
+        if self.seat is not None:
+            return "seat"
+        return "technician" if self.role == "technician" else "console"
+
+
+class TableServer:
+    """Serves the table to seat screens and the dealer console.
+
+    :param controller: The controller owning the table (its loop runs elsewhere).
+    :param secrets: Each terminal's secret.
+    :param staff: Staff accounts for console logins.
+    :param unix_path: Where to listen on a Unix socket, or ``None``.
+    :param tcp: ``(host, port)`` to listen on with TLS (port 0: any), or ``None``.
+    :param ssl_context: The server TLS context (required with ``tcp``); it
+        must require client certificates (see :func:`server_ssl_context`).
+    """
+
+    def __init__(
+        self,
+        controller: Controller,
+        secrets: TerminalSecrets,
+        staff: StaffDirectory,
+        unix_path: str | None = None,
+        tcp: tuple[str, int] | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
+        if tcp is not None and (
+            ssl_context is None or ssl_context.verify_mode != ssl.CERT_REQUIRED
+        ):
+            raise PokerTableError(
+                "TCP connections need a TLS context that requires client certificates."
+            )
+        self.controller = controller
+        self.secrets = secrets
+        self.staff = staff
+        self.unix_path = unix_path
+        self.tcp = tcp
+        self.ssl_context = ssl_context
+        self.tcp_port: int | None = None
+        self.clients: dict[int, ClientState] = {}
+        self._clients_lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._servers: list[asyncio.base_events.Server] = []
+        self._ready = threading.Event()
+        self._startup_error: BaseException | None = None
+        self._stopping: asyncio.Event | None = None
+
+    # ------------------------------------------------------------ lifecycle
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start listening on the server thread and register the view listener."""
+        self._thread = threading.Thread(target=self._run, name="table-server", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout):
+            raise PokerTableError("The table server did not start listening in time.")
+        if self._startup_error is not None:
+            raise PokerTableError(
+                f"The table server cannot listen: {self._startup_error}."
+            ) from self._startup_error
+        self.controller.listeners.append(self._on_change)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop listening, close every client and end the server thread."""
+        with contextlib.suppress(ValueError):
+            self.controller.listeners.remove(self._on_change)
+        loop, stopping = self._loop, self._stopping
+        if loop is not None and stopping is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(stopping.set)
+        if self._thread is not None:
+            self._thread.join(timeout)
+        if self.unix_path is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.unix_path)
+
+    def _run(self) -> None:
+        asyncio.run(self._main())
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stopping = asyncio.Event()
+        try:
+            if self.unix_path is not None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.unix_path)
+                server = await asyncio.start_unix_server(
+                    lambda r, w: self._serve(r, w, "unix"), path=self.unix_path
+                )
+                os.chmod(self.unix_path, 0o600)
+                self._servers.append(server)
+            if self.tcp is not None:
+                server = await asyncio.start_server(
+                    lambda r, w: self._serve(r, w, "tls"),
+                    host=self.tcp[0],
+                    port=self.tcp[1],
+                    ssl=self.ssl_context,
+                    ssl_handshake_timeout=10.0,
+                )
+                self.tcp_port = server.sockets[0].getsockname()[1]
+                self._servers.append(server)
+        except OSError as exc:
+            self._startup_error = exc
+            self._ready.set()
+            return
+        self._ready.set()
+        await self._stopping.wait()
+        for server in self._servers:
+            server.close()
+        with self._clients_lock:
+            clients = list(self.clients.values())
+        for client in clients:
+            client.closed = True
+            client.wake.set()
+        for server in self._servers:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(server.wait_closed(), 2.0)
+
+    # ------------------------------------------------------------ one client
+
+    async def _serve(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, transport: str
+    ) -> None:
+        client = ClientState(next(self._ids), transport)
+        if transport == "tls":
+            client.peer_cn = _common_name(writer.get_extra_info("peercert"))
+        with self._clients_lock:
+            self.clients[client.id] = client
+        sender = asyncio.create_task(self._send_loop(client, writer))
+        decoder = Decoder(MAX_MESSAGE)
+        reason = "the client closed the connection"
+        try:
+            while not client.closed:
+                data = await reader.read(READ_SIZE)
+                if not data:
+                    decoder.close()
+                    break
+                for message in decoder.feed(data):
+                    await self._handle(client, message)
+        except FrameError as exc:
+            reason = f"malformed message ({exc.reason}): {exc}"
+            log.warning("Closing client %s (%s): %s", client.id, client.terminal, reason)
+        except Closing as exc:
+            reason = str(exc)
+            log.warning("Closing client %s (%s): %s", client.id, client.terminal, reason)
+        except (ConnectionError, ssl.SSLError, OSError) as exc:
+            reason = f"connection error: {exc}"
+            log.info("Client %s (%s) disconnected: %s", client.id, client.terminal, reason)
+        finally:
+            client.closed = True
+            client.wake.set()
+            with self._clients_lock:
+                self.clients.pop(client.id, None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sender, 2.0)
+            writer.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer.wait_closed(), 2.0)
+
+    async def _send_loop(self, client: ClientState, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                await client.wake.wait()
+                client.wake.clear()
+                while client.outbox or client.latest_view is not None:
+                    data: bytes | None
+                    if client.outbox:
+                        data = client.outbox.popleft()
+                    else:
+                        data, client.latest_view = client.latest_view, None
+                    assert data is not None
+                    writer.write(data)
+                    await writer.drain()
+                if client.closed:
+                    return
+        except (ConnectionError, ssl.SSLError, OSError):
+            client.closed = True
+
+    def _queue(self, client: ClientState, message: dict[str, Any]) -> None:
+        """Queue a message to ``client`` (server thread only)."""
+        if client.closed:
+            return
+        if len(client.outbox) >= MAX_OUTBOX:
+            log.warning(
+                "Closing client %s (%s): it does not read its messages.", client.id, client.terminal
+            )
+            client.closed = True
+        else:
+            client.outbox.append(encode(message))
+        client.wake.set()
+
+    def _offer_view(self, client_id: int, data: bytes) -> None:
+        """Give a client its newest view (server thread; replaces one not yet sent)."""
+        client = self.clients.get(client_id)
+        if client is None or client.closed:
+            return
+        client.latest_view = data
+        client.wake.set()
+
+    # ------------------------------------------------------------ views (loop thread)
+
+    def _on_change(self, controller: Controller) -> None:
+        """Controller listener: compute every client's view and hand it over, never blocking."""
+        with self._clients_lock:
+            clients = [c for c in self.clients.values() if c.audience is not None]
+        for client in clients:
+            self._push_view(client)
+
+    def _push_view(self, client: ClientState) -> None:
+        """Compute ``client``'s view on the loop thread and hand it to the server thread."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        table = self.controller.table
+        audience = client.audience
+        view: dict[str, Any]
+        if audience == "seat":
+            assert client.seat is not None
+            view = seat_view(table, client.seat, client.lang, self.controller)
+        elif audience == "console":
+            view = console_view(table, client.lang, self.controller)
+        elif audience == "technician":
+            view = technician_view(self.controller, client.lang)
+        else:
+            return
+        try:
+            data = encode(view)
+        except FrameError as exc:
+            log.error("The %s view for client %s cannot be sent: %s", audience, client.id, exc)
+            return
+        with contextlib.suppress(RuntimeError):  # the server loop is closing
+            loop.call_soon_threadsafe(self._offer_view, client.id, data)
+
+    def _request_view(self, client: ClientState) -> None:
+        self.controller.call_soon(lambda: self._push_view(client))
+
+    # ------------------------------------------------------------ requests (server thread)
+
+    async def _handle(self, client: ClientState, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if client.terminal is None:
+            if kind != "hello":
+                raise Closing(f"a {kind!r} message arrived before hello")
+            await self._hello(client, message)
+            return
+        if kind == "hello":
+            raise Closing("a second hello on an authenticated connection")
+        try:
+            if kind == "language":
+                lang = message.get("lang")
+                if lang not in LANGUAGES:
+                    raise Refused(
+                        "The language must be es or en.", key="protocol.language", lang=str(lang)
+                    )
+                client.lang = str(lang)
+                self._request_view(client)
+            elif kind == "login":
+                await self._login(client, message)
+            elif kind == "logout":
+                self._logout(client)
+            elif kind in SEAT_REQUESTS:
+                self._seat_request(client, kind, message)
+            elif kind == "report":
+                self._report(client, message)
+            elif kind == "override":
+                self._override(client, message)
+            else:
+                raise Refused(
+                    f"The request {kind!r} is not part of the table protocol.",
+                    key="protocol.unknown",
+                    kind=kind,
+                )
+        except Refused as exc:
+            self._refuse(client, exc)
+
+    def _refuse(self, client: ClientState, exc: PokerTableError) -> None:
+        self._queue(client, {"type": "refused", "reason": str(exc), "key": exc.key})
+
+    async def _hello(self, client: ClientState, message: dict[str, Any]) -> None:
+        terminal = message.get("terminal")
+        try:
+            name = self.secrets.check(terminal, message.get("secret"))
+            if client.transport == "tls" and client.peer_cn != name:
+                raise AuthError(
+                    f"The terminal {name} must use its own certificate; this one is for "
+                    f"{client.peer_cn!r}.",
+                    key="protocol.hello.certificate",
+                )
+        except AuthError as exc:
+            self._refuse(client, exc)
+            raise Closing(f"hello refused for {terminal!r}: {exc}") from None
+        with self._clients_lock:
+            taken = any(
+                c.terminal == name and c.id != client.id and not c.closed
+                for c in self.clients.values()
+            )
+        if taken:
+            error = AuthError(
+                f"The terminal {name} is already connected.", key="protocol.hello.taken"
+            )
+            self._refuse(client, error)
+            raise Closing(f"hello refused: {name} is already connected")
+        if isinstance(message.get("lang"), str) and message["lang"] in LANGUAGES:
+            client.lang = message["lang"]
+        client.terminal = name
+        client.role = "seat" if client.seat is not None else None
+        log.info("Client %s authenticated as %s over %s.", client.id, name, client.transport)
+        self._queue(client, {"type": "welcome", "terminal": name, "role": client.role})
+        self._request_view(client)
+
+    async def _login(self, client: ClientState, message: dict[str, Any]) -> None:
+        if client.terminal != "console":
+            raise Refused("Staff log in on the dealer console.", key="protocol.login.console")
+        badge, pin = message.get("badge"), message.get("pin")
+        if not isinstance(badge, str) or not isinstance(pin, str):
+            raise Refused("A login needs a badge and a PIN.", key="protocol.login.failed")
+        inserted = self.controller.state.readers.get("console")
+        if inserted != badge:
+            raise Refused(
+                "Insert your staff card in the console's reader, then log in.",
+                key="protocol.login.card",
+            )
+        try:
+            account = await asyncio.to_thread(self.staff.login, badge, pin)
+        except AuthError as exc:
+            log.warning("Failed staff login on the console for badge %r: %s", badge, exc)
+            raise Refused(str(exc), key=exc.key, **exc.params) from None
+        client.role, client.staff, client.badge = account.role, account.name, account.badge
+        log.info("%s logged in on the console as %s.", account.name, account.role)
+        self._queue(
+            client,
+            {"type": "welcome", "terminal": "console", "role": account.role, "staff": account.name},
+        )
+        self._request_view(client)
+
+    def _logout(self, client: ClientState) -> None:
+        if client.terminal != "console":
+            raise Refused("Only the console has staff logins.", key="protocol.login.console")
+        client.role = client.staff = client.badge = None
+        self._queue(client, {"type": "welcome", "terminal": "console", "role": None})
+        self._request_view(client)
+
+    # ------------------------------------------------------------ to table events
+
+    def _seat_request(self, client: ClientState, kind: str, message: dict[str, Any]) -> None:
+        seat = client.seat
+        if seat is None:
+            raise Refused(
+                "Only a seat's own screen acts for that seat.", key="protocol.permission.seat"
+            )
+        event: te.TableEvent
+        if kind == "act":
+            event = te.Act(seat, _text(message, "action"), _int(message, "amount", 0))
+        elif kind == "advance":
+            event = te.Advance(seat, _text(message, "action"))
+        elif kind in ("sit_out", "sit_in"):
+            event = te.SitOut(seat, kind == "sit_out")
+        elif kind == "rebuy":
+            event = te.Rebuy(seat, _int(message, "chips"))
+        elif kind == "show":
+            event = te.ShowCards(seat, tuple(_card(c) for c in _list(message, "cards")))
+        elif kind == "muck":
+            event = te.MuckCards(seat)
+        else:  # declare_raise
+            raise Refused(
+                "This table does not take declared raises from the screen yet; announce the "
+                "raise aloud and place the chips.",
+                key="protocol.declare_raise",
+            )
+        self._submit(client, event)
+
+    def _staff_event(
+        self, client: ClientState, message: dict[str, Any], kind: str, cls: type[te.TableEvent]
+    ) -> te.TableEvent:
+        fields: dict[str, Any] = {"kind": cls.kind}
+        for name, value in message.items():
+            if name in ("type", "report", "override"):
+                continue
+            if name in CARD_FIELDS:
+                value = _card(value)
+            elif name == "cards":
+                value = [_card(c) for c in value] if isinstance(value, list) else value
+            elif name == "seats" and isinstance(value, list):
+                value = [int(v) for v in value if isinstance(v, int)]
+            fields[name] = value
+        if "staff" in [f for f in cls.__dataclass_fields__]:
+            fields["staff"] = client.staff
+        try:
+            return te.from_record(fields)
+        except (IllegalAction, TypeError, ValueError) as exc:
+            raise Refused(
+                f"The {kind} request is incomplete or has wrong fields: {exc}",
+                key="protocol.fields",
+            ) from None
+
+    def _report(self, client: ClientState, message: dict[str, Any]) -> None:
+        if client.role not in ("dealer", "floor"):
+            raise Refused(
+                "Only a dealer or the floor, logged in on the console, reports incidents.",
+                key="protocol.permission.report",
+            )
+        kind = message.get("report")
+        if kind == "pause":
+            controller = self.controller
+            controller.post(ButtonPressed("console", controller.table_time(), "dealer.pause"))
+            return
+        if kind == "clock":
+            controller = self.controller
+            self._submit(client, None, lambda: te.CallClock(controller.table_time()))
+            return
+        if not isinstance(kind, str) or kind not in REPORTS:
+            raise Refused(
+                f"{kind!r} is not a report the console can make.", key="protocol.report.unknown"
+            )
+        self._submit(client, self._staff_event(client, message, kind, REPORTS[kind]))
+
+    def _override(self, client: ClientState, message: dict[str, Any]) -> None:
+        if client.role != "floor":
+            raise Refused(
+                "Only the floor, logged in on the console, can override (TDA-1).",
+                key="protocol.permission.floor",
+            )
+        kind = message.get("override")
+        if not isinstance(kind, str) or kind not in OVERRIDES:
+            raise Refused(f"{kind!r} is not a floor override.", key="protocol.override.unknown")
+        self._submit(client, self._staff_event(client, message, kind, OVERRIDES[kind]))
+
+    def _submit(self, client: ClientState, event: te.TableEvent | None, build: Any = None) -> None:
+        """Apply ``event`` on the loop thread; a refusal goes back to ``client`` only."""
+        controller = self.controller
+        loop = self._loop
+
+        def run() -> None:
+            nonlocal event
+            if event is None:
+                event = build()
+            assert event is not None
+            if controller.journal is not None:
+                controller.journal(event)
+            try:
+                controller.table.apply(event)
+            except IllegalAction as exc:
+                refused = {"type": "refused", "reason": str(exc), "key": exc.key}
+                if loop is not None and not loop.is_closed():
+                    with contextlib.suppress(RuntimeError):
+                        loop.call_soon_threadsafe(self._queue, client, refused)
+            finally:
+                controller._outputs()
+
+        controller.call_soon(run)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _text(message: dict[str, Any], name: str) -> str:
+    value = message.get(name)
+    if not isinstance(value, str):
+        raise Refused(f"The field {name!r} must be text.", key="protocol.fields")
+    return value
+
+
+def _int(message: dict[str, Any], name: str, default: int | None = None) -> int:
+    value = message.get(name, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise Refused(f"The field {name!r} must be a whole number.", key="protocol.fields")
+    return value
+
+
+def _list(message: dict[str, Any], name: str) -> list[Any]:
+    value = message.get(name)
+    if not isinstance(value, list):
+        raise Refused(f"The field {name!r} must be a list.", key="protocol.fields")
+    return value
+
+
+def _card(value: object) -> int:
+    """A card given as ``"Ah"`` or as its number."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 52:
+        return value
+    if isinstance(value, str):
+        try:
+            return parse_card(value)
+        except PokerTableError:
+            pass
+    raise Refused(f"{value!r} is not a card.", key="protocol.fields")
+
+
+def _common_name(cert: Any) -> str | None:
+    """The subject common name of a peer certificate from ``getpeercert()``."""
+    if not isinstance(cert, dict):
+        return None
+    for rdn in cert.get("subject", ()):
+        for key, value in rdn:
+            if key == "commonName":
+                return str(value)
+    return None
+
+
+def server_ssl_context(certfile: str, keyfile: str, client_ca: str) -> ssl.SSLContext:
+    """A TLS server context requiring a client certificate signed by ``client_ca``."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(certfile, keyfile)
+    context.load_verify_locations(cafile=client_ca)
+    context.verify_mode = ssl.CERT_REQUIRED
+    return context
