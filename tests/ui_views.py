@@ -178,3 +178,88 @@ def seat_recall() -> View:
 def clone(view: View) -> View:
     """A deep copy (tests mutate views)."""
     return copy.deepcopy(view)
+
+
+def _devices(shoe: str = "ok") -> list[dict[str, Any]]:
+    return [
+        {"name": "shoe", "kind": "shoe", "health": shoe, "identity": {}, "link": {"crc_errors": 0}},
+        {"name": "reader", "kind": "reader", "health": "ok", "identity": {}, "link": {}},
+        {"name": "seats", "kind": "screens", "health": "ok", "identity": {}, "link": {}},
+    ]
+
+
+def console_dealing() -> View:
+    """The console mid-deal: the next card is a hole card for seat 4; no hole card in sight."""
+    seats = _seats({})
+    for s in seats:
+        s["cards"] = []
+    seats[4]["button"] = True
+    return {
+        "type": "view",
+        "audience": "console",
+        "lang": "es",
+        "table": {
+            "hand": 12,
+            "phase": "dealing",
+            "street": 0,
+            "button": 5,
+            "small_blind": 6,
+            "big_blind": 7,
+            "board": [],
+            "pots": [],
+            "pot_total": 30,
+            "actor": None,
+            "clock": None,
+            "seats": seats,
+            "winners": [],
+        },
+        "recall": [],
+        "console": {
+            "prompt": "Reparta una carta de mano al asiento 4.",
+            "next_card": {"role": "hole", "seat": 4, "street": None},
+            "incidents": [],
+            "distribution": [],
+            "paused": False,
+            "alerts": [],
+            "deck": {"ready": True, "checklist": [], "needs_repair": []},
+            "level": {
+                "number": 3,
+                "small_blind": 50,
+                "big_blind": 100,
+                "ante": 0,
+                "seconds_left": 540,
+            },
+        },
+        "devices": _devices(),
+    }
+
+
+def console_distribution() -> View:
+    """The console after a showdown: a main pot split and a side pot."""
+    view = console_dealing()
+    view["lang"] = "en"
+    view["table"].update(phase="complete", board=["Kh", "9c", "2s", "7d", "Ad"], pot_total=660)
+    view["console"].update(
+        prompt="Push the pots as shown.",
+        next_card={"role": "none", "seat": None, "street": None},
+        distribution=[
+            {"pot": "Main pot", "amount": 540, "shares": {"3": 270, "7": 270}},
+            {"pot": "Side pot 1", "amount": 120, "shares": {"7": 120}},
+        ],
+    )
+    return view
+
+
+def console_fault() -> View:
+    """The console with the shoe faulted and an alert."""
+    view = console_dealing()
+    view["devices"] = _devices("fault")
+    view["console"]["alerts"] = [
+        {
+            "time": 12.5,
+            "text": "El sabot no responde: revise el cable y reinícielo.",
+            "device": "shoe",
+        }
+    ]
+    view["console"]["paused"] = True
+    return view

@@ -183,7 +183,7 @@ class Screen:
     def px(self, rel: float) -> int:
         """A font size: ``rel`` of the surface height, scaled up in large-text mode."""
         scale = 1.3 if self.large_text else 1.0
-        return max(10, round(self.surface.get_height() * rel * scale))
+        return max(10, round(self.surface.get_height() * max(rel, 0.04) * scale))
 
     def text(
         self,
@@ -249,7 +249,21 @@ class Screen:
             fill = tuple(min(255, c + 40) for c in fill)  # type: ignore[assignment]
         self.panel(rect, fill)
         inner = rect.inflate(-max(4, rect.width // 14), -4)
-        self.text(label, inner, rel, ink)
+        font = self.fonts.get(self.px(rel))
+        if (
+            " " in label
+            and font.size(label)[0] > inner.width * 1.25
+            and inner.height >= 2 * font.get_linesize()
+        ):
+            # Too long for one line: two lines, split at the space nearest the middle.
+            spaces = [i for i, ch in enumerate(label) if ch == " "]
+            cut = min(spaces, key=lambda i: abs(i - len(label) / 2))
+            half = font.get_linesize()
+            top = pygame.Rect(inner.left, inner.centery - half, inner.width, half)
+            self.text(label[:cut], top, rel, ink)
+            self.text(label[cut + 1 :], top.move(0, half), rel, ink)
+        else:
+            self.text(label, inner, rel, ink)
         return btn
 
     def slider(
@@ -400,3 +414,34 @@ class Screen:
             r = pygame.Rect(box.left + pad + i * (bw + pad), box.bottom - bh - pad, bw, bh)
             self.button(id, r, label, (messages or {}).get(id), action, style=style, rel=0.05)
         return box
+
+    def paragraph(
+        self, text: str, rect: pygame.Rect, rel: float, color: Color = TEXT
+    ) -> pygame.Rect:
+        """Draw ``text`` word-wrapped in ``rect``, shrinking the font until it fits."""
+        size = self.px(rel)
+        while True:
+            font = self.fonts.get(size)
+            lines: list[str] = []
+            for word in text.split():
+                if lines and font.size(lines[-1] + " " + word)[0] <= rect.width:
+                    lines[-1] += " " + word
+                else:
+                    lines.append(word)
+            line_h = font.get_linesize()
+            if len(lines) * line_h <= rect.height or size <= 12:
+                break
+            size -= 1
+        y = rect.top
+        for line in lines:
+            if y + line_h > rect.bottom + 2:
+                break
+            self.text(
+                line,
+                pygame.Rect(rect.left, y, rect.width, line_h),
+                size / self.px(1.0),
+                color,
+                align="left",
+            )
+            y += line_h
+        return pygame.Rect(rect.left, rect.top, rect.width, y - rect.top)
