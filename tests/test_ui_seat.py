@@ -363,3 +363,28 @@ def test_screenshot(name: str, tmp_path: Path) -> None:
     out = Path(os.environ.get("UI_SCREENSHOTS") or tmp_path) / f"{name}.png"
     pygame.image.save(s.draw(), str(out))
     assert out.stat().st_size > 1000
+
+
+def test_run_loop_shows_views_and_sends_taps() -> None:
+    from ui.app import ViewSource, run
+
+    fold = SeatScreen(V.seat_to_act()).button_rect("fold")  # same size, same layout
+    assert fold is not None
+    ticks = iter(range(1000))
+    source = ViewSource([V.seat_to_act()], interval=0.0, clock=lambda: float(next(ticks)))
+    pygame.event.clear()
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=fold.center, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=fold.center, button=1))
+    screen = run(source, max_frames=1)
+    assert isinstance(screen, SeatScreen) and screen.view["table"]["hand"] == 12
+    assert source.sent == [{"type": "act", "action": "fold"}]
+
+
+def test_refusal_notice_shows_then_clears() -> None:
+    s = SeatScreen(V.seat_to_act())
+    s.draw()
+    s.show_notice(tr("error.action.no_turn", "en"), seconds=2.0)
+    assert s.dirty
+    s.draw()
+    assert not s.tick(0.5)
+    assert s.tick(1.6) and s.notice == ""

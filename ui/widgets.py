@@ -142,6 +142,8 @@ class Screen:
         self._pressed: str | None = None
         self._dragging: Slider | None = None
         self._outbox: list[Message] = []
+        self.notice = ""
+        self._notice_left = 0.0
 
     # --- view -------------------------------------------------------------------------------
 
@@ -157,10 +159,20 @@ class Screen:
     def on_view(self) -> None:
         """Hook: a new view arrived (reset per-hand local state)."""
 
+    def show_notice(self, text: str, seconds: float = 5.0) -> None:
+        """Show ``text`` (a refusal, an alert) in a banner for ``seconds``."""
+        self.notice, self._notice_left = text, seconds
+        self.dirty = True
+
     def tick(self, seconds: float) -> bool:
         """Advance local time by ``seconds``; return whether the screen must be redrawn."""
         before = self.clock_text()
         self.now += seconds
+        if self.notice:
+            self._notice_left -= seconds
+            if self._notice_left <= 0:
+                self.notice = ""
+                self.dirty = True
         if self.clock_text() != before:
             self.dirty = True
         return self.dirty
@@ -298,6 +310,10 @@ class Screen:
         self._frame = _Frame()
         self.surface.fill(BG)
         self.paint()
+        if self.notice:
+            band = self.rect(0.05, 0.86, 0.9, 0.12)
+            self.panel(band, (110, 25, 25), WHITE)
+            self.text(self.notice, band.inflate(-16, -4), 0.045, WHITE)
         self.dirty = False
         return self.surface
 
