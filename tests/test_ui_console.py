@@ -268,6 +268,8 @@ def _exposed_confirm() -> ConsoleScreen:
 def _recall() -> ConsoleScreen:
     view = V.console_dealing()
     view["recall"] = V.seat_recall()["recall"]
+    for entry in view["recall"]:
+        entry["cards"] = []  # the console sees no hole card, not even in recall
     c = ConsoleScreen(view)
     c.page = "recall"
     return c

@@ -388,3 +388,46 @@ def test_refusal_notice_shows_then_clears() -> None:
     s.draw()
     assert not s.tick(0.5)
     assert s.tick(1.6) and s.notice == ""
+
+
+def test_pot_limit_clamped_presets_from_the_server() -> None:
+    view = V.seat_to_act()
+    view["legal"].update(max_raise=150, pot_limit=True)
+    view["legal"]["presets"] = {"min": 40, "half_pot": 95, "pot": 150, "all_in": 150}
+    s = SeatScreen(view)
+    assert "preset_all_in" not in ids(s)
+    tap(s, "preset_pot")
+    assert tap(s, "raise") == [{"type": "act", "action": "raise", "amount": 150}]
+
+
+def test_recall_in_the_servers_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ui.cards
+
+    view = V.seat_waiting()
+    view["recall"] = [
+        {
+            "hand": 7,
+            "button": 5,
+            "players": {},
+            "board": ["Qs", "7c", "2h"],
+            "exposed": [],
+            "hole": ["Ah", "Kd"],
+            "shown": {},
+            "actions": [],
+            "void": False,
+            "pots": [{"amount": 90, "winners": [3], "shares": {"3": 90}}],
+            "starting_stacks": {"3": 100},
+            "finishing_stacks": {"3": 160},
+        },
+    ]
+    drawn: list[str] = []
+    texts: list[str] = []
+    monkeypatch.setattr(ui.cards, "draw_card", lambda s, r, code, *a, **k: drawn.append(code))
+    s = SeatScreen(view)
+    real = s.text
+    s.text = lambda text, *a, **k: (texts.append(text), real(text, *a, **k))[1]  # type: ignore[method-assign]
+    s.page = "recall"
+    s.draw()
+    assert drawn == ["Ah", "Kd", "Qs", "7c", "2h"]
+    assert "+60" in texts
+    assert tr("ui.wins", "es", name="Carla", amount=90) in texts

@@ -132,12 +132,15 @@ def draw_recall(
     four_colour: bool,
     name_of: Callable[[int | None], str],
     title_colour: Color = (250, 200, 60),
+    viewer: int | None = None,
 ) -> None:
     """Draw the game recall page: the last ten hands, newest first.
 
-    An entry is a dict with any of ``hand``, ``cards``, ``board``, ``net`` (or
-    ``result``), ``winners`` (``[{"seat", "amount"}]``) and ``summary`` (text); any
-    other entry is shown as text. Only cards in the entries are drawn.
+    An entry is a dict as ``firmware/views.py`` builds it (``hand``, ``hole``, ``board``,
+    ``pots`` with ``shares``, ``starting_stacks``/``finishing_stacks``) or the short form
+    (``cards``, ``net``, ``winners`` ``[{"seat", "amount"}]``, ``summary``); any other entry
+    is shown as text. ``viewer`` is the seat whose net result is shown. Only cards in
+    the entries are drawn.
     """
     screen.panel(area, PANEL)
     head = pygame.Rect(area.left + 10, area.top + 4, area.width - 20, area.height // 12)
@@ -151,7 +154,7 @@ def draw_recall(
     for i, entry in enumerate(hands):
         r = pygame.Rect(area.left + 8, top + i * row_h, area.width - 16, row_h - 2)
         pygame.draw.rect(screen.surface, BG if i % 2 else PANEL_HI, r, border_radius=4)
-        _recall_row(screen, r, entry, four_colour, name_of)
+        _recall_row(screen, r, entry, four_colour, name_of, viewer)
 
 
 def _recall_row(
@@ -160,6 +163,7 @@ def _recall_row(
     entry: Any,
     four_colour: bool,
     name_of: Callable[[int | None], str],
+    viewer: int | None,
 ) -> None:
     if not isinstance(entry, dict):
         screen.text(str(entry), r.inflate(-8, 0), 0.035, TEXT, align="left")
@@ -170,7 +174,7 @@ def _recall_row(
     x += r.width // 7
     ch = r.height - 4
     cw = int(ch * 0.7)
-    for group in (entry.get("cards") or [], entry.get("board") or []):
+    for group in (entry.get("hole") or entry.get("cards") or [], entry.get("board") or []):
         for c in list(group)[:5]:
             code = str(c) if is_card(c) else "??"
             draw_card(
@@ -183,6 +187,17 @@ def _recall_row(
             x += cw + 2
         x += cw // 2
     net = entry.get("net", entry.get("result"))
+    start, finish = entry.get("starting_stacks") or {}, entry.get("finishing_stacks") or {}
+    if net is None and viewer is not None:
+        a, b = (
+            start.get(str(viewer), start.get(viewer)),
+            finish.get(str(viewer), finish.get(viewer)),
+        )
+        net = b - a if isinstance(a, int) and isinstance(b, int) else None
+    winners = list(entry.get("winners") or [])
+    for pot in entry.get("pots") or []:
+        for seat, amount in (pot.get("shares") or {}).items():
+            winners.append({"seat": int(seat) if str(seat).isdigit() else seat, "amount": amount})
     rest = pygame.Rect(x, r.top, r.right - x - 4, r.height)
     if isinstance(net, int | float):
         colour = GREEN if net > 0 else (RED if net < 0 else TEXT)
@@ -192,8 +207,7 @@ def _recall_row(
         )
         rest.width -= 74
     summary = entry.get("summary") or ", ".join(
-        screen.t("ui.wins", name=name_of(w.get("seat")), amount=w.get("amount", 0))
-        for w in entry.get("winners") or []
+        screen.t("ui.wins", name=name_of(w.get("seat")), amount=w.get("amount", 0)) for w in winners
     )
     if summary:
         screen.text(str(summary), rest, 0.032, MUTED, align="left")

@@ -186,11 +186,14 @@ class SeatScreen(Screen):
             self.emit({"type": "rebuy", "chips": self.rebuy_pick})
         self.rebuy_pick = None
 
+    def all_in_amount(self) -> int | None:
+        """This seat's all-in total (stack plus bet), from its seat entry."""
+        me = self.me()
+        return int(me.get("stack") or 0) + int(me.get("bet") or 0) if me else None
+
     def bet_message(self, amount: int) -> Message:
-        """The ``act`` message for a bet or raise to ``amount``."""
-        legal = self.legal or {}
-        all_in = (legal.get("presets") or {}).get("all_in")
-        if all_in is not None and amount == int(all_in):
+        """The ``act`` message for a bet or raise to ``amount`` (``allin`` for the whole stack)."""
+        if amount == self.all_in_amount():
             return {"type": "act", "action": "allin", "amount": amount}
         facing = any(int(s.get("bet") or 0) > 0 for s in self.table.get("seats") or [])
         return {"type": "act", "action": "raise" if facing else "bet", "amount": amount}
@@ -494,17 +497,23 @@ class SeatScreen(Screen):
         # Presets row, then the slider row.
         top = pygame.Rect(x + pad, y + pad, w - 2 * pad, row_h)
         presets = legal.get("presets") or {}
-        shown = [
-            (k, label)
-            for k, label in PRESETS
-            if presets.get(k) is not None and low <= int(presets[k]) <= high
-        ]
+        all_in = self.all_in_amount()
+        shown: list[tuple[str, str]] = []
+        seen: set[int] = set()
+        for k, label in PRESETS:
+            v = presets.get(k)
+            if v is None or not low <= int(v) <= high or int(v) in seen:
+                continue
+            if k == "all_in" and int(v) != all_in:
+                continue  # a pot-limit cap is not an all-in
+            seen.add(int(v))
+            shown.append((k, label))
         n = len(shown) + 1
         pw = (top.width - (n - 1) * pad) // n
         for i, (k, label) in enumerate(shown):
             value = int(presets[k])
             text = self.t(label)
-            if k == "pot" and value == high and presets.get("all_in") not in (None, value):
+            if k == "pot" and value == high and value != all_in:
                 text = self.t("ui.preset.pot_max")
             self.button(
                 f"preset_{k}",
@@ -620,4 +629,5 @@ class SeatScreen(Screen):
             self.t("ui.recall.title"),
             self.four_colour,
             self.seat_name,
+            viewer=self.view.get("seat"),
         )
