@@ -22,10 +22,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict firmware
+	$(BIN)/mypy --strict firmware drivers/shoe.py drivers/trays.py drivers/serial_device.py drivers/pcsc.py drivers/gpio.py drivers/debounce.py
 
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 test: lint typecheck pytest
 

@@ -264,17 +264,26 @@ class Controller:
         self.apply(event)
 
     def apply(self, event: te.TableEvent) -> bool:
-        """Journal and apply one table event; a refusal becomes an alert."""
+        """Journal and apply one table event; a refusal becomes a console alert."""
+        try:
+            self.submit(event)
+        except IllegalAction as exc:
+            self._alert(str(exc))
+            return False
+        return True
+
+    def submit(self, event: te.TableEvent) -> None:
+        """Journal and apply one table event (on the loop thread).
+
+        :raises IllegalAction: if the table refuses it, for the caller to
+            show (a seat screen shows its own refusals).
+        """
         if self.journal is not None:
             self.journal(event)
         try:
             self.table.apply(event)
-        except IllegalAction as exc:
-            self._alert(str(exc))
-            return False
         finally:
             self._outputs()
-        return True
 
     # ------------------------------------------------------------ helpers
 

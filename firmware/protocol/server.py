@@ -567,17 +567,13 @@ class TableServer:
             if event is None:
                 event = build()
             assert event is not None
-            if controller.journal is not None:
-                controller.journal(event)
             try:
-                controller.table.apply(event)
+                controller.submit(event)
             except IllegalAction as exc:
                 refused = {"type": "refused", "reason": str(exc), "key": exc.key}
                 if loop is not None and not loop.is_closed():
                     with contextlib.suppress(RuntimeError):
                         loop.call_soon_threadsafe(self._queue, client, refused)
-            finally:
-                controller._outputs()
 
         controller.call_soon(run)
 
