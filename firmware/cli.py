@@ -53,6 +53,12 @@ def _serve(argv: list[str]) -> int:
     return main_serve(argv)
 
 
+def _screen(argv: list[str]) -> int:
+    # The screens live in the ui package; loaded by name like the simulated table.
+    main_screen = importlib.import_module("ui.link").main_screen
+    return int(main_screen(argv))
+
+
 def _diag(argv: list[str]) -> int:
     from firmware.diag import main_diag
 
@@ -82,6 +88,7 @@ COMMANDS = {
     "replay": (_replay, "replay PHH hand histories; one JSON object per hand"),
     "script": (_script, "run table scripts; one JSON record per hand"),
     "serve": (_serve, "run the table controller as a service (systemd)"),
+    "screen": (_screen, "a seat screen or the dealer console, connected to the controller"),
     "diag": (_diag, "technician diagnostics of every device (or one), pass/fail report"),
     "history": (_history, "list hands and export one as JSON, PHH, PokerStars text or a script"),
     "audit": (_audit, "verify a table journal's hash chain, or salvage it"),

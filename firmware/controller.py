@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from firmware.errors import HardwareError, IllegalAction
 from firmware.hal import (
@@ -98,6 +99,8 @@ class Controller:
         self.state = ControllerState()
         self.alerts: list[Alert] = []
         self.listeners: list[Callable[[Controller], None]] = []
+        self.services: list[Any] = []
+        """Servers started and stopped with the controller (the table protocol)."""
         self.fault_listeners: list[Callable[[DeviceFault], None]] = []
         """Called with every device fault (the meters count them)."""
         self.loop_hooks: list[Callable[[float], None]] = []

@@ -26,6 +26,8 @@ from firmware.history import HandHistory
 from firmware.journal import Journal, JournalError
 from firmware.meters import Meters
 from firmware.notify import Notifier
+from firmware.protocol.auth import StaffDirectory, TerminalSecrets
+from firmware.protocol.server import TableServer
 from firmware.recovery import restore, store_table_setup
 from firmware.registry import TagRegistry
 from firmware.table import events as te
@@ -68,6 +70,15 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, Journal, bool]:
 
     table.hand_listeners.append(count_hand)
     controller.fault_listeners.append(lambda event: meters.bump("device_faults"))
+    server_section = data.get("server", {})
+    if server_section.get("socket"):
+        server = TableServer(
+            controller,
+            TerminalSecrets(dict(data.get("terminals", {}))),
+            StaffDirectory(),
+            unix_path=str(server_section["socket"]),
+        )
+        controller.services.append(server)
     return controller, journal, restored
 
 
@@ -81,6 +92,8 @@ def main_serve(argv: list[str] | None = None) -> int:
     try:
         controller, journal, restored = build(args.config, args.data)
         controller.start()
+        for service in controller.services:
+            service.start()
     except (OSError, ConfigError, HardwareError, JournalError, PokerTableError) as exc:
         print(f"pokertable serve: {exc}", file=sys.stderr)
         return 1
@@ -108,6 +121,8 @@ def main_serve(argv: list[str] | None = None) -> int:
         controller.run()
     finally:
         notifier.stopping()
+        for service in controller.services:
+            service.stop()
         controller.shutdown()
         journal.close()
     return 0

@@ -228,11 +228,12 @@ def load_table_config(text: str, source: str = "table configuration") -> TableCo
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"The {source} is not valid TOML: {exc}.") from exc
-    unknown_sections = sorted(set(data) - {"table", "options", "devices", "seats"})
+    known = {"table", "options", "devices", "seats", "server", "terminals", "staff"}
+    unknown_sections = sorted(set(data) - known)
     if unknown_sections:
         raise ConfigError(
             f"Unknown section(s) in the {source}: {', '.join(unknown_sections)}; "
-            "expected [table], [options], [seats] and [devices]."
+            "expected [table], [options], [devices], [server], [terminals] and [staff]."
         )
     table = dict(data.get("table", {}))
     profile = table.pop("profile", None)
