@@ -73,7 +73,7 @@ def test_batch_rejects_card_numbers_out_of_range() -> None:
 def test_cc_11_all_133784560_seven_card_hands_have_the_published_counts(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """The batch evaluator over every seven-card hand (about 2 s), via the CLI entry."""
+    """CC-11: The batch evaluator over every seven-card hand (about 2 s), via the CLI entry."""
     assert main_verify([]) == 0
     out = capsys.readouterr()
     assert "Seven-card check OK: 133,784,560 hands, 4824 distinct strengths" in out.out

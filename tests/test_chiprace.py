@@ -18,6 +18,7 @@ def scripted(*cards: str) -> Callable[[], Card]:
 
 
 def test_hg_19_ten_25_chips_become_two_100_chips_with_two_25_left_over() -> None:
+    """HG-19: hg 19 ten 25 chips become two 100 chips with two 25 left over."""
     result = chip_race({1: 10, 2: 4}, 25, 100, scripted("2c", "3c"), round_up=True)
     assert result.exchanged == {1: 2, 2: 1}
     assert result.odd_chips == {1: 2, 2: 0}
@@ -47,6 +48,7 @@ def _thirteen_odd_chips(round_up: bool) -> object:
 
 
 def test_hg_19_thirteen_odd_25_chips_race_four_100_chips_one_per_player() -> None:
+    """HG-19: hg 19 thirteen odd 25 chips race four 100 chips one per player."""
     result = _thirteen_odd_chips(round_up=True)
     assert result.odd_value == 325
     assert result.chips_raced == 4
@@ -61,6 +63,7 @@ def test_hg_19_thirteen_odd_25_chips_race_four_100_chips_one_per_player() -> Non
 
 
 def test_tda_2_rounding_to_nearest_races_three_chips_and_nobody_is_raced_out() -> None:
+    """TDA-2: tda 2 rounding to nearest races three chips and nobody is raced out."""
     result = _thirteen_odd_chips(round_up=False)
     assert result.chips_raced == 3
     assert result.won == {1: 1, 2: 1, 3: 1, 4: 0, 5: 0}
@@ -73,6 +76,7 @@ def test_tda_2_rounding_to_nearest_races_three_chips_and_nobody_is_raced_out() -
 
 
 def test_tda_2_chips_to_race_rounds_up_or_to_the_nearest_chip() -> None:
+    """TDA-2: tda 2 chips to race rounds up or to the nearest chip."""
     assert chips_to_race(325, 100, round_up=True) == 4
     assert chips_to_race(325, 100, round_up=False) == 3
     assert chips_to_race(350, 100, round_up=False) == 4
@@ -83,6 +87,7 @@ def test_tda_2_chips_to_race_rounds_up_or_to_the_nearest_chip() -> None:
 
 
 def test_tda_2_cards_are_dealt_clockwise_from_seat_1() -> None:
+    """TDA-2: tda 2 cards are dealt clockwise from seat 1."""
     result = chip_race({7: 1, 2: 1, 4: 2}, 5, 25, scripted("2c", "3c", "4c", "5c"))
     assert result.cards == {
         2: (parse_card("2c"),),
@@ -92,12 +97,14 @@ def test_tda_2_cards_are_dealt_clockwise_from_seat_1() -> None:
 
 
 def test_hg_19_dealing_can_start_at_the_dealers_left() -> None:
+    """HG-19: hg 19 dealing can start at the dealers left."""
     # button on seat 4: the dealer's left is seat 5, so 7 then 2 then 4
     result = chip_race({7: 1, 2: 1, 4: 1}, 5, 25, scripted("2c", "3c", "4c"), start_seat=5)
     assert result.cards == {7: (parse_card("2c"),), 2: (parse_card("3c"),), 4: (parse_card("4c"),)}
 
 
 def test_hg_19_ties_in_rank_go_to_spades_then_hearts_then_diamonds_then_clubs() -> None:
+    """HG-19: hg 19 ties in rank go to spades then hearts then diamonds then clubs."""
     # four odd 25s (100): one chip raced; all four cards are tens
     for winner_card, winner in (("Ts", 3), ("Th", 1)):
         order = ["Th", "Td", "Ts", "Tc"] if winner == 3 else ["Th", "Td", "Tc", "9s"]
@@ -107,6 +114,7 @@ def test_hg_19_ties_in_rank_go_to_spades_then_hearts_then_diamonds_then_clubs() 
 
 
 def test_tda_2_a_player_with_other_chips_can_lose_the_race() -> None:
+    """TDA-2: tda 2 a player with other chips can lose the race."""
     race = chip_race({1: 1, 2: 1}, 25, 100, scripted("As", "2c"), other_chips={1: 500, 2: 500})
     assert race.won == {1: 1, 2: 0}
     assert race.guaranteed == ()
@@ -114,6 +122,7 @@ def test_tda_2_a_player_with_other_chips_can_lose_the_race() -> None:
 
 
 def test_tda_2_race_rejects_bad_denominations_counts_and_cards() -> None:
+    """TDA-2: tda 2 race rejects bad denominations counts and cards."""
     with pytest.raises(ConfigError, match="whole multiple"):
         chip_race({1: 3}, 25, 60, scripted("2c"))
     with pytest.raises(ConfigError, match="larger"):
@@ -127,6 +136,7 @@ def test_tda_2_race_rejects_bad_denominations_counts_and_cards() -> None:
 
 
 def test_hg_19_every_step_is_recorded_for_the_console() -> None:
+    """HG-19: hg 19 every step is recorded for the console."""
     result = _thirteen_odd_chips(round_up=True)
     kinds = [step.kind for step in result.steps]
     assert kinds.count("exchange") == 5
@@ -145,6 +155,7 @@ def test_hg_19_every_step_is_recorded_for_the_console() -> None:
 def test_tda_2_value_is_conserved_but_for_the_reported_rounding_and_guarantee(
     counts: dict[int, int], ratio: int, round_up: bool
 ) -> None:
+    """TDA-2: tda 2 value is conserved but for the reported rounding and guarantee."""
     deck = iter(range(52))
     result = chip_race(counts, 25, 25 * ratio, lambda: next(deck), round_up=round_up)
     assert result.difference == result.rounding_difference + result.guarantee_value

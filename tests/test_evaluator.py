@@ -87,7 +87,7 @@ FIVE_CARD_CATEGORY_COUNTS = {
 
 
 def test_pe_5_all_2598960_five_card_hands_rank_into_7462_values() -> None:
-    """Every five-card hand: 7,462 distinct values, the textbook category
+    """PE-5: Every five-card hand: 7,462 distinct values, the textbook category
     counts, and an order that agrees with the reference ranker."""
     per_strength: dict[int, tuple[int, ...]] = {}
     histogram: Counter[int] = Counter()
@@ -111,6 +111,7 @@ def test_pe_5_all_2598960_five_card_hands_rank_into_7462_values() -> None:
 
 
 def test_pe_5_equal_values_are_equal_hands_on_random_five_card_hands() -> None:
+    """PE-5: pe 5 equal values are equal hands on random five card hands."""
     rng = random.Random(5)
     seen: dict[int, tuple[int, ...]] = {}
     for _ in range(20_000):
@@ -166,6 +167,7 @@ PE_5_ORDER = [
 
 @pytest.mark.parametrize(("better", "worse"), PE_5_ORDER)
 def test_pe_5_tie_breaks(better: str, worse: str) -> None:
+    """PE-5: pe 5 tie breaks."""
     assert strength(better) > strength(worse)
     assert reference_rank5(tuple(parse_cards(better))) > reference_rank5(tuple(parse_cards(worse)))
 
@@ -180,10 +182,12 @@ def test_pe_5_tie_breaks(better: str, worse: str) -> None:
     ],
 )
 def test_pe_5_identical_ranks_tie(first: str, second: str) -> None:
+    """PE-5: pe 5 identical ranks tie."""
     assert strength(first) == strength(second)
 
 
 def test_pe_5_extremes_and_straight_bounds() -> None:
+    """PE-5: pe 5 extremes and straight bounds."""
     assert strength("AsKsQsJsTs") == 7462
     assert strength("7c5d4h3s2c") == 1
     wheel, six_high, ace_high = (
@@ -202,7 +206,7 @@ def test_pe_5_extremes_and_straight_bounds() -> None:
 
 
 def test_cc_11_best_five_of_seven_matches_reference_on_random_hands() -> None:
-    """evaluate7 orders 3,000 random seven-card hands exactly as the best
+    """CC-11: evaluate7 orders 3,000 random seven-card hands exactly as the best
     five-card subset under the reference ranker does."""
     rng = random.Random(11)
     strength_of_key: dict[tuple[int, ...], int] = {}
@@ -216,6 +220,7 @@ def test_cc_11_best_five_of_seven_matches_reference_on_random_hands() -> None:
 
 
 def test_cc_11_six_cards_are_best_five_of_six() -> None:
+    """CC-11: cc 11 six cards are best five of six."""
     rng = random.Random(6)
     for _ in range(2_000):
         six = tuple(rng.sample(range(52), 6))
@@ -223,7 +228,7 @@ def test_cc_11_six_cards_are_best_five_of_six() -> None:
 
 
 def test_cc_11_flush_draws_and_suited_boards() -> None:
-    """Hands weighted towards one suit exercise the flush path hard."""
+    """CC-11: Hands weighted towards one suit exercise the flush path hard."""
     rng = random.Random(12)
     hearts = [c for c in range(52) if c & 3 == 2]
     others = [c for c in range(52) if c & 3 != 2]
@@ -236,7 +241,7 @@ def test_cc_11_flush_draws_and_suited_boards() -> None:
 
 
 def test_cc_11_agrees_with_phevaluator_on_random_pairs() -> None:
-    """Our order (higher is better) mirrors phevaluator's (lower is better)."""
+    """CC-11: Our order (higher is better) mirrors phevaluator's (lower is better)."""
     phevaluator = pytest.importorskip("phevaluator")
     rng = random.Random(7)
     for _ in range(5_000):
@@ -261,10 +266,12 @@ def test_cc_11_agrees_with_phevaluator_on_random_pairs() -> None:
     ],
 )
 def test_cc_11_hole_cards_and_board_together(hole: str, board: str, expected: str) -> None:
+    """CC-11: cc 11 hole cards and board together."""
     assert best_hand(parse_cards(hole + board)).describe("en") == expected
 
 
 def test_cc_11_kicker_from_the_hole_decides() -> None:
+    """CC-11: cc 11 kicker from the hole decides."""
     board = "AhAd8s5c2h"
     assert strength("KcQd" + board) > strength("QcJd" + board)
     # Both players play the board's best five: a split.

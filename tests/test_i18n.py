@@ -13,6 +13,7 @@ def _fields(text: str) -> set[str]:
 
 @pytest.mark.parametrize("key", sorted(CATALOG))
 def test_tda_14_every_message_exists_in_spanish_and_english(key: str) -> None:
+    """TDA-14: tda 14 every message exists in spanish and english."""
     entry = CATALOG[key]
     for lang in LANGUAGES:
         assert entry.get(lang), f"{key} has no {lang} text"

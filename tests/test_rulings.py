@@ -11,6 +11,7 @@ from tests.kit import act, board, deal, start
 
 
 def test_tda_28_killed_unprotected_hand_gets_back_only_an_uncalled_raise() -> None:
+    """TDA-28: tda 28 killed unprotected hand gets back only an uncalled raise."""
     hand = start([1000] * 4)
     deal(hand, "AhAd", "KhKd", "QhQd", "JhJd")
     act(hand, "r50")  # player 2 raises to 50; nobody has called yet
@@ -22,6 +23,7 @@ def test_tda_28_killed_unprotected_hand_gets_back_only_an_uncalled_raise() -> No
 
 
 def test_tda_28_called_chips_stay_in_the_pot() -> None:
+    """TDA-28: tda 28 called chips stay in the pot."""
     hand = start([1000] * 3)
     deal(hand, "AhAd", "KhKd", "QhQd")
     act(hand, "r50", "c")  # small blind calls the raise
@@ -31,6 +33,7 @@ def test_tda_28_called_chips_stay_in_the_pot() -> None:
 
 
 def test_tda_8_absent_player_killed_when_deal_ends_blinds_stay_in_pot() -> None:
+    """TDA-8: tda 8 absent player killed when deal ends blinds stay in pot."""
     hand = start([1000] * 3)
     deal(hand, "AhAd")
     hand.apply(KillHand(0, "not seated when the deal ended"))
@@ -46,6 +49,7 @@ def test_tda_8_absent_player_killed_when_deal_ends_blinds_stay_in_pot() -> None:
 
 
 def test_tda_29_tabled_winning_hand_cannot_be_killed() -> None:
+    """TDA-29: tda 29 tabled winning hand cannot be killed."""
     hand = start([100, 100])
     deal(hand, "AhAd", "2c7d")
     act(hand, "c", "c")

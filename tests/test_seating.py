@@ -39,6 +39,7 @@ def dead_by_seat(plan: HandPlan) -> dict[int, int]:
 
 
 def test_cc_16_ten_seats_at_most_and_minimum_buy_in() -> None:
+    """CC-16: cc 16 ten seats at most and minimum buy in."""
     s = seating(players=0)
     with pytest.raises(IllegalAction, match="seats 1 to 10"):
         s.sit(11, "X", 200)
@@ -50,6 +51,7 @@ def test_cc_16_ten_seats_at_most_and_minimum_buy_in() -> None:
 
 
 def test_pe_4_one_player_per_seat_and_one_seat_per_player() -> None:
+    """PE-4: pe 4 one player per seat and one seat per player."""
     s = seating(players=2)
     with pytest.raises(IllegalAction, match="taken"):
         s.sit(1, "Z", 200)
@@ -58,6 +60,7 @@ def test_pe_4_one_player_per_seat_and_one_seat_per_player() -> None:
 
 
 def test_pe_4_table_stakes_no_chips_leave_during_a_hand() -> None:
+    """PE-4: pe 4 table stakes no chips leave during a hand."""
     s = seating(players=3)
     plan = s.plan_hand()
     s.begin_hand(plan)
@@ -71,6 +74,7 @@ def test_pe_4_table_stakes_no_chips_leave_during_a_hand() -> None:
 
 
 def test_hg_6_cash_out_whole_stack_and_wait_before_coming_back() -> None:
+    """HG-6: hg 6 cash out whole stack and wait before coming back."""
     s = seating(players=3)
     with pytest.raises(IllegalAction, match="HG-6"):
         s.remove_chips(2, 50)
@@ -82,6 +86,7 @@ def test_hg_6_cash_out_whole_stack_and_wait_before_coming_back() -> None:
 
 
 def test_hg_7_no_chip_transfers_between_players() -> None:
+    """HG-7: hg 7 no chip transfers between players."""
     s = seating(players=2)
     with pytest.raises(IllegalAction, match="HG-7"):
         s.transfer(1, 2, 50)
@@ -89,6 +94,7 @@ def test_hg_7_no_chip_transfers_between_players() -> None:
 
 
 def test_tda_18_declared_rebuy_is_binding_and_plays_behind() -> None:
+    """TDA-18: tda 18 declared rebuy is binding and plays behind."""
     s = seating(players=3)
     s.declare_rebuy(3, 100)
     plan = s.plan_hand()
@@ -96,6 +102,7 @@ def test_tda_18_declared_rebuy_is_binding_and_plays_behind() -> None:
 
 
 def test_hg_13_busted_player_must_decide_before_next_hand() -> None:
+    """HG-13: hg 13 busted player must decide before next hand."""
     s = seating(players=3)
     play(s, {2: 0, 3: 400})
     assert s.seats[2].busted
@@ -122,6 +129,7 @@ def test_config_unknown_option_is_an_error_naming_it() -> None:
 
 
 def test_cc_12_forward_button_goes_to_last_hands_small_blind() -> None:
+    """CC-12: cc 12 forward button goes to last hands small blind."""
     s = seating(players=4)
     first = play(s)
     assert (first.button, first.small_blind_seat, first.big_blind_seat) == (1, 2, 3)
@@ -133,6 +141,7 @@ def test_cc_12_forward_button_goes_to_last_hands_small_blind() -> None:
 
 
 def test_cc_13_new_player_posts_a_live_big_blind_or_waits() -> None:
+    """CC-13: cc 13 new player posts a live big blind or waits."""
     s = seating(players=4)
     play(s)  # button 1, blinds 2 and 3
     s.sit(6, "New", 200)  # seat 6 is after seat 4, before the button's next seats
@@ -148,6 +157,7 @@ def test_cc_13_new_player_posts_a_live_big_blind_or_waits() -> None:
 
 
 def test_cc_13_new_player_between_button_and_blinds_waits() -> None:
+    """CC-13: cc 13 new player between button and blinds waits."""
     config = TableConfig("casino-cash", profile_options("casino-cash"), Stakes())
     s = Seating(config)
     for seat in (1, 3, 5, 7):
@@ -160,6 +170,7 @@ def test_cc_13_new_player_between_button_and_blinds_waits() -> None:
 
 
 def test_cc_14_hg_15_missed_big_blind_marker_then_posts_live_and_dead() -> None:
+    """CC-14, HG-15: cc 14 hg 15 missed big blind marker then posts live and dead."""
     s = seating(players=5)
     play(s)  # button 1, blinds 2, 3
     s.sit_out(4)
@@ -177,6 +188,7 @@ def test_cc_14_hg_15_missed_big_blind_marker_then_posts_live_and_dead() -> None:
 
 
 def test_cc_15_missed_small_blind_marker_posts_dead_small_blind() -> None:
+    """CC-15: cc 15 missed small blind marker posts dead small blind."""
     s = seating(players=5)
     play(s)  # button 1, blinds 2, 3
     s.sit_out(3)
@@ -190,6 +202,7 @@ def test_cc_15_missed_small_blind_marker_posts_dead_small_blind() -> None:
 
 
 def test_hg_15_returning_player_in_the_small_blind_waits_for_the_button() -> None:
+    """HG-15: hg 15 returning player in the small blind waits for the button."""
     s = seating(players=4)
     play(s)  # button 1, blinds 2, 3
     s.sit_out(3)
@@ -202,6 +215,7 @@ def test_hg_15_returning_player_in_the_small_blind_waits_for_the_button() -> Non
 
 
 def test_tda_6_dead_button_when_the_small_blind_busts() -> None:
+    """TDA-6: tda 6 dead button when the small blind busts."""
     s = seating("tda-tournament", players=4)
     first = play(s, {2: 0})  # button 1, blinds 2 and 3; seat 2 busts
     del s.seats[2]
@@ -214,6 +228,7 @@ def test_tda_6_dead_button_when_the_small_blind_busts() -> None:
 
 
 def test_tda_6_no_small_blind_when_the_big_blind_busts() -> None:
+    """TDA-6: tda 6 no small blind when the big blind busts."""
     s = seating("tda-tournament", players=4)
     play(s, {3: 0})  # seat 3, the big blind, busts
     del s.seats[3]
@@ -224,6 +239,7 @@ def test_tda_6_no_small_blind_when_the_big_blind_busts() -> None:
 
 
 def test_tda_35_heads_up_transition_nobody_posts_big_blind_twice() -> None:
+    """TDA-35: tda 35 heads up transition nobody posts big blind twice."""
     s = seating("tda-tournament", players=3)
     first = play(s, {1: 0})  # button 1, blinds 2 and 3; the button busts
     del s.seats[1]
@@ -236,6 +252,7 @@ def test_tda_35_heads_up_transition_nobody_posts_big_blind_twice() -> None:
 
 
 def test_tda_24_arrival_between_button_and_small_blind_sits_out_a_hand() -> None:
+    """TDA-24: tda 24 arrival between button and small blind sits out a hand."""
     config = TableConfig("tda-tournament", profile_options("tda-tournament"), Stakes())
     s = Seating(config)
     for seat in (1, 2, 5, 6):
@@ -248,6 +265,7 @@ def test_tda_24_arrival_between_button_and_small_blind_sits_out_a_hand() -> None
 
 
 def test_tda_8_hg_17_absent_players_are_dealt_in_in_tournaments() -> None:
+    """TDA-8, HG-17: tda 8 hg 17 absent players are dealt in in tournaments."""
     s = seating("tda-tournament", players=3)
     s.set_away(3)
     plan = s.plan_hand()
@@ -255,6 +273,7 @@ def test_tda_8_hg_17_absent_players_are_dealt_in_in_tournaments() -> None:
 
 
 def test_hg_18_stack_below_small_blind_is_all_in_in_home_games() -> None:
+    """HG-18: hg 18 stack below small blind is all in in home games."""
     config = TableConfig("home", profile_options("home"), Stakes(small_blind=5, big_blind=10))
     s = Seating(config)
     for seat in (1, 2, 3, 4):
@@ -265,6 +284,7 @@ def test_hg_18_stack_below_small_blind_is_all_in_in_home_games() -> None:
 
 
 def test_pe_4_fewer_than_two_players_cannot_start() -> None:
+    """PE-4: pe 4 fewer than two players cannot start."""
     s = seating(players=2)
     s.sit_out(2)
     with pytest.raises(IllegalAction, match="at least two players"):

@@ -38,6 +38,7 @@ def schedule() -> LevelSchedule:
 
 
 def test_tda_17_level_at_gives_index_level_and_seconds_left() -> None:
+    """TDA-17: tda 17 level at gives index level and seconds left."""
     s = schedule()
     assert s.level_at(0.0) == (0, Level(25, 50, 0, False, 20.0), 1200.0)
     assert s.level_at(1199.5)[0] == 0
@@ -51,6 +52,7 @@ def test_tda_17_level_at_gives_index_level_and_seconds_left() -> None:
 
 
 def test_tda_17_schedule_loads_from_toml() -> None:
+    """TDA-17: tda 17 schedule loads from toml."""
     text = """
 structure = "FL"
 chip_unit = 5
@@ -96,11 +98,13 @@ minutes = 15
 def test_tda_17_bad_schedules_are_refused_naming_the_level(
     entries: list[dict[str, object]], message: str
 ) -> None:
+    """TDA-17: tda 17 bad schedules are refused naming the level."""
     with pytest.raises(ConfigError, match=message):
         LevelSchedule.from_dicts(entries)
 
 
 def test_tda_17_level_change_during_a_hand_does_not_change_that_hands_stakes() -> None:
+    """TDA-17: tda 17 level change during a hand does not change that hands stakes."""
     clock = TournamentClock(schedule())
     clock.start(1000.0)
     hand_started_at = 2190.0  # shuffle 10 s before level 1 ends at 2200
@@ -113,12 +117,14 @@ def test_tda_17_level_change_during_a_hand_does_not_change_that_hands_stakes() -
 
 
 def test_tda_17_a_hand_shuffled_at_the_exact_level_end_uses_the_new_level() -> None:
+    """TDA-17: tda 17 a hand shuffled at the exact level end uses the new level."""
     clock = TournamentClock(schedule())
     clock.start(0.0)
     assert clock.stakes_for_hand(1200.0).big_blind == 100
 
 
 def test_tda_17_pauses_push_the_level_change_back() -> None:
+    """TDA-17: tda 17 pauses push the level change back."""
     clock = TournamentClock(schedule())
     clock.start(0.0)
     clock.pause(600.0)
@@ -131,6 +137,7 @@ def test_tda_17_pauses_push_the_level_change_back() -> None:
 
 
 def test_tda_17_big_blind_ante_level_gives_stakes_and_breaks_refuse_hands() -> None:
+    """TDA-17: tda 17 big blind ante level gives stakes and breaks refuse hands."""
     clock = TournamentClock(schedule())
     clock.start(0.0)
     with pytest.raises(IllegalAction, match="break"):
@@ -145,6 +152,7 @@ def test_tda_17_big_blind_ante_level_gives_stakes_and_breaks_refuse_hands() -> N
 
 
 def test_tda_7_rounds_are_one_hand_per_player_at_the_table_times_rounds() -> None:
+    """TDA-7: tda 7 rounds are one hand per player at the table times rounds."""
     assert hands_to_miss(1, 9) == 9
     assert hands_to_miss(3, 6) == 18
     assert hands_to_miss(4, 10) == 40
@@ -154,6 +162,7 @@ def test_tda_7_rounds_are_one_hand_per_player_at_the_table_times_rounds() -> Non
 
 
 def test_tda_7_penalised_seat_is_dealt_in_and_killed_until_the_count_runs_out() -> None:
+    """TDA-7: tda 7 penalised seat is dealt in and killed until the count runs out."""
     book = PenaltyBook()
     record = book.give(4, Penalty(PenaltyKind.ROUNDS, 1), "threw cards off the table", 50.0, 3)
     assert record.hands_total == 3 and not record.kill_now
@@ -169,6 +178,7 @@ def test_tda_7_penalised_seat_is_dealt_in_and_killed_until_the_count_runs_out() 
 
 
 def test_tda_7_only_hands_the_seat_is_dealt_count() -> None:
+    """TDA-7: tda 7 only hands the seat is dealt count."""
     book = PenaltyBook()
     book.give(2, Penalty(PenaltyKind.ROUNDS, 1), "abuse", 0.0, 2)
     assert book.hand_dealt([1, 3]) == frozenset()
@@ -177,6 +187,7 @@ def test_tda_7_only_hands_the_seat_is_dealt_count() -> None:
 
 
 def test_tda_7_penalty_given_during_a_hand_kills_it_and_counts_it() -> None:
+    """TDA-7: tda 7 penalty given during a hand kills it and counts it."""
     book = PenaltyBook()
     book.hand_dealt([1, 2, 3])
     record = book.give(2, Penalty(PenaltyKind.ROUNDS, 1), "abusive language", 10.0, 3)
@@ -185,6 +196,7 @@ def test_tda_7_penalty_given_during_a_hand_kills_it_and_counts_it() -> None:
 
 
 def test_tda_31_showing_cards_penalty_starts_next_hand_and_leaves_this_hand_live() -> None:
+    """TDA-31: tda 31 showing cards penalty starts next hand and leaves this hand live."""
     book = PenaltyBook()
     book.hand_dealt([1, 2, 3, 4])
     record = book.give(
@@ -205,6 +217,7 @@ def test_tda_31_showing_cards_penalty_starts_next_hand_and_leaves_this_hand_live
 
 
 def test_tda_7_warning_and_penalty_need_a_reason() -> None:
+    """TDA-7: tda 7 warning and penalty need a reason."""
     book = PenaltyBook()
     warning = book.give(1, Penalty(PenaltyKind.WARNING), "slow play", 0.0, 9)
     assert warning.hands_total == 0 and not book.is_serving(1)
@@ -216,6 +229,7 @@ def test_tda_7_warning_and_penalty_need_a_reason() -> None:
 
 
 def test_tda_7_disqualification_removes_the_chips_from_play_and_ends_other_penalties() -> None:
+    """TDA-7: tda 7 disqualification removes the chips from play and ends other penalties."""
     book = PenaltyBook()
     book.give(6, Penalty(PenaltyKind.ROUNDS, 2), "soft play", 0.0, 8)
     assert book.disqualify(6, "chip dumping (TDA-33)", 90.0, chips=12_500) == 12_500
@@ -233,6 +247,7 @@ def test_tda_7_disqualification_removes_the_chips_from_play_and_ends_other_penal
 def test_tda_13_seat_draw_is_a_random_assignment_and_is_logged(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    """TDA-13: tda 13 seat draw is a random assignment and is logged."""
     players = [f"p{i}" for i in range(7)]
     with caplog.at_level(logging.INFO, logger="firmware.table.draws"):
         result = draw_seats(players, list(range(1, 11)), random.Random(1))
@@ -244,6 +259,7 @@ def test_tda_13_seat_draw_is_a_random_assignment_and_is_logged(
 
 
 def test_tda_13_seat_draw_is_uniform() -> None:
+    """TDA-13: tda 13 seat draw is uniform."""
     rng = random.Random(20240607)
     seats = list(range(1, 10))
     runs = 9000
@@ -266,6 +282,7 @@ def test_tda_13_seat_draw_is_uniform() -> None:
 
 
 def test_hg_5_breaking_to_one_table_gives_every_player_a_distinct_seat() -> None:
+    """HG-5: hg 5 breaking to one table gives every player a distinct seat."""
     players = [f"p{i}" for i in range(10)]
     result = draw_seats(players, list(range(1, 11)), random.SystemRandom())
     assert sorted(result.values()) == list(range(1, 11))
@@ -276,6 +293,7 @@ def test_hg_5_breaking_to_one_table_gives_every_player_a_distinct_seat() -> None
 def test_tda_13_button_draw_highest_card_wins_ties_by_suit(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    """TDA-13: tda 13 button draw highest card wins ties by suit."""
     cards = iter(parse_card(c) for c in ["Kd", "Ah", "As", "7c"])
     players = {8: "d", 1: "a", 3: "b", 5: "c"}
     with caplog.at_level(logging.INFO, logger="firmware.table.draws"):
@@ -287,6 +305,7 @@ def test_tda_13_button_draw_highest_card_wins_ties_by_suit(
 
 
 def test_tda_13_button_draw_from_a_shuffled_deck_is_seeded() -> None:
+    """TDA-13: tda 13 button draw from a shuffled deck is seeded."""
     players = {1: "a", 2: "b", 3: "c"}
     first = draw_for_button(players, random.Random(3))
     assert first == draw_for_button(players, random.Random(3))
@@ -304,6 +323,7 @@ def _tables() -> dict[str, dict[int, str]]:
 
 
 def test_tda_25_moves_the_next_big_blind_to_the_seat_closest_to_the_big_blind() -> None:
+    """TDA-25: tda 25 moves the next big blind to the seat closest to the big blind."""
     move = suggest_move(_tables(), big_blinds={"A": 4, "B": 3})
     assert move is not None
     assert (move.player, move.from_table, move.from_seat) == ("a5", "A", 5)
@@ -312,6 +332,7 @@ def test_tda_25_moves_the_next_big_blind_to_the_seat_closest_to_the_big_blind() 
 
 
 def test_tda_25_next_big_blind_skips_empty_seats_and_wraps() -> None:
+    """TDA-25: tda 25 next big blind skips empty seats and wraps."""
     tables = _tables()
     move = suggest_move(tables, big_blinds={"A": 9, "B": 8})
     assert move is not None
@@ -319,11 +340,13 @@ def test_tda_25_next_big_blind_skips_empty_seats_and_wraps() -> None:
 
 
 def test_tda_25_no_move_when_tables_differ_by_one_or_less() -> None:
+    """TDA-25: tda 25 no move when tables differ by one or less."""
     tables = {"A": {1: "x", 2: "y", 3: "z"}, "B": {1: "u", 2: "v"}}
     assert suggest_move(tables, big_blinds={"A": 1, "B": 1}) is None
 
 
 def test_tda_25_table_short_three_players_pauses() -> None:
+    """TDA-25: tda 25 table short three players pauses."""
     counts = {"A": 9, "B": 6, "C": 7}
     assert table_should_pause(counts, "B")
     assert not table_should_pause(counts, "C")
@@ -331,6 +354,7 @@ def test_tda_25_table_short_three_players_pauses() -> None:
 
 
 def test_hg_4_moves_the_player_in_the_same_position_relative_to_the_button() -> None:
+    """HG-4: hg 4 moves the player in the same position relative to the button."""
     # B's chosen empty seat is 4, three seats after its button (1); at A the
     # player three seats after the button (6) is seat 9
     move = suggest_move(
@@ -342,6 +366,7 @@ def test_hg_4_moves_the_player_in_the_same_position_relative_to_the_button() -> 
 
 
 def test_hg_4_takes_the_nearest_position_closer_to_the_button_when_it_is_empty() -> None:
+    """HG-4: hg 4 takes the nearest position closer to the button when it is empty."""
     tables = _tables()
     del tables["A"][9]
     tables["A"][10] = "a10"
