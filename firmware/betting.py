@@ -209,3 +209,54 @@ def interpret_chip_bet(hand: Hand, player: int, total: int) -> tuple[Event, int]
     if 2 * (total - current) >= hand.last_raise or current == 0:
         return BetRaise(player, low), 0
     return CheckCall(player), total - current
+
+
+def interpret_single_chip(
+    hand: Hand, player: int, chip: int, declared_raise: bool
+) -> tuple[Event, int]:
+    """Read one chip put in the betting zone (TDA-11, HG-14).
+
+    * An oversized chip (worth more than the call) with no declaration is a call;
+      the change is returned.
+    * With "raise" declared before the chip touched the felt and no amount, it
+      is a raise of the chip's full value.
+    * After the flop, a single chip opening the betting without a declaration is
+      a bet of the chip's full value.
+
+    Returns the action and the chips to hand back.
+    """
+    from firmware.events import BetRaise, CheckCall
+
+    bet = hand.bets[player]
+    all_in_to = hand.stacks[player] + bet
+    total = min(bet + chip, all_in_to)
+    if hand.current_bet == 0 and hand.street > 0 and not declared_raise:
+        return interpret_chip_bet(hand, player, total)
+    if not declared_raise or raise_refusal(hand, player) is not None:
+        if total < hand.current_bet and total < all_in_to:
+            return interpret_chip_bet(hand, player, total)  # does not cover: refused there
+        return CheckCall(player), max(0, total - max(hand.current_bet, bet))
+    low, high = raise_bounds(hand, player)
+    to = min(max(low, hand.current_bet + chip), high)
+    return BetRaise(player, to), max(0, total - to)
+
+
+def interpret_motions(
+    hand: Hand, player: int, motions: list[int], declared_raise: bool
+) -> tuple[Event, int, bool]:
+    """Read chips put in over several motions (TDA-32, TDA-39).
+
+    Without a raise declaration only the first motion counts (a string raise):
+    the rest goes back and the dealer is told. With "raise" declared, the
+    first motion and one more complete it.
+
+    Returns the action, the chips to hand back and whether a string raise was
+    ruled (for the dealer's console).
+    """
+    if not motions:
+        raise ValueError("A bet needs at least one motion of chips.")
+    counted = motions[: 2 if declared_raise else 1]
+    string_raise = len(motions) > len(counted)
+    total = hand.bets[player] + sum(counted)
+    event, back = interpret_chip_bet(hand, player, total)
+    return event, back + sum(motions[len(counted) :]), string_raise
