@@ -229,7 +229,15 @@ class Controller:
         elif isinstance(event, DeckScanned):
             self._deck_scanned(event)
         elif isinstance(event, ChipsChanged):
+            before = self._chips_on_table()
             st.zones[event.zone] = event.tags
+            after = self._chips_on_table()
+            if self.table.hand is not None and after < before:
+                self._alert(
+                    f"Chips worth {before - after} left the table from {event.zone} during the "
+                    "hand (TDA-23): chips must stay in view; call the floor.",
+                    event.device,
+                )
             _, unknown = self.registry.chips_value(event.tags)
             if unknown:
                 self._alert(
@@ -309,6 +317,10 @@ class Controller:
         expected = self.table.deck.checklist
         if self.table.hand is None and not expected:
             self.apply(te.DeckStep("show", cards))
+
+    def _chips_on_table(self) -> int:
+        """Value of every registered chip read in any zone (seats, pot, bank)."""
+        return sum(self.registry.chips_value(tags)[0] for tags in self.state.zones.values())
 
     def _button(self, event: ButtonPressed) -> None:
         name = event.button

@@ -33,6 +33,9 @@ class SitDown(TableEvent):
     player: str
     chips: int
     wait_for_big_blind: bool = False
+    owes_big_blind: bool = False
+    """Moved from a broken table where the big blind was due: it is posted
+    here at the first hand, so moving does not dodge it (TDA-22, HG-15)."""
 
 
 @dataclass(frozen=True)

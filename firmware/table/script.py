@@ -182,7 +182,9 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
         return [te.MuckCards(_ints(rest, number)[0])]
     if head == "sit" and len(rest) in (3, 4):
         wait = len(rest) == 4 and rest[3] == "wait"
-        return [te.SitDown(_ints(rest[:1], number)[0], rest[1], _ints(rest[2:3], number)[0], wait)]
+        owes = len(rest) == 4 and rest[3] == "owes-bb"
+        seat, chips = _ints(rest[:1], number)[0], _ints(rest[2:3], number)[0]
+        return [te.SitDown(seat, rest[1], chips, wait, owes)]
     one_seat = {
         "sitout": lambda s: te.SitOut(s, True),
         "sitin": lambda s: te.SitOut(s, False),
@@ -483,9 +485,8 @@ def format_event(event: te.TableEvent) -> str:
     if isinstance(event, te.Advance):
         return f"advance {event.seat} {event.action}"
     if isinstance(event, te.SitDown):
-        return f"sit {event.seat} {event.player} {event.chips}" + (
-            " wait" if event.wait_for_big_blind else ""
-        )
+        extra = " wait" if event.wait_for_big_blind else " owes-bb" if event.owes_big_blind else ""
+        return f"sit {event.seat} {event.player} {event.chips}{extra}"
     if isinstance(event, te.SitOut):
         return f"{'sitout' if event.out else 'sitin'} {event.seat}"
     if isinstance(event, te.Away):

@@ -407,6 +407,8 @@ class Seating:
                 blinds[i] = stakes.small_blind
             elif straddles and not dead_button:
                 blinds[i] = 2 * stakes.big_blind  # a live straddle (house option)
+            elif dead_button and seat.missed_big:
+                blinds[i] = stakes.big_blind  # owed from the table he left (TDA-22, HG-15)
             elif not dead_button and seat.new:
                 blinds[i] = stakes.big_blind  # a new player posts a live big blind (CC-13)
             elif not dead_button and seat.markers:

@@ -160,6 +160,7 @@ class Table:
                 raise IllegalAction(f"Seat {event.seat} is playing a hand.")
             seat = seating.sit(event.seat, event.player, event.chips, now=self.now)
             seat.wait_for_big_blind = event.wait_for_big_blind
+            seat.missed_big = event.owes_big_blind
         elif isinstance(event, te.SitOut):
             seating.sit_out(event.seat, event.out)
         elif isinstance(event, te.Away):
