@@ -25,7 +25,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from firmware.cards import format_cards
 from firmware.hal import (
     ButtonPressed,
     Buttons,
@@ -39,6 +38,7 @@ from firmware.hal import (
     IdReaders,
 )
 from firmware.registry import TagRegistry
+from firmware.table.table import deck_scan_problems
 
 
 @dataclass
@@ -167,18 +167,8 @@ class Diagnostics:
             self._item(shoe.name, "deck scan", False, "no scan result: check the shoe's antenna")
             return
         seconds = max(self.clock() - started, 1e-9)
-        cards = [self.registry.card_for(t) for t in found.tags]
-        unknown = [t for t, c in zip(found.tags, cards, strict=True) if c is None]
-        known = [c for c in cards if c is not None]
-        doubled = sorted({c for c in known if known.count(c) > 1})
-        missing = sorted(set(range(52)) - set(known))
-        problems = []
-        if unknown:
-            problems.append(f"unknown tags {', '.join(unknown[:5])}")
-        if doubled:
-            problems.append(f"read twice {format_cards(doubled)}")
-        if missing:
-            problems.append(f"missing {format_cards(missing)}")
+        cards = tuple(self.registry.card_for(t) for t in found.tags)
+        problems = deck_scan_problems(cards, tags=found.tags)
         rate = len(found.tags) / seconds
         detail = "; ".join(problems) or f"52 cards read once each ({rate:.0f} reads/s)"
         self._item(shoe.name, "deck scan", not problems, detail)

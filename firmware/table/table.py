@@ -486,19 +486,36 @@ class Table:
         return "Showdown: players show or muck."
 
 
-def verify_deck_scan(scan: tuple[int | None, ...], withdrawn: tuple[int, ...]) -> None:
-    """Check a deck scan: 52 distinct registered cards, no joker or foreign tag (PE-1)."""
-    unknown = sum(1 for c in scan if c is None)
+def deck_scan_problems(
+    scan: tuple[int | None, ...], withdrawn: tuple[int, ...] = (), tags: tuple[str, ...] = ()
+) -> list[str]:
+    """What is wrong with a deck scan (PE-1): unknown tags, missing or doubled cards.
+
+    :param scan: The card of each tag read, ``None`` for a tag that is no card.
+    :param withdrawn: Cards withdrawn from this deck (HG-11), not expected.
+    :param tags: The tags read, to name the unknown ones.
+    """
     cards = [c for c in scan if c is not None]
+    unknown = [t for t, c in zip(tags, scan, strict=False) if c is None]
+    count = sum(1 for c in scan if c is None)
     missing = sorted(set(range(52)) - set(cards) - set(withdrawn))
     doubled = sorted({c for c in cards if cards.count(c) > 1})
     problems = []
-    if unknown:
-        problems.append(f"{unknown} tag(s) that are no registered card (a joker or a foreign card)")
+    if count:
+        named = f" ({', '.join(unknown[:5])})" if unknown else ""
+        problems.append(
+            f"{count} tag(s) that are no registered card, a joker or a foreign card{named}"
+        )
     if missing:
         problems.append(f"missing {format_cards(missing)}")
     if doubled:
         problems.append(f"read twice {format_cards(doubled)}")
+    return problems
+
+
+def verify_deck_scan(scan: tuple[int | None, ...], withdrawn: tuple[int, ...]) -> None:
+    """Check a deck scan: 52 distinct registered cards, no joker or foreign tag (PE-1)."""
+    problems = deck_scan_problems(scan, withdrawn)
     if problems:
         raise IllegalAction(
             "The deck is not complete and clean (PE-1): "
