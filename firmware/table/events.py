@@ -338,6 +338,14 @@ class Straddle(TableEvent):
     seat: int
 
 
+@dataclass(frozen=True)
+class Restore(TableEvent):
+    """The table's state between hands, starting a rotated journal (see table/snapshot.py)."""
+
+    kind: ClassVar[str] = "restore"
+    state: dict[str, Any]
+
+
 # --- tournament ------------------------------------------------------------------
 
 
@@ -417,6 +425,7 @@ TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
         BuyButton,
         Straddle,
         ChipRace,
+        Restore,
     )
 }
 

@@ -25,6 +25,7 @@ from firmware.table.dealing import TableHand
 from firmware.table.options import TableConfig
 from firmware.table.records import hand_record
 from firmware.table.seating import HandPlan, Seating
+from firmware.table.snapshot import restore_state
 from firmware.table.tournament import (
     LevelSchedule,
     Penalty,
@@ -174,6 +175,8 @@ class Table:
                     key="error.table.stakes",
                 )
             seating.cash_out(event.seat, now=self.now)
+        elif isinstance(event, te.Restore):
+            restore_state(self, event.state)
         elif isinstance(event, te.SetButton):
             if event.seat not in seating.seats:
                 raise IllegalAction(

@@ -1,0 +1,91 @@
+"""The table's state between hands as a plain record, and back.
+
+A snapshot lets the journal be rotated at a hand boundary: the new journal
+starts with the table's set-up and a :class:`~firmware.table.events.Restore`
+event carrying this record, so recovery replays only what came after it and
+the old journal can be archived or deleted by the retention policy.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from firmware.errors import IllegalAction
+from firmware.table.seating import Seat
+from firmware.table.tournament import Penalty, PenaltyKind, PenaltyRecord
+
+if TYPE_CHECKING:
+    from firmware.table.table import Table
+
+KEEP_RECORDS = 10
+"""Records carried over (game recall needs the last ten hands)."""
+
+
+def table_state(table: Table) -> dict[str, Any]:
+    """The table between hands as a msgpack-serializable dict.
+
+    :raises IllegalAction: during a hand (the open hand is never cut in two).
+    """
+    if table.hand is not None:
+        raise IllegalAction("A snapshot is taken between hands; finish the hand first.")
+    seating = table.seating
+    levels = table.levels
+    return {
+        "seats": [dataclasses.asdict(s) for s in seating.seats.values()],
+        "button": seating.button,
+        "last_small_blind": seating.last_small_blind,
+        "last_big_blind": seating.last_big_blind,
+        "next_button": seating.next_button,
+        "button_buyer": seating.button_buyer,
+        "straddler": seating.straddler,
+        "cashed_out": dict(seating.cashed_out),
+        "deck": dataclasses.asdict(table.deck),
+        "hand_number": table.hand_number,
+        "now": table.now,
+        "records": table.records[-KEEP_RECORDS:],
+        "penalties": [
+            {**dataclasses.asdict(r), "penalty": [r.penalty.kind.value, r.penalty.rounds]}
+            for r in table.penalties.records
+        ],
+        "levels": None
+        if levels is None
+        else {
+            "started_at": levels.started_at,
+            "paused_at": levels.paused_at,
+            "pauses": [list(p) for p in levels.pauses],
+        },
+    }
+
+
+def restore_state(table: Table, state: dict[str, Any]) -> None:
+    """Put ``table`` (fresh, between hands) in the state of a snapshot."""
+    if table.hand is not None or table.hand_number:
+        raise IllegalAction("A snapshot can only start a new journal, before any hand.")
+    seating = table.seating
+    seating.seats = {s["number"]: Seat(**s) for s in state["seats"]}
+    seating.button = state["button"]
+    seating.last_small_blind = state["last_small_blind"]
+    seating.last_big_blind = state["last_big_blind"]
+    seating.next_button = state["next_button"]
+    seating.button_buyer = state["button_buyer"]
+    seating.straddler = state["straddler"]
+    seating.cashed_out = dict(state["cashed_out"])
+    for name, value in state["deck"].items():
+        setattr(table.deck, name, value)
+    table.hand_number = state["hand_number"]
+    table.now = state["now"]
+    table.records = list(state["records"])
+    table.penalties.records = [
+        PenaltyRecord(
+            **{
+                **r,
+                "penalty": Penalty(PenaltyKind(r["penalty"][0]), r["penalty"][1]),
+            }
+        )
+        for r in state["penalties"]
+    ]
+    if state["levels"] is not None and table.levels is not None:
+        table.levels.started_at = state["levels"]["started_at"]
+        table.levels.paused_at = state["levels"]["paused_at"]
+        table.levels.pauses = [(p[0], p[1]) for p in state["levels"]["pauses"]]
