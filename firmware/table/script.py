@@ -9,6 +9,7 @@ are tests. The format is documented in ``docs/table-scripts.md``.
 
 from __future__ import annotations
 
+import json
 import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -156,6 +157,11 @@ def _reason(words: list[str], line: int) -> str:
 
 def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
     """Turn one event line into table events (``draw`` may give several)."""
+    if line.startswith("restore "):
+        try:
+            return [te.Restore(json.loads(line[len("restore ") :]))]
+        except ValueError as exc:
+            raise ScriptError(f"Line {number}: 'restore' takes the table's state as JSON.") from exc
     words = shlex.split(line)
     head, rest = words[0].lower(), words[1:]
     simple: dict[str, te.TableEvent] = {"shuffle": te.Shuffle(), "cut": te.Cut()}
@@ -515,6 +521,8 @@ def format_event(event: te.TableEvent) -> str:
         return f"deck change {event.by} {event.reason}".rstrip()
     if isinstance(event, te.LevelClock):
         return f"levels {event.action}"
+    if isinstance(event, te.Restore):
+        return "restore " + json.dumps(event.state, separators=(",", ":"), ensure_ascii=False)
     if isinstance(event, te.BuyButton):
         return f"buybutton {event.seat}"
     if isinstance(event, te.Straddle):
