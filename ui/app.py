@@ -16,7 +16,9 @@ Run prepared views::
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
@@ -87,7 +89,39 @@ def run(
     """Show the views ``link`` delivers until the window closes (or ``max_frames``).
 
     Returns the last screen (for tests). ``refused`` messages are shown as a notice.
+    On the main thread, SIGTERM closes the screen like its window's close button, so
+    whoever started the screen (``make run``) can stop it cleanly.
     """
+    closing = threading.Event()
+    restore = _close_on_sigterm(closing)
+    try:
+        return _loop(link, size, fps, fullscreen, max_frames, closing, screen_options)
+    finally:
+        restore()
+
+
+def _close_on_sigterm(closing: threading.Event) -> Callable[[], None]:
+    """Make SIGTERM set ``closing`` (main thread only); return how to undo it."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = signal.signal(signal.SIGTERM, lambda *_: closing.set())
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, previous)
+
+    return restore
+
+
+def _loop(
+    link: Link,
+    size: tuple[int, int],
+    fps: int,
+    fullscreen: bool,
+    max_frames: int | None,
+    closing: threading.Event,
+    screen_options: dict[str, Any],
+) -> Screen | None:
+    """The frame loop of :func:`run`."""
     pygame.init()
     flags = pygame.FULLSCREEN if fullscreen else 0
     display = pygame.display.set_mode(size, flags)
@@ -96,7 +130,7 @@ def run(
     screen: Screen | None = None
     frames = 0
     last = time.monotonic()
-    while max_frames is None or frames < max_frames:
+    while (max_frames is None or frames < max_frames) and not closing.is_set():
         frames += 1
         for msg in link.receive():
             if msg.get("type") == "view":
