@@ -21,6 +21,7 @@ use SDL's dummy driver), ``POKERTABLE_SCREENS=0`` forbids them.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import secrets
@@ -103,9 +104,11 @@ class Pace:
     between_hands: float = 2.5
     waiting: float = 0.1
     """How often to look again while the person at the screen is to act."""
+    showdown: float = 12.0
+    """How long the person may take to show or muck before the dealer tables the hand."""
 
 
-FAST = Pace(0.0, 0.0, 0.0, 0.01)
+FAST = Pace(0.0, 0.0, 0.0, 0.01, 0.0)
 """No pauses: the screens mode as fast as the table goes (tests)."""
 
 
@@ -195,6 +198,9 @@ class SimulatedTable:
         self.human = human
         self.waiting_for_human = threading.Event()
         """Set while the hand waits for the person's action (tests watch it)."""
+        self.showdown_patience = 0.0
+        """Seconds the person may take to show or muck before the dealer does it for them."""
+        self._showdown_since: float | None = None
         for seat, name in enumerate(PLAYERS, start=1):
             self.controller.apply(te.SitDown(seat, name, self.buy_in))
         self.table.hand_listeners.append(self._told)
@@ -243,13 +249,26 @@ class SimulatedTable:
             return "bot"
         if hand.phase is Phase.SHOWDOWN:
             shown = auto_showdown_event(hand)
+            assert isinstance(shown, Show | Muck)
+            seat = th.seat(shown.player)
+            if seat == self.human and self._patient():
+                self.waiting_for_human.set()
+                return "wait"  # the person may show or muck from the screen
+            self._showdown_since = None
             if isinstance(shown, Show):
-                ctl.apply(te.ShowCards(th.seat(shown.player), shown.cards))
+                ctl.apply(te.ShowCards(seat, shown.cards))
             else:
-                assert isinstance(shown, Muck)
-                ctl.apply(te.MuckCards(th.seat(shown.player)))
+                ctl.apply(te.MuckCards(seat))
             return "showdown"
         return "none"
+
+    def _patient(self) -> bool:
+        """Whether to keep waiting for the person's show or muck (then the dealer tables
+        the hand as the rules would)."""
+        now = time.monotonic()
+        if self._showdown_since is None:
+            self._showdown_since = now
+        return now - self._showdown_since < self.showdown_patience
 
     def run(self, hands: int) -> bool:
         """Play ``hands`` hands through the controller loop; True if chips were conserved."""
@@ -318,6 +337,7 @@ class SimulatedTable:
             lang = self.lang
             launch = lambda terminal, config: ScreenProcess(terminal, config, lang)  # noqa: E731
         ctl = self.controller
+        self.showdown_patience = pace.showdown
         directory = tempfile.mkdtemp(prefix="pokertable-")  # mode 0700: ours only
         socket_path = os.path.join(directory, "table.sock")
         seat_terminal = f"seat{human}"
@@ -325,12 +345,13 @@ class SimulatedTable:
         config = os.path.join(directory, "screens.toml")
         fd = os.open(config, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(f'[server]\nsocket = "{socket_path}"\n\n[terminals]\n')
-            handle.writelines(f'{name} = "{key}"\n' for name, key in keys.items())
+            handle.write(f"[server]\nsocket = {json.dumps(socket_path)}\n\n[terminals]\n")
+            handle.writelines(f"{name} = {json.dumps(key)}\n" for name, key in keys.items())
         server = TableServer(ctl, TerminalSecrets(keys), StaffDirectory(), unix_path=socket_path)
         terminals: list[Terminal] = []
         timer: threading.Timer | None = None
-        target = len(self.table.records) + hands
+        first = len(self.table.records)
+        target = first + hands
         lines = SCREEN_LINES.get(self.lang, SCREEN_LINES["en"])
 
         def played() -> bool:
@@ -353,6 +374,7 @@ class SimulatedTable:
             delay = {
                 "card": pace.card,
                 "bot": pace.bot,
+                "showdown": pace.bot,
                 "shuffle": pace.between_hands,
                 "wait": pace.waiting,
             }.get(what, 0.0)
@@ -385,7 +407,7 @@ class SimulatedTable:
             self.human = human
             with contextlib.suppress(OSError):
                 shutil.rmtree(directory)
-        return self._summary(len(self.table.records) - target + hands)
+        return self._summary(len(self.table.records) - first)
 
 
 def run_sim(hands: int, lang: str = "es", seed: int | None = None) -> int:

@@ -162,7 +162,8 @@ def test_closing_the_seat_window_ends_the_run_after_the_current_hand() -> None:
     sim = SimulatedTable(seed=4, lang="en", say=lines.append, human=HUMAN)
     result: list[bool] = []
     runner = threading.Thread(
-        target=lambda: result.append(sim.run_with_screens(50, launch=launch, pace=FAST))
+        target=lambda: result.append(sim.run_with_screens(50, launch=launch, pace=FAST)),
+        daemon=True,
     )
     runner.start()
     try:
@@ -172,12 +173,44 @@ def test_closing_the_seat_window_ends_the_run_after_the_current_hand() -> None:
         assert seat.poll() is None
         assert seat.stop() == 0  # the window closes (SIGTERM acts as the close button)
     finally:
-        for screen in started.values():
-            screen.stop()
         runner.join(60)
+        for screen in started.values():
+            screen.stop()  # only if the run failed to close them
     assert not runner.is_alive()
     assert result == [True]  # chips conserved
     assert len(sim.table.records) == 1  # a bot finished that hand, then the run ended
     assert sim.table.hand is None
     assert "Seat 1 window closed: a bot finishes the hand." in lines
     assert started["console"].process.returncode == 0
+
+
+def test_the_hand_waits_for_the_person_to_act_and_to_show_or_muck() -> None:
+    from firmware.hand import Phase
+    from firmware.table import events as te
+
+    sim = SimulatedTable(seed=2, lang="en", say=lambda line: None, human=HUMAN)
+    sim.showdown_patience = 1e9  # the person takes their time at the showdown
+    ctl = sim.controller
+    ctl.start()
+    seen: set[str] = set()
+    try:
+        while len(sim.table.records) < 30 and "showdown-wait" not in seen:
+            what = sim.step()
+            ctl.run_pending()
+            hand = sim.table.hand
+            if what != "wait":
+                continue
+            assert hand is not None and sim.waiting_for_human.is_set()
+            if hand.hand.phase is Phase.SHOWDOWN:
+                seen.add("showdown-wait")
+                break
+            seen.add("act-wait")
+            actor = hand.hand.actor
+            assert actor is not None and hand.seat(actor) == HUMAN  # nobody acted for seat 1
+            legal = hand.hand.legal_actions()
+            ctl.apply(te.Act(HUMAN, "call" if legal.call_amount else "check"))
+        assert seen == {"act-wait", "showdown-wait"}
+        sim.showdown_patience = 0.0  # time is up: the dealer tables the hand for them
+        assert sim.step() == "showdown"
+    finally:
+        ctl.shutdown()
