@@ -35,6 +35,35 @@ from firmware.table.options import load_table_config
 from firmware.table.table import Table
 
 
+def staff_directory(entries: object) -> StaffDirectory:
+    """Staff accounts from the configuration's ``[[staff]]`` entries.
+
+    Each entry has ``badge``, ``name``, ``role`` (``dealer``, ``floor``,
+    ``technician``) and ``pin_hash``, the text printed by
+    :func:`firmware.protocol.auth.hash_pin` - never the PIN itself.
+
+    :raises ConfigError: for a malformed entry, a plain PIN, a shared badge or name.
+    """
+    if not isinstance(entries, list):
+        raise ConfigError("[[staff]] must be a list of tables (badge, name, role, pin_hash).")
+    staff = StaffDirectory()
+    for number, entry in enumerate(entries, 1):
+        fields = ("badge", "name", "role", "pin_hash")
+        if not isinstance(entry, dict) or any(not isinstance(entry.get(f), str) for f in fields):
+            raise ConfigError(
+                f"Staff entry {number} needs badge, name, role and pin_hash, all text."
+            )
+        if "pin" in entry:
+            raise ConfigError(
+                f"Staff entry {number} ({entry['name']}) has a plain pin; store only pin_hash."
+            )
+        unknown = sorted(set(entry) - set(fields))
+        if unknown:
+            raise ConfigError(f"Staff entry {number} has unknown fields: {', '.join(unknown)}.")
+        staff.add_hashed(entry["badge"], entry["name"], entry["role"], entry["pin_hash"])
+    return staff
+
+
 def build(config_path: str, data_dir: str) -> tuple[Controller, Journal, bool]:
     """Build the controller from a configuration file; return it, its journal and
     whether the table was restored from an existing journal."""
@@ -75,7 +104,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, Journal, bool]:
         server = TableServer(
             controller,
             TerminalSecrets(dict(data.get("terminals", {}))),
-            StaffDirectory(),
+            staff_directory(data.get("staff", [])),
             unix_path=str(server_section["socket"]),
         )
         controller.services.append(server)

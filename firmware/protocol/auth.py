@@ -46,10 +46,52 @@ class AuthError(PokerTableError, PermissionError):
     """Authentication refused; the message is a sentence for the screen."""
 
 
-def hash_pin(pin: str, salt: bytes | None = None) -> tuple[bytes, bytes]:
-    """Return ``(salt, hash)`` of ``pin`` with scrypt and a fresh 16-byte salt."""
+HASH_PREFIX = "scrypt"
+"""First field of a PIN hash string (see :func:`hash_pin`)."""
+
+
+def _scrypt(pin: str, salt: bytes | None = None) -> tuple[bytes, bytes]:
+    """Return ``(salt, hash)`` of ``pin`` with scrypt (a fresh 16-byte salt if none)."""
     salt = os.urandom(16) if salt is None else salt
     digest = hashlib.scrypt(pin.encode("utf-8"), salt=salt, dklen=32, **SCRYPT)
+    return salt, digest
+
+
+def hash_pin(pin: str) -> str:
+    """The salted scrypt hash of ``pin`` as text, for a ``[[staff]]`` entry's ``pin_hash``.
+
+    The format is ``scrypt$<n>$<r>$<p>$<salt hex>$<hash hex>``; the PIN itself is
+    never stored. Produce one with::
+
+        .venv/bin/python -c "from firmware.protocol.auth import hash_pin; print(hash_pin('4821'))"
+
+    :raises ConfigError: if ``pin`` is not 4 to 12 digits.
+    """
+    if not PIN_PATTERN.match(pin):
+        raise ConfigError("A PIN must be 4 to 12 digits.")
+    salt, digest = _scrypt(pin)
+    n, r, p = SCRYPT["n"], SCRYPT["r"], SCRYPT["p"]
+    return f"{HASH_PREFIX}${n}${r}${p}${salt.hex()}${digest.hex()}"
+
+
+def parse_pin_hash(text: str) -> tuple[bytes, bytes]:
+    """Return ``(salt, hash)`` from a :func:`hash_pin` string.
+
+    :raises ConfigError: for text in another format or with other scrypt costs.
+    """
+    parts = text.split("$") if isinstance(text, str) else []
+    costs = [str(SCRYPT["n"]), str(SCRYPT["r"]), str(SCRYPT["p"])]
+    try:
+        if len(parts) != 6 or parts[0] != HASH_PREFIX or parts[1:4] != costs:
+            raise ValueError(text)
+        salt, digest = bytes.fromhex(parts[4]), bytes.fromhex(parts[5])
+        if len(salt) != 16 or len(digest) != 32:
+            raise ValueError(text)
+    except ValueError:
+        raise ConfigError(
+            "A pin_hash must be the text hash_pin() prints (scrypt$16384$8$1$salt$hash), "
+            "never the PIN itself."
+        ) from None
     return salt, digest
 
 
@@ -97,11 +139,24 @@ class StaffDirectory:
         :raises ConfigError: for an unknown role, a PIN that is not 4 to 12
             digits, or a badge or name already used (no shared accounts).
         """
-        if role not in ROLES:
-            raise ConfigError(f"The role {role!r} does not exist; use one of {', '.join(ROLES)}.")
         if not PIN_PATTERN.match(pin):
             raise ConfigError(f"The PIN for {name} must be 4 to 12 digits.")
-        if not badge or not name.strip():
+        salt, digest = _scrypt(pin)
+        return self._add(StaffAccount(badge, name, role, salt, digest))
+
+    def add_hashed(self, badge: str, name: str, role: str, pin_hash: str) -> StaffAccount:
+        """Create one person's account from a :func:`hash_pin` string (table configuration).
+
+        :raises ConfigError: as :meth:`add`, or for a ``pin_hash`` not made by :func:`hash_pin`.
+        """
+        salt, digest = parse_pin_hash(pin_hash)
+        return self._add(StaffAccount(badge, name, role, salt, digest))
+
+    def _add(self, account: StaffAccount) -> StaffAccount:
+        badge, name, role = account.badge, account.name, account.role
+        if role not in ROLES:
+            raise ConfigError(f"The role {role!r} does not exist; use one of {', '.join(ROLES)}.")
+        if not isinstance(badge, str) or not badge or not isinstance(name, str) or not name.strip():
             raise ConfigError("Every staff account needs a badge identity and a person's name.")
         with self._lock:
             if badge in self._accounts:
@@ -110,8 +165,6 @@ class StaffDirectory:
                 raise ConfigError(
                     f"There is already an account for {name}; accounts are never shared."
                 )
-            salt, digest = hash_pin(pin)
-            account = StaffAccount(badge, name, role, salt, digest)
             self._accounts[badge] = account
         return account
 
@@ -134,7 +187,7 @@ class StaffDirectory:
                 )
             account = self._accounts.get(badge)
         salt = account.salt if account is not None else b"\0" * 16
-        _, digest = hash_pin(pin, salt)  # hash even for unknown badges: same timing
+        _, digest = _scrypt(pin, salt)  # hash even for unknown badges: same timing
         expected = account.pin_hash if account is not None else b"\1" * 32
         ok = account is not None and hmac.compare_digest(digest, expected)
         with self._lock:
