@@ -484,3 +484,27 @@ def test_tls_client_without_a_valid_certificate_is_refused(
         # TLS 1.3 may report the refusal only on the first read.
         client.hello("seat1", SECRETS["seat1"])
         client.recv()
+
+
+def test_hash_pin_text_logs_in_and_never_holds_the_pin() -> None:
+    from firmware.errors import ConfigError
+    from firmware.protocol.auth import hash_pin
+    from firmware.serve import staff_directory
+
+    text = hash_pin("4821")
+    assert text.startswith("scrypt$16384$8$1$") and "4821" not in text
+    assert hash_pin("4821") != text  # a fresh salt each time
+    staff = staff_directory([{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": text}])
+    assert staff.login("B-1", "4821").role == "floor"
+    with pytest.raises(AuthError):
+        staff.login("B-1", "1234")
+    for bad in (
+        [{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": "4821"}],
+        [{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": text, "pin": "4821"}],
+        [{"badge": "B-1", "name": "Ana", "role": "boss", "pin_hash": text}],
+        [{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": text}] * 2,
+    ):
+        with pytest.raises(ConfigError):
+            staff_directory(bad)
+    with pytest.raises(ConfigError):
+        hash_pin("12")

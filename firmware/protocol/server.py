@@ -73,9 +73,18 @@ REPORTS: dict[str, type[te.TableEvent]] = {
     "cash_out": te.CashOut,
     "set_button": te.SetButton,
     "deck_empty": te.DeckEmpty,
+    "chip_race": te.ChipRace,
 }
 """Dealer reports (dealer or floor role) and the table events they become.
-``clock`` (call the clock) and ``pause`` are handled apart."""
+``clock`` (call the clock), ``pause`` and ``resume`` are handled apart."""
+
+CONTROL_REPORTS = ("clock", "pause", "resume")
+"""Reports that are no table event of their own: the clock is called at the
+table's time; pause and resume set the dealer's pause (idempotent)."""
+
+SERVER_FIELDS = frozenset({"staff", "scan", "now"})
+"""Event fields a client never gives: the staff name comes from the login, a
+deck scan from the shoe, a time from the controller's clock."""
 
 OVERRIDES: dict[str, type[te.TableEvent]] = {
     "adjust_stack": te.AdjustStack,
@@ -84,7 +93,6 @@ OVERRIDES: dict[str, type[te.TableEvent]] = {
     "undo": te.UndoLast,
     "penalty": te.GivePenalty,
     "levels": te.LevelClock,
-    "chip_race": te.ChipRace,
 }
 """Floor overrides (floor role only); each carries the staff member's name for the audit."""
 
@@ -355,6 +363,11 @@ class TableServer:
             view = technician_view(self.controller, client.lang)
         else:
             return
+        if audience != "seat":
+            # Per connection, not per table: who is logged in on this console.
+            view["staff"] = (
+                {"name": client.staff, "role": client.role} if client.staff is not None else None
+            )
         try:
             data = encode(view)
         except FrameError as exc:
@@ -443,11 +456,13 @@ class TableServer:
     async def _login(self, client: ClientState, message: dict[str, Any]) -> None:
         if client.terminal != "console":
             raise Refused("Staff log in on the dealer console.", key="protocol.login.console")
-        badge, pin = message.get("badge"), message.get("pin")
-        if not isinstance(badge, str) or not isinstance(pin, str):
-            raise Refused("A login needs a badge and a PIN.", key="protocol.login.failed")
         inserted = self.controller.state.readers.get("console")
-        if inserted != badge:
+        # The badge is the card in the console's reader; a client may name it, and then it
+        # must be that card.
+        badge, pin = message.get("badge", inserted), message.get("pin")
+        if not isinstance(pin, str) or (badge is not None and not isinstance(badge, str)):
+            raise Refused("A login needs a badge and a PIN.", key="protocol.login.failed")
+        if inserted is None or inserted != badge:
             raise Refused(
                 "Insert your staff card in the console's reader, then log in.",
                 key="protocol.login.card",
@@ -505,6 +520,13 @@ class TableServer:
         self, client: ClientState, message: dict[str, Any], kind: str, cls: type[te.TableEvent]
     ) -> te.TableEvent:
         fields: dict[str, Any] = {"kind": cls.kind}
+        allowed = set(cls.__dataclass_fields__) - SERVER_FIELDS
+        unknown = sorted(set(message) - allowed - {"type", "report", "override"})
+        if unknown:
+            raise Refused(
+                f"The {kind} request has fields it does not take: {', '.join(unknown)}.",
+                key="protocol.fields",
+            )
         for name, value in message.items():
             if name in ("type", "report", "override"):
                 continue
@@ -532,12 +554,27 @@ class TableServer:
                 key="protocol.permission.report",
             )
         kind = message.get("report")
-        if kind == "pause":
-            controller = self.controller
-            controller.post(ButtonPressed("console", controller.table_time(), "dealer.pause"))
+        if kind in CONTROL_REPORTS:
+            extra = sorted(set(message) - {"type", "report"})
+            if extra:
+                raise Refused(
+                    f"The {kind} report takes no fields, not {', '.join(extra)}.",
+                    key="protocol.fields",
+                )
+        controller = self.controller
+        if kind in ("pause", "resume"):
+            want = kind == "pause"
+
+            def pause() -> None:
+                # The dealer's pause button toggles; press it only to change the state.
+                if controller.state.manual_pause != want:
+                    controller.handle(
+                        ButtonPressed("console", controller.table_time(), "dealer.pause")
+                    )
+
+            controller.call_soon(pause)
             return
         if kind == "clock":
-            controller = self.controller
             self._submit(client, None, lambda: te.CallClock(controller.table_time()))
             return
         if not isinstance(kind, str) or kind not in REPORTS:
@@ -569,7 +606,7 @@ class TableServer:
             assert event is not None
             try:
                 controller.submit(event)
-            except IllegalAction as exc:
+            except PokerTableError as exc:  # IllegalAction, CardError: the table refused
                 refused = {"type": "refused", "reason": str(exc), "key": exc.key}
                 if loop is not None and not loop.is_closed():
                     with contextlib.suppress(RuntimeError):
