@@ -13,6 +13,9 @@ Messages produced (exactly the contract's client → controller messages):
 * ``{"type": "advance", "action": "fold" | "check_fold" | "check" | "call" | "cancel"}``;
 * ``{"type": "declare_raise"}``; ``{"type": "sit_out"}`` / ``{"type": "sit_in"}``;
 * ``{"type": "rebuy", "chips": N}`` (after a confirmation: a rebuy is binding, TDA-18);
+* ``{"type": "show", "cards": ["Ah", "Kd"]}`` / ``{"type": "muck"}`` at the showdown, when the
+  seat has a live hand not yet tabled and it is its turn to show (``table.to_show``; without
+  that field, whenever it has such a hand);
 * ``{"type": "language", "lang": "es" | "en"}``.
 
 Four-colour deck, large text and the recall page are local display choices.
@@ -197,6 +200,26 @@ class SeatScreen(Screen):
             return {"type": "act", "action": "allin", "amount": amount}
         facing = any(int(s.get("bet") or 0) > 0 for s in self.table.get("seats") or [])
         return {"type": "act", "action": "raise" if facing else "bet", "amount": amount}
+
+    def showdown_cards(self) -> list[str]:
+        """This seat's two cards when it may show or muck now, else ``[]``.
+
+        At the showdown, with a live hand not yet tabled, on its turn to show:
+        ``table.to_show`` names that seat; a view without the field allows it.
+        """
+        t, me = self.table, self.me()
+        cards = [str(c) for c in me.get("cards") or []]
+        if (
+            t.get("phase") != "showdown"
+            or me.get("status") not in ("active", "all-in")
+            or me.get("shown")
+            or len(cards) != 2
+            or "??" in cards
+        ):
+            return []
+        if "to_show" in t and t["to_show"] != self.view.get("seat"):
+            return []
+        return cards
 
     # --- painting -----------------------------------------------------------------------
 
@@ -423,6 +446,8 @@ class SeatScreen(Screen):
         winners = t.get("winners") or []
         if winners and t.get("phase") in ("showdown", "complete"):
             self._winners(area, winners)
+        elif self.showdown_cards():
+            self._show_or_muck(area)
         elif self.legal:
             self._to_act(area)
         elif me.get("status") == "sitting-out":
@@ -546,6 +571,25 @@ class SeatScreen(Screen):
             pygame.Rect(srow.right - label_w, srow.top, label_w, srow.height),
             0.06,
             GOLD,
+        )
+
+    def _show_or_muck(self, area: pygame.Rect) -> None:
+        pad = 8
+        head = pygame.Rect(area.left + pad, area.top + pad, area.width - 2 * pad, area.height // 3)
+        self.text(self.t("ui.showdown.your_turn"), head, 0.05, TEXT)
+        bw = (area.width - 3 * pad) // 2
+        row = pygame.Rect(area.left + pad, head.bottom + pad, bw, area.height * 2 // 3 - 3 * pad)
+        cards = self.showdown_cards()
+        self.button(
+            "show", row, self.t("ui.show"), {"type": "show", "cards": cards}, style="go", rel=0.06
+        )
+        self.button(
+            "muck",
+            row.move(bw + pad, 0),
+            self.t("ui.muck"),
+            {"type": "muck"},
+            style="danger",
+            rel=0.06,
         )
 
     def _advance_toggles(self, area: pygame.Rect) -> None:
