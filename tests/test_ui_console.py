@@ -105,8 +105,8 @@ def test_penalty_and_overrides_need_a_reason() -> None:
         c, "floor", "floor_penalty", "seat_5", "option_rounds2", "option_etiquette", "flow_confirm"
     ) == [
         {
-            "type": "report",
-            "report": "penalty",
+            "type": "override",
+            "override": "penalty",
             "seat": 5,
             "penalty": "rounds",
             "rounds": 2,
@@ -176,12 +176,101 @@ def test_new_deck_checklist_steps_in_order() -> None:
     assert "deck_step" not in ids(c)
 
 
-def test_chip_race_confirms() -> None:
-    c = ConsoleScreen(V.console_dealing())
-    assert taps(c, "chiprace", "race_25_100", "race_cancel") == []
-    assert taps(c, "race_25_100", "race_confirm") == [
-        {"type": "report", "report": "chip_race", "old": 25, "new": 100}
+def test_chip_race_takes_one_card_per_odd_chip_then_confirms() -> None:
+    view = V.console_dealing()
+    for s in view["table"]["seats"]:
+        s["stack"] = 1000
+    view["table"]["seats"][0]["stack"] = 1050  # two odd 25s
+    view["table"]["seats"][1]["stack"] = 1025  # one odd 25
+    c = ConsoleScreen(view)
+    assert c.race_cards_needed(25, 100) == 3
+    assert taps(c, "chiprace", "race_25_100", "flow_cancel") == []
+    assert taps(c, "chiprace", "race_25_100", "rank_A", "suit_s", "card_add") == []
+    assert taps(c, "rank_2", "suit_c", "card_add", "card_drop", "rank_K", "suit_h") == []
+    assert "flow_next" not in ids(c)  # two of three cards so far
+    assert taps(c, "card_add", "rank_T", "suit_d", "card_add") == []
+    assert "rank_A" not in ids(c)  # every odd chip has its card
+    assert taps(c, "flow_next", "flow_confirm") == [
+        {
+            "type": "report",
+            "report": "chip_race",
+            "old": 25,
+            "new": 100,
+            "cards": ["As", "Kh", "Td"],
+        }
     ]
+
+
+def test_chip_race_without_odd_chips_sends_no_cards() -> None:
+    view = V.console_dealing()
+    for s in view["table"]["seats"]:
+        s["stack"] = 500  # a multiple of 100: nothing to race
+    c = ConsoleScreen(view)
+    assert c.race_cards_needed(25, 100) == 0
+    assert taps(c, "chiprace", "race_25_100", "flow_next", "flow_confirm") == [
+        {"type": "report", "report": "chip_race", "old": 25, "new": 100, "cards": []}
+    ]
+
+
+def test_roles_grey_what_the_login_may_not_do() -> None:
+    view = V.console_dealing()
+    view["staff"] = None
+    c = ConsoleScreen(view)
+    enabled = {b.id: b.enabled for b in c.buttons()}
+    assert not enabled["incident_exposed"] and not enabled["pause"] and not enabled["clock"]
+    assert enabled["floor"] and enabled["recall"] and enabled["login"]
+    assert "logout" not in enabled
+    assert taps(c, "incident_exposed") == []  # greyed: nothing happens
+    view["staff"] = {"name": "Dani", "role": "dealer"}
+    c.set_view(view)
+    enabled = {b.id: b.enabled for b in c.buttons()}
+    assert enabled["incident_exposed"] and enabled["pause"] and "login" not in enabled
+    label = {b.id: b.label for b in c.buttons()}["logout"]
+    assert "Dani" in label and tr("ui.staff_role.dealer", "es") in label
+    taps(c, "floor")
+    assert not {b.id: b.enabled for b in c.buttons()}["floor_void"]  # overrides: floor only
+    taps(c, "back", "incident_premature")
+    assert {b.id: b.enabled for b in c.buttons()}["flow_confirm"]
+    assert taps(c, "flow_confirm") == [{"type": "report", "report": "premature"}]
+    assert taps(c, "logout") == [{"type": "logout"}]
+
+
+def test_login_sends_the_pin_typed_on_the_keypad() -> None:
+    view = V.console_dealing()
+    view["staff"] = None
+    c = ConsoleScreen(view)
+    assert taps(c, "login", "pin_1", "pin_2", "pin_3") == []
+    assert not {b.id: b.enabled for b in c.buttons()}["login_send"]  # 4 digits at least
+    assert taps(c, "pin_9", "pin_delete", "pin_4") == []
+    assert c.pin == "1234"
+    assert taps(c, "login_send") == [{"type": "login", "pin": "1234"}]
+    assert c.page == "main" and c.pin == ""
+    assert taps(c, "login", "pin_5", "login_cancel") == [] and c.pin == ""
+    view["console"]["card_present"] = False  # optional view field: no card, no keypad
+    c.set_view(view)
+    taps(c, "login")
+    assert not {b.id: b.enabled for b in c.buttons()}["pin_1"]
+
+
+def test_technician_sees_devices_and_can_log_out() -> None:
+    view = {
+        "type": "view",
+        "audience": "technician",
+        "lang": "en",
+        "devices": V.console_fault()["devices"],
+        "staff": {"name": "Teo", "role": "technician"},
+    }
+    c = ConsoleScreen(view)
+    assert {b.id for b in c.buttons()} == {"logout", "lang"}
+    assert taps(c, "logout") == [{"type": "logout"}]
+
+
+def test_deck_show_step_comes_from_the_shoe() -> None:
+    view = V.console_dealing()
+    view["console"]["deck"] = {"ready": False, "checklist": [], "needs_repair": []}
+    c = ConsoleScreen(view)
+    taps(c, "deck")
+    assert "deck_step" not in ids(c)
 
 
 def test_next_card_roles_and_level_clock() -> None:
@@ -227,9 +316,12 @@ def test_every_flow_step_renders_in_both_languages() -> None:
                     "reason": "etiquette",
                     "misdeal_reason": "boxed",
                     "kill_reason": "fouled",
+                    "old": 25,
+                    "new": 100,
+                    "cards": ["Ah", "2c"],
                 }
                 c.draw()
-        for page in ("deck", "chiprace", "floor", "recall", "main"):
+        for page in ("deck", "chiprace", "floor", "recall", "login", "main"):
             c.flow, c.page = None, page
             c.draw()
     assert {o for opts in OPTIONS.values() for o in opts}
@@ -275,7 +367,30 @@ def _recall() -> ConsoleScreen:
     return c
 
 
+def _login() -> ConsoleScreen:
+    view = V.console_dealing()
+    view["staff"] = None
+    view["console"]["card_present"] = True
+    c = ConsoleScreen(view, lang="en")
+    taps(c, "login", "pin_4", "pin_8", "pin_2")
+    return c
+
+
+def _race_cards() -> ConsoleScreen:
+    view = V.console_dealing()
+    view["lang"] = "en"
+    for s in view["table"]["seats"]:
+        s["stack"] = 1000
+    view["table"]["seats"][0]["stack"] = 1050
+    view["table"]["seats"][1]["stack"] = 1025
+    c = ConsoleScreen(view)
+    taps(c, "chiprace", "race_25_100", "rank_A", "suit_s", "card_add", "rank_Q", "suit_h")
+    return c
+
+
 SHOTS = {
+    "console-login": _login,
+    "console-chip-race-cards": _race_cards,
     "console-dealing": lambda: ConsoleScreen(V.console_dealing()),
     "console-exposed-confirm": _exposed_confirm,
     "console-pot-distribution": lambda: ConsoleScreen(V.console_distribution()),

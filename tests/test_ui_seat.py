@@ -351,6 +351,7 @@ SHOTS = {
     "seat-advance-clock": (V.seat_waiting_turn, "table"),
     "seat-allin-showdown": (V.seat_allin_showdown, "table"),
     "seat-recall": (V.seat_recall, "recall"),
+    "seat-show-or-muck": (V.seat_show_or_muck, "table"),
 }
 
 
@@ -431,3 +432,21 @@ def test_recall_in_the_servers_shape(monkeypatch: pytest.MonkeyPatch) -> None:
     assert drawn == ["Ah", "Kd", "Qs", "7c", "2h"]
     assert "+60" in texts
     assert tr("ui.wins", "es", name="Carla", amount=90) in texts
+
+
+def test_show_or_muck_on_the_seats_turn_at_showdown() -> None:
+    view = V.seat_show_or_muck()
+    s = SeatScreen(view)
+    assert tap(s, "show") == [{"type": "show", "cards": ["Ah", "Kd"]}]
+    assert tap(s, "muck") == [{"type": "muck"}]
+    view["table"]["to_show"] = 7  # another seat's turn
+    s.set_view(view)
+    assert "show" not in ids(s) and "muck" not in ids(s)
+    del view["table"]["to_show"]  # a view without the field: allowed with a live hand
+    s.set_view(view)
+    assert "show" in ids(s)
+    for s_ in view["table"]["seats"]:
+        if s_["seat"] == 3:
+            s_["shown"] = True  # tabled: nothing left to choose
+    s.set_view(view)
+    assert "show" not in ids(s)

@@ -231,6 +231,7 @@ def console_dealing() -> View:
             },
         },
         "devices": _devices(),
+        "staff": {"name": "Flor", "role": "floor"},
     }
 
 
@@ -262,4 +263,18 @@ def console_fault() -> View:
         }
     ]
     view["console"]["paused"] = True
+    return view
+
+
+def seat_show_or_muck() -> View:
+    """Seat 3 at the showdown, its turn to show (``to_show``) after seat 7 tabled."""
+    view = seat_allin_showdown()
+    t = view["table"]
+    t["winners"] = []
+    t["to_show"] = 3
+    for s in t["seats"]:
+        if s["seat"] in (3, 6, 7):
+            s.update(status="active", shown=s["seat"] == 7)
+        if s["seat"] == 6:
+            s.update(status="folded", cards=[])
     return view
