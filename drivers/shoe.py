@@ -41,6 +41,8 @@ class SerialShoe(SerialDevice, CardShoe):
         self._scan_tags: dict[int, list[str]] = {}
         self._session: int | None = None
         self._reads_seen: set[int] = set()
+        self._seq_base = 0
+        self._last_seq = 0
 
     def request_scan(self) -> None:
         """Ask the shoe to scan its deck; the result is posted as DeckScanned."""
@@ -51,8 +53,11 @@ class SerialShoe(SerialDevice, CardShoe):
 
     def _on_link_up(self, identity: Identity, now: float) -> None:
         if identity.session != self._session:
+            # A restarted shoe numbers its reads from 1 again: carry on from the last
+            # number posted, so the controller's order and de-duplication hold.
             self._session = identity.session
             self._reads_seen.clear()
+            self._seq_base = self._last_seq
 
     def _handle(self, msg: Message, now: float) -> Iterable[DeviceEvent]:
         if isinstance(msg, CardDrawn):
@@ -62,7 +67,9 @@ class SerialShoe(SerialDevice, CardShoe):
             self._reads_seen.add(msg.read_no)
             if len(self._reads_seen) > 4096:
                 self._reads_seen = {r for r in self._reads_seen if r > msg.read_no - 1024}
-            return (CardRead(self.name, now, msg.tag, msg.read_no),)
+            seq = self._seq_base + msg.read_no
+            self._last_seq = max(self._last_seq, seq)
+            return (CardRead(self.name, now, msg.tag, seq),)
         if isinstance(msg, ShoeStateReport):
             return (ShoeState(self.name, now, msg.state.name.lower()),)
         if isinstance(msg, ScanResult):

@@ -63,7 +63,7 @@ class ControllerState:
 
     faults: dict[str, str] = field(default_factory=dict)
     manual_pause: bool = False
-    held: list[te.TableEvent] = field(default_factory=list)
+    held: list[tuple[te.TableEvent, str, str | None]] = field(default_factory=list)
     last_seq: dict[str, int] = field(default_factory=dict)
     readers: dict[str, str] = field(default_factory=dict)
     zones: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -219,7 +219,7 @@ class Controller:
                     event.device,
                 )
                 return
-            self.game_input(te.CardDrawn(card))
+            self.game_input(te.CardDrawn(card), f"tag {event.tag}", event.device)
         elif isinstance(event, ShoeState):
             if event.state == "empty":
                 self.game_input(te.DeckEmpty())
@@ -267,12 +267,19 @@ class Controller:
             self._alert(f"The device '{event.device}' is working again.", event.device)
             self._release_held()
 
-    def game_input(self, event: te.TableEvent) -> None:
-        """Apply a card or chip event now, or hold it while the hand is paused."""
+    def game_input(self, event: te.TableEvent, origin: str = "", device: str | None = None) -> None:
+        """Apply a card or chip event now, or hold it while the hand is paused.
+
+        A refusal becomes an alert naming where the event came from (the tag
+        and the device), so a card read twice is traced to its read.
+        """
         if self.paused:
-            self.state.held.append(event)
+            self.state.held.append((event, origin, device))
             return
-        self.apply(event)
+        try:
+            self.submit(event)
+        except IllegalAction as exc:
+            self._alert(f"{exc} ({origin})" if origin else str(exc), device)
 
     def apply(self, event: te.TableEvent) -> bool:
         """Journal and apply one table event; a refusal becomes a console alert."""
@@ -302,8 +309,8 @@ class Controller:
         if self.paused:
             return
         held, self.state.held = self.state.held, []
-        for event in held:
-            self.apply(event)
+        for event, origin, device in held:
+            self.game_input(event, origin, device)
 
     def _deck_scanned(self, event: DeckScanned) -> None:
         cards = tuple(self.registry.card_for(tag) for tag in event.tags)

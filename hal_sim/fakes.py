@@ -150,7 +150,11 @@ class _Fake(Device):
 
     # -- test controls ----------------------------------------------------------
 
-    def fail(self, detail: str = "The simulated device stopped answering.") -> None:
+    def fail(
+        self,
+        detail: str = "The simulated device stopped answering: check its cable and power; "
+        "the hand is paused until it is back.",
+    ) -> None:
         """Test control: the device fails; posts DeviceFault and health is FAULT."""
         self._health = Health.FAULT
         self._emit(lambda now: DeviceFault(device=self.name, time=now, detail=detail))
@@ -218,8 +222,8 @@ class FakeShoe(_Fake, CardShoe):
         self._deck = self._new_deck(None)
 
     def request_scan(self) -> None:
-        """Post DeckScanned with every tag in the shoe, in tag order as a sweep reads them."""
-        tags = tuple(sorted(self._deck))
+        """Post DeckScanned with every tag in the shoe, in the order the deck lies."""
+        tags = tuple(self._deck)
         self._emit(lambda now: DeckScanned(device=self.name, time=now, tags=tags))
 
     def deck(self) -> tuple[str, ...]:
@@ -449,6 +453,9 @@ class FakeReaders(_Fake, IdReaders):
         opts = dict(options)
         readers = opts.pop("readers", None)
         _refuse_unknown(name, "sim readers", opts, "readers")
+        if isinstance(readers, Mapping):
+            # The PC/SC backend's shape, {ours = "PC/SC name"}: the sim needs only our names.
+            readers = list(readers)
         self._readers = _names(name, "readers", readers, required=True)
         self._cards: dict[str, str | None] = {reader: None for reader in self._readers}
 

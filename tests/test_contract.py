@@ -110,14 +110,6 @@ def _close_contract(device: Device) -> None:
 
 
 def _fault_detail_says_what_to_do(request: pytest.FixtureRequest, case: Case, detail: str) -> None:
-    if case.impl == "fake":
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="hal_sim/fakes.py: _Fake.fail()'s default detail 'The simulated device "
-                "stopped answering.' does not tell the dealer what to do, as every driver's does",
-            )
-        )
     assert ACTION_WORDS.search(detail), detail
 
 
@@ -249,15 +241,6 @@ def test_a_scan_reports_every_tag(shoe_case: Case) -> None:
 def test_a_scan_reports_the_tags_in_the_order_seen(
     request: pytest.FixtureRequest, shoe_case: Case
 ) -> None:
-    if shoe_case.impl == "fake":
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="hal_sim/fakes.py: FakeShoe.request_scan sorts the tags, but DeckScanned "
-                "is 'every tag seen, in the order seen' and SerialShoe keeps the shoe's order "
-                "(a deck is learned from a scan in new-deck order, firmware/registry.py)",
-            )
-        )
     deck = list(reversed(DECK))
     shoe_case.world.deck_for_scan(deck)
     shoe_case.device.request_scan()
@@ -403,13 +386,6 @@ def test_trays_outage_is_a_fault_then_a_recovery(
 # -- configuration shapes (no device needed) ------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ConfigError,
-    reason="hal_sim/fakes.py: FakeReaders takes readers as a list of names while "
-    "drivers/pcsc.py PcscReaders takes a table {ours = 'PC/SC name'}: switching "
-    "[devices.ids] between backend = 'sim' and 'pcsc' needs the option rewritten",
-)
 def test_the_sim_readers_accept_the_pcsc_readers_table() -> None:
     table = {"seat1": "Virtual PCD 00 00", "console": "Virtual PCD 00 01"}
     assert FakeReaders("ids", {"readers": table}).readers() == ("seat1", "console")

@@ -179,7 +179,9 @@ def test_request_scan_reports_every_tag_in_the_shoe() -> None:
     shoe = FakeShoe("shoe", {"seed": 3}, clock=clock)
     events = opened(shoe)
     shoe.request_scan()
-    assert events == [DeckScanned(device="shoe", time=T, tags=default_deck_tags())]
+    # Every tag, in the order the deck lies (the order seen, as a real shoe reports it).
+    assert events == [DeckScanned(device="shoe", time=T, tags=shoe.deck())]
+    assert sorted(shoe.deck()) == sorted(default_deck_tags())
     shoe.draw()
     shoe.request_scan()
     last = events[-1]

@@ -186,11 +186,6 @@ def test_unknown_tag_and_a_card_read_twice_are_alerts_and_the_hand_goes_on(rig: 
     assert sorted(dealt) == sorted(cards(*TAGS[:6]))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="firmware/controller.py: a table refusal (IllegalAction) becomes an alert with the "
-    "card's name only; the read-twice alert loses the tag and the device that read it",
-)
 def test_the_read_twice_alert_names_the_tag_and_the_shoe(rig: Rig) -> None:
     rig.deal(TAGS[0])
     rig.emu.draw(TAGS[0])
@@ -199,12 +194,6 @@ def test_the_read_twice_alert_names_the_tag_and_the_shoe(rig: Rig) -> None:
     assert TAGS[0] in alert.text and alert.device == "shoe"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="firmware/controller.py keeps last_seq per device for ever, but drivers/shoe.py "
-    "posts the shoe's read numbers, which restart at 1 when the shoe restarts (new link "
-    "session): every card read after a shoe restart is dropped silently as a repeat",
-)
 def test_cards_read_after_the_shoe_restarts_are_applied(rig: Rig) -> None:
     rig.deal(TAGS[0], TAGS[1])
     rig.emu.stop()  # power cycle: the pty goes away and a new shoe session starts
