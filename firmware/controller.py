@@ -259,7 +259,8 @@ class Controller:
             st.readers.pop(event.reader, None)
         elif isinstance(event, DeviceFault):
             st.faults[event.device] = event.detail
-            self._alert(f"{event.detail} The hand is paused.", event.device)
+            paused = "" if "paused" in event.detail else " The hand is paused."
+            self._alert(event.detail + paused, event.device)
             for listener in self.fault_listeners:
                 listener(event)
         elif isinstance(event, DeviceRecovered):
