@@ -32,6 +32,7 @@ from firmware.hal import Buttons, CardShoe, ChipTrays, IdReaders
 from firmware.hand import Phase
 from firmware.i18n import tr
 from firmware.rules import Structure
+from firmware.view_rules import chip_breakdown, hide_pot, pot_shown, to_show
 
 if TYPE_CHECKING:
     from firmware.controller import Controller
@@ -151,7 +152,13 @@ def _translate_prompt(table: Table, lang: str) -> str:
 # ---------------------------------------------------------------- the table part
 
 
-def _seats(table: Table, th: TableHand | None, viewer: int | None, public: set[str]) -> list[Any]:
+def _seats(
+    table: Table,
+    th: TableHand | None,
+    viewer: int | None,
+    public: set[str],
+    controller: Controller | None = None,
+) -> list[Any]:
     rows: list[dict[str, Any]] = []
     seating = table.seating
     for number in sorted(seating.seats):
@@ -167,6 +174,7 @@ def _seats(table: Table, th: TableHand | None, viewer: int | None, public: set[s
             "button": number == (th.plan.button if th is not None else seating.button),
             "cards": [],
             "shown": False,
+            "chips": chip_breakdown(controller, number),
         }
         if th is not None and number in th.plan.seats:
             hand = th.hand
@@ -311,7 +319,9 @@ def _winners(table: Table, lang: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _table(table: Table, lang: str, viewer: int | None) -> tuple[dict[str, Any], set[str]]:
+def _table(
+    table: Table, lang: str, viewer: int | None, controller: Controller | None = None
+) -> tuple[dict[str, Any], set[str]]:
     """The ``table`` part of a view and the set of cards its audience may see."""
     th = table.hand
     if th is None:
@@ -331,7 +341,9 @@ def _table(table: Table, lang: str, viewer: int | None) -> tuple[dict[str, Any],
             "actor": None,
             "clock": None,
             "cards_up": False,
-            "seats": _seats(table, None, viewer, set()),
+            "seats": _seats(table, None, viewer, set(), controller),
+            "to_show": None,
+            "pot_shown": pot_shown(table),
             "winners": _winners(table, lang),
         }
         return part, set()
@@ -363,8 +375,10 @@ def _table(table: Table, lang: str, viewer: int | None) -> tuple[dict[str, Any],
         "actor": seats[hand.actor] if hand.actor is not None else None,
         "clock": clock,
         "cards_up": hand.cards_up,
-        "seats": _seats(table, th, viewer, public),
+        "seats": _seats(table, th, viewer, public, controller),
         "winners": [],
+        "to_show": to_show(th),
+        "pot_shown": pot_shown(table),
     }
     return part, visible
 
@@ -466,8 +480,8 @@ def seat_view(
     table: Table, seat: int, lang: str, controller: Controller | None = None
 ) -> dict[str, Any]:
     """The view of ``seat``'s screen: its own cards and public cards only."""
-    part, _ = _table(table, lang, seat)
-    return {
+    part, _ = _table(table, lang, seat, controller)
+    view = {
         "type": "view",
         "audience": "seat",
         "seat": seat,
@@ -477,6 +491,8 @@ def seat_view(
         "recall": _recall(table, seat),
         "paused": controller.paused if controller is not None else False,
     }
+    hide_pot(view)
+    return view
 
 
 def _distribution(table: Table, lang: str) -> list[dict[str, Any]]:
@@ -514,7 +530,7 @@ def _level(table: Table) -> dict[str, Any] | None:
 
 def console_view(table: Table, lang: str, controller: Controller | None = None) -> dict[str, Any]:
     """The dealer console's view: the hand's progress and public cards, no hole card."""
-    part, visible = _table(table, lang, None)
+    part, visible = _table(table, lang, None, controller)
     th = table.hand
     next_card: dict[str, Any] = {"role": "none", "seat": None, "street": None}
     incidents: list[dict[str, str]] = []
@@ -553,6 +569,7 @@ def console_view(table: Table, lang: str, controller: Controller | None = None) 
             "incidents": incidents,
             "distribution": _distribution(table, lang),
             "paused": controller.paused if controller is not None else False,
+            "card_present": bool(controller and controller.state.readers.get("console")),
             "alerts": alerts,
             "deck": {
                 "ready": deck.ready,

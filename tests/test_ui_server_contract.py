@@ -194,6 +194,12 @@ def console(rig: Rig, role: str | None = "floor") -> tuple[TableClient, ConsoleS
         badge, _, pin = BADGES[role]
         rig.controller.post(IdCardInserted("readers", 0.0, "console", badge))
         rig.on_loop(lambda: None)
+        # The console's view now says a card is in the reader: the keypad opens.
+        screen.set_view(
+            client.wait_for(
+                lambda m: m["type"] == "view" and m["console"].get("card_present"), GUARD
+            )
+        )
         out = taps(screen, "login", *(f"pin_{d}" for d in pin), "login_send")
         assert out == [{"type": "login", "pin": pin}]
         assert not send_all(client, screen, out)
@@ -504,6 +510,9 @@ def test_login_logout_and_roles(rig: Rig) -> None:
     assert screen.staff is None and "login" in {b.id for b in screen.buttons()}
     rig.controller.post(IdCardInserted("readers", 0.0, "console", BADGES["dealer"][0]))
     rig.on_loop(lambda: None)
+    screen.set_view(
+        client.wait_for(lambda m: m["type"] == "view" and m["console"].get("card_present"), GUARD)
+    )
     out = taps(screen, "login", "pin_9", "pin_9", "pin_9", "pin_9", "login_send")
     refused, _ = exchange(client, out[0])
     assert [r["key"] for r in refused] == ["protocol.login.failed"]  # a wrong PIN, not a shape

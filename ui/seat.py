@@ -349,6 +349,10 @@ class SeatScreen(Screen):
             self.text(self.t(STATUS_KEYS[status]), third, 0.045, colour, align="left")
         elif bet:
             self.text(self.t("ui.seat.bet", amount=bet), third, 0.045, GOLD, align="left")
+        elif s.get("chips"):
+            # The stack by denomination, where the chip trays read it (TDA-19).
+            breakdown = " ".join(f"{n}×{d}" for d, n in s["chips"].items())
+            self.text(breakdown, third, 0.04, MUTED, align="left")
         if bet and status == "all-in":
             self.text(str(bet), third, 0.045, GOLD, align="right")
         if badges:
@@ -394,13 +398,16 @@ class SeatScreen(Screen):
             )
         pot = self.rect(0.445, 0.42, 0.32, 0.19)
         self.panel(pot, PANEL)
+        pot_total = t.get("pot_total", 0)
         self.text(
-            self.t("ui.pot", amount=t.get("pot_total", 0)),
+            self.t("ui.pot", amount=pot_total)
+            if pot_total is not None
+            else self.t("ui.pot.hidden"),
             pygame.Rect(pot.left + 8, pot.top + 4, pot.width - 16, pot.height // 2),
             0.06,
             GOLD,
         )
-        pots = t.get("pots") or []
+        pots = [p for p in t.get("pots") or [] if p.get("amount") is not None]
         if len(pots) > 1 or (pots and pots[0].get("amount") != t.get("pot_total")):
             parts = []
             for i, p in enumerate(pots):
