@@ -80,7 +80,7 @@ def build_devices(section: Mapping[str, Any]) -> dict[str, Device]:
         if not isinstance(kind, str) or not isinstance(backend, str):
             raise ConfigError(
                 f"[devices.{name}] must say its kind (shoe, trays, buttons, readers) and its "
-                "backend (for example backend = \"serial\")."
+                'backend (for example backend = "serial").'
             )
         cls = backend_class(kind, backend)
         devices[name] = cls(name, options)  # type: ignore[call-arg]
