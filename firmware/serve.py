@@ -30,6 +30,7 @@ from firmware.protocol.auth import StaffDirectory, TerminalSecrets
 from firmware.protocol.server import TableServer
 from firmware.recovery import restore, store_table_setup
 from firmware.registry import TagRegistry
+from firmware.retention import Retention, prune_history, rotate_journal
 from firmware.table import events as te
 from firmware.table.options import load_table_config
 from firmware.table.table import Table
@@ -64,9 +65,9 @@ def staff_directory(entries: object) -> StaffDirectory:
     return staff
 
 
-def build(config_path: str, data_dir: str) -> tuple[Controller, Journal, bool]:
-    """Build the controller from a configuration file; return it, its journal and
-    whether the table was restored from an existing journal."""
+def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journal], bool]:
+    """Build the controller from a configuration file; return it, a holder of its
+    current journal (rotation replaces it) and whether the table was restored."""
     text = Path(config_path).read_text(encoding="utf-8")
     config = load_table_config(text, source=config_path)
     data = tomllib.loads(text)
@@ -83,14 +84,28 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, Journal, bool]:
     meters = Meters(os.path.join(data_dir, "meters.sqlite"))
     meters.bump("power_ups")
 
+    current: dict[str, Journal] = {"journal": journal}  # replaced when the journal rotates
+
     def journal_and_count(event: te.TableEvent) -> None:
-        journal.append(event)  # committed before it takes effect
+        current["journal"].append(event)  # committed before it takes effect
         if isinstance(event, te.AdjustStack | te.AwardPot | te.VoidByFloor | te.UndoLast):
             meters.bump("overrides")
 
     controller = Controller(table, devices, registry, journal=journal_and_count)
     history = HandHistory(os.path.join(data_dir, "history.sqlite"))
     table.hand_listeners.append(history.listener(time.time))
+    policy = Retention.from_config(dict(data.get("retention", {})))
+    since_rotation = {"hands": 0}
+
+    def retain(record: dict[str, Any], hand: object) -> None:
+        # Between hands (the listener runs after the hand ended): never the open hand.
+        since_rotation["hands"] += 1
+        if since_rotation["hands"] >= policy.rotate_every_hands:
+            current["journal"] = rotate_journal(current["journal"], table, policy.keep_journals)
+            since_rotation["hands"] = 0
+            prune_history(history, policy)
+
+    table.hand_listeners.append(retain)
 
     def count_hand(record: dict[str, Any], hand: object) -> None:
         meters.bump("hands_void" if record["void"] else "hands_played")
@@ -108,7 +123,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, Journal, bool]:
             unix_path=str(server_section["socket"]),
         )
         controller.services.append(server)
-    return controller, journal, restored
+    return controller, current, restored
 
 
 def main_serve(argv: list[str] | None = None) -> int:
@@ -119,7 +134,7 @@ def main_serve(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     notifier = Notifier()
     try:
-        controller, journal, restored = build(args.config, args.data)
+        controller, journals, restored = build(args.config, args.data)
         controller.start()
         for service in controller.services:
             service.start()
@@ -153,5 +168,5 @@ def main_serve(argv: list[str] | None = None) -> int:
         for service in controller.services:
             service.stop()
         controller.shutdown()
-        journal.close()
+        journals["journal"].close()
     return 0

@@ -228,12 +228,13 @@ def load_table_config(text: str, source: str = "table configuration") -> TableCo
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"The {source} is not valid TOML: {exc}.") from exc
-    known = {"table", "options", "devices", "seats", "server", "terminals", "staff"}
+    known = {"table", "options", "devices", "seats", "server", "terminals", "staff", "retention"}
     unknown_sections = sorted(set(data) - known)
     if unknown_sections:
         raise ConfigError(
             f"Unknown section(s) in the {source}: {', '.join(unknown_sections)}; "
-            "expected [table], [options], [devices], [server], [terminals] and [staff]."
+            "expected [table], [options], [devices], [server], [terminals], [staff] and "
+            "[retention]."
         )
     table = dict(data.get("table", {}))
     profile = table.pop("profile", None)
