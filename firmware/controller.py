@@ -332,7 +332,10 @@ class Controller:
 
     def _button(self, event: ButtonPressed) -> None:
         name = event.button
-        if name == "dealer.misdeal":
+        if name == "dealer.next":
+            if self.table.hand is None:
+                self.apply(te.Shuffle())  # the hand starts at the shuffle (TDA-17)
+        elif name == "dealer.misdeal":
             self.apply(te.Misdeal("declared with the dealer's misdeal button"))
         elif name == "dealer.pause":
             self.state.manual_pause = not self.state.manual_pause

@@ -34,6 +34,7 @@ from firmware.retention import Retention, prune_history, rotate_journal
 from firmware.table import events as te
 from firmware.table.options import load_table_config
 from firmware.table.table import Table
+from firmware.virtual_dealer import attach_virtual_dealers
 
 
 def staff_directory(entries: object) -> StaffDirectory:
@@ -76,11 +77,13 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     journal = Journal(os.path.join(data_dir, "journal.sqlite"))
     registry = TagRegistry(os.path.join(data_dir, "tags.sqlite"))
     restored = len(journal) > 0
+    # An electronic table's virtual deck needs no new-deck checklist.
+    virtual = any(getattr(d, "automatic", False) for d in devices.values())
     if restored:
         table = restore(journal)
     else:
-        store_table_setup(journal, config, deck_ready=False)
-        table = Table(config, deck_ready=False)
+        store_table_setup(journal, config, deck_ready=virtual)
+        table = Table(config, deck_ready=virtual)
     meters = Meters(os.path.join(data_dir, "meters.sqlite"))
     meters.bump("power_ups")
 
@@ -114,6 +117,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
 
     table.hand_listeners.append(count_hand)
     controller.fault_listeners.append(lambda event: meters.bump("device_faults"))
+    attach_virtual_dealers(controller)  # an electronic table deals from its virtual shoe
     server_section = data.get("server", {})
     if server_section.get("socket"):
         server = TableServer(

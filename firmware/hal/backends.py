@@ -31,6 +31,7 @@ BACKENDS: dict[tuple[str, str], str] = {
     ("trays", "serial"): "drivers.trays:SerialTrays",
     ("buttons", "gpio"): "drivers.gpio:GpioButtons",
     ("readers", "pcsc"): "drivers.pcsc:PcscReaders",
+    ("shoe", "virtual"): "drivers.virtual:VirtualShoe",
     ("shoe", "sim"): "hal_sim.fakes:FakeShoe",
     ("trays", "sim"): "hal_sim.fakes:FakeTrays",
     ("buttons", "sim"): "hal_sim.fakes:FakeButtons",
