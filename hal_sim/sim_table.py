@@ -67,20 +67,6 @@ SIM_DEVICES: dict[str, dict[str, Any]] = {
 }
 """The simulated devices of ``make run``, as a ``[devices]`` configuration section."""
 
-SCREEN_LINES = {
-    "es": {
-        "start": "Pantallas: el asiento {seat} ({name}) es tuyo; cierra su ventana para acabar.",
-        "failed": "La pantalla del asiento {seat} no se abrió (código {code}); juega un bot.",
-        "closed": "Ventana del asiento {seat} cerrada: un bot termina la mano.",
-    },
-    "en": {
-        "start": "Screens: seat {seat} ({name}) is yours; close its window to stop.",
-        "failed": "The seat {seat} screen could not open (exit code {code}); a bot plays it.",
-        "closed": "Seat {seat} window closed: a bot finishes the hand.",
-    },
-}
-"""What the run says about the screens (the narration's languages)."""
-
 
 def screens_wanted(env: Mapping[str, str] | None = None) -> bool:
     """Whether :func:`run_sim` opens the screens: forced by ``POKERTABLE_SCREENS``
@@ -352,7 +338,6 @@ class SimulatedTable:
         timer: threading.Timer | None = None
         first = len(self.table.records)
         target = first + hands
-        lines = SCREEN_LINES.get(self.lang, SCREEN_LINES["en"])
 
         def played() -> bool:
             return len(self.table.records) >= target
@@ -364,9 +349,9 @@ class SimulatedTable:
             if self.human is not None and terminals and (code := terminals[0].poll()) is not None:
                 if code == 0:  # closed by the person: end after this hand
                     target = min(target, len(self.table.records) + (self.table.hand is not None))
-                    self.say(lines["closed"].format(seat=human))
+                    self.say(tr("sim.screens.closed", self.lang, seat=human))
                 else:
-                    self.say(lines["failed"].format(seat=human, code=code))
+                    self.say(tr("sim.screens.failed", self.lang, seat=human, code=code))
                 self.human = None
                 if played():
                     return
@@ -392,7 +377,7 @@ class SimulatedTable:
             terminals.append(launch("console", config))
             self._await_screens(server, terminals, [seat_terminal, "console"])
             name = self.table.seating.seats[human].player
-            self.say(lines["start"].format(seat=human, name=name))
+            self.say(tr("sim.screens.start", self.lang, seat=human, name=name))
             ctl.call_soon(again)
             ctl.run(until=played)
             if linger > 0 and terminals[0].poll() is None:
