@@ -201,6 +201,7 @@ def _seats(
                     for c in held
                 ]
             row["shown"] = shown is not None or (hand.cards_up and not hand.folded[position])
+            row["declared"] = position in th.s.declared  # a raise declared (TDA-32)
         rows.append(row)
     return rows
 

@@ -1,5 +1,7 @@
 """Bets read from chips in the betting zone: oversized chips, declarations, motions."""
 
+import pytest
+
 from firmware.betting import interpret_motions, interpret_single_chip
 from firmware.events import BetRaise, CheckCall
 from tests.kit import act, board, deal, start
@@ -43,3 +45,34 @@ def test_tda_32_tda_39_second_motion_counts_only_with_a_raise_declaration() -> N
     assert event == CheckCall(0) and back == 40 and string_raise
     event, back, string_raise = interpret_motions(hand, 0, [9, 40], declared_raise=True)
     assert event == BetRaise(0, 50) and back == 0 and not string_raise
+
+
+def test_tda_32_a_declared_raise_is_recorded_for_the_betting_round() -> None:
+    """TDA-32: the seat's "raise" declaration is recorded, in every view, for this round only."""
+    from firmware.cards import parse_cards
+    from firmware.errors import IllegalAction
+    from firmware.table import events as te
+    from firmware.table.options import Stakes, TableConfig, profile_options
+    from firmware.table.table import Table
+    from firmware.views import console_view
+
+    t = Table(TableConfig("home", profile_options("home"), Stakes()), deck_ready=True)
+    for seat in (1, 2, 3):
+        t.apply(te.SitDown(seat, f"P{seat}", 200))
+    t.apply(te.SetButton(1))
+    t.apply(te.Shuffle())
+    t.apply(te.Cut())
+    for card in parse_cards("AhKd7cAsKh2d"):
+        t.apply(te.CardDrawn(card))
+    t.apply(te.DeclareRaise(1))
+    assert t.hand is not None and t.hand.declared_raise(1)
+    seats = console_view(t, "en")["table"]["seats"]
+    assert next(s for s in seats if s["seat"] == 1)["declared"] is True
+    for seat, action in ((1, "call"), (2, "call"), (3, "check")):
+        t.apply(te.Act(seat, action))
+    for card in parse_cards("3c4d5h9s"):
+        t.apply(te.CardDrawn(card))
+    assert not t.hand.declared_raise(1)  # a new betting round
+    t.apply(te.Act(2, "fold"))
+    with pytest.raises(IllegalAction, match="can still bet"):
+        t.apply(te.DeclareRaise(2))

@@ -52,7 +52,7 @@ SECRETS["console"] = "console-secret-0123456789"
 BADGES = {"dealer": ("BADGE-D", "Dani", "1111"), "floor": ("BADGE-F", "Flor", "2222")}
 GUARD = 20.0
 """Deadlock guard for a reply (seconds); tests never assert how long anything took."""
-ACCEPTED_PROTOCOL_KEYS = {"protocol.declare_raise"}
+ACCEPTED_PROTOCOL_KEYS: set[str] = set()
 """Protocol refusals the contract documents for a well-formed request."""
 
 
@@ -327,8 +327,8 @@ def test_advance_toggles_and_declare_raise(rig: Rig) -> None:
     actor_client, actor_screen = seat(rig, who)
     out = taps(actor_screen, "declare_raise")
     assert out == [{"type": "declare_raise"}]
-    refused = send_all(actor_client, actor_screen, out)
-    assert [r["key"] for r in refused] == ["protocol.declare_raise"]  # documented: not yet
+    assert not send_all(actor_client, actor_screen, out)
+    assert [e.seat for e in logged(rig, te.DeclareRaise) if isinstance(e, te.DeclareRaise)] == [who]
 
 
 def test_sit_out_sit_in_language_and_rebuy(tmp_path: pathlib.Path) -> None:

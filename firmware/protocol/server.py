@@ -508,12 +508,8 @@ class TableServer:
             event = te.ShowCards(seat, tuple(_card(c) for c in _list(message, "cards")))
         elif kind == "muck":
             event = te.MuckCards(seat)
-        else:  # declare_raise
-            raise Refused(
-                "This table does not take declared raises from the screen yet; announce the "
-                "raise aloud and place the chips.",
-                key="protocol.declare_raise",
-            )
+        else:  # declare_raise (TDA-11, TDA-32)
+            event = te.DeclareRaise(seat)
         self._submit(client, event)
 
     def _staff_event(

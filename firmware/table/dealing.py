@@ -75,6 +75,7 @@ class _State:
     seen: set[int] = field(default_factory=set)
     incidents: list[Incident] = field(default_factory=list)
     advance: dict[int, tuple[str, int, int]] = field(default_factory=dict)
+    declared: set[int] = field(default_factory=set)
     advance_street: int = 0
     marked: list[int] = field(default_factory=list)
     clock: ActionClock = field(default_factory=ActionClock)
@@ -235,6 +236,8 @@ class TableHand:
             self._act(event)
         elif isinstance(event, te.Advance):
             self._advance(event)
+        elif isinstance(event, te.DeclareRaise):
+            self._declare_raise(event)
         elif isinstance(event, te.ShowCards):
             self._engine(Show(self.position(event.seat), event.cards))
         elif isinstance(event, te.MuckCards):
@@ -385,6 +388,7 @@ class TableHand:
         if s.hand.phase is Phase.BETTING:
             if s.advance_street != s.hand.street:
                 s.advance.clear()
+                s.declared.clear()
                 s.advance_street = s.hand.street
             self._run_advance()
 
@@ -492,6 +496,20 @@ class TableHand:
         call = max(0, hand.current_bet - hand.bets[position])
         s.advance[position] = (event.action, hand.current_bet, call)
         self._run_advance()
+
+    def _declare_raise(self, event: te.DeclareRaise) -> None:
+        hand = self.s.hand
+        position = self.position(event.seat)
+        if hand.phase is not Phase.BETTING or hand.folded[position] or hand.stacks[position] == 0:
+            raise IllegalAction(
+                "A raise is declared during a betting round by a player who can still bet.",
+                key="error.action.declare",
+            )
+        self.s.declared.add(position)
+
+    def declared_raise(self, seat: int) -> bool:
+        """Whether ``seat`` declared a raise in this betting round (TDA-11, TDA-32)."""
+        return self.position(seat) in self.s.declared
 
     def _run_advance(self) -> None:
         s = self.s

@@ -198,6 +198,15 @@ class Advance(TableEvent):
 
 
 @dataclass(frozen=True)
+class DeclareRaise(TableEvent):
+    """The seat declares "raise" before its chips touch the felt (TDA-11, TDA-32):
+    a single oversized chip then raises its value, and a second motion counts."""
+
+    kind: ClassVar[str] = "declare_raise"
+    seat: int
+
+
+@dataclass(frozen=True)
 class ShowCards(TableEvent):
     """At showdown the player tables ``cards`` (both to win a share, TDA-40)."""
 
@@ -407,6 +416,7 @@ TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
         MarkedCard,
         Act,
         Advance,
+        DeclareRaise,
         ShowCards,
         MuckCards,
         KillSeat,

@@ -180,6 +180,8 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
         seat, action = int(head), rest[0].lower()
         amount = _ints(rest[1:2], number)[0] if len(rest) > 1 else 0
         return [te.Act(seat, action, amount)]
+    if head == "declare" and len(rest) == 1:
+        return [te.DeclareRaise(_ints(rest, number)[0])]
     if head == "advance" and len(rest) == 2:
         return [te.Advance(_ints(rest[:1], number)[0], rest[1])]
     if head == "show" and len(rest) >= 2:
@@ -490,6 +492,8 @@ def format_event(event: te.TableEvent) -> str:
         return f"muck {event.seat}"
     if isinstance(event, te.Advance):
         return f"advance {event.seat} {event.action}"
+    if isinstance(event, te.DeclareRaise):
+        return f"declare {event.seat}"
     if isinstance(event, te.SitDown):
         extra = " wait" if event.wait_for_big_blind else " owes-bb" if event.owes_big_blind else ""
         return f"sit {event.seat} {event.player} {event.chips}{extra}"
