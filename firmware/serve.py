@@ -27,7 +27,7 @@ from firmware.journal import Journal, JournalError
 from firmware.meters import Meters
 from firmware.notify import Notifier
 from firmware.protocol.auth import StaffDirectory, TerminalSecrets
-from firmware.protocol.server import TableServer
+from firmware.protocol.server import TableServer, server_ssl_context
 from firmware.recovery import restore, store_table_setup
 from firmware.registry import TagRegistry
 from firmware.retention import Retention, prune_history, rotate_journal
@@ -118,13 +118,38 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     table.hand_listeners.append(count_hand)
     controller.fault_listeners.append(lambda event: meters.bump("device_faults"))
     attach_virtual_dealers(controller)  # an electronic table deals from its virtual shoe
-    server_section = data.get("server", {})
-    if server_section.get("socket"):
+    server_section = dict(data.get("server", {}))
+    known = {"socket", "tcp_host", "tcp_port", "cert", "key", "client_ca"}
+    unknown = sorted(set(server_section) - known)
+    if unknown:
+        raise ConfigError(
+            f"Unknown [server] option(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}."
+        )
+    tcp = None
+    context = None
+    if "tcp_port" in server_section:
+        # Screens on their own boards: TCP with TLS and a client certificate per terminal.
+        missing = [k for k in ("cert", "key", "client_ca") if k not in server_section]
+        if missing:
+            raise ConfigError(
+                f"[server] tcp_port needs TLS: set {', '.join(missing)} (the server's certificate "
+                "and key, and the authority that signs each terminal's certificate)."
+            )
+        tcp = (str(server_section.get("tcp_host", "0.0.0.0")), int(server_section["tcp_port"]))
+        context = server_ssl_context(
+            str(server_section["cert"]),
+            str(server_section["key"]),
+            str(server_section["client_ca"]),
+        )
+    if server_section.get("socket") or tcp is not None:
+        socket_path = server_section.get("socket")
         server = TableServer(
             controller,
             TerminalSecrets(dict(data.get("terminals", {}))),
             staff_directory(data.get("staff", [])),
-            unix_path=str(server_section["socket"]),
+            unix_path=str(socket_path) if socket_path else None,
+            tcp=tcp,
+            ssl_context=context,
         )
         controller.services.append(server)
     return controller, current, restored
