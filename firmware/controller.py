@@ -12,6 +12,14 @@ not applied, and the console shows which device and what to do; when every
 device is back the held events are applied in order. Reads carry the
 device's sequence number, so a read repeated after a reconnection is applied
 once.
+
+Test mode (:meth:`Controller.start_diagnostics`): between hands a technician
+runs :class:`~firmware.diag.Diagnostics` on the table's own devices. The
+devices are closed (outputs safe) and tested on a worker thread, never the
+loop thread; while the test runs nothing reaches the table: no tick, no
+table event (refused with ``diag.busy``), no device event (the devices post
+to the diagnostics). Afterwards the devices are reopened and the outputs
+restored: the journal, the meters and the table are as they were.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from firmware.diag import Diagnostics, Item, RelayTechnician, Report
 from firmware.errors import HardwareError, IllegalAction
 from firmware.hal import (
     AntennaFault,
@@ -70,6 +79,28 @@ class ControllerState:
     leds: dict[tuple[str, str], bool] = field(default_factory=dict)
 
 
+@dataclass
+class DiagSession:
+    """One run of the diagnostics from the console (test mode).
+
+    Changed on the loop thread only; the worker thread hands its changes over
+    with :meth:`Controller.call_soon`.
+    """
+
+    device: str | None
+    """The device tested, or ``None`` for all."""
+    staff: str | None
+    """Who started it (the technician logged in on the console)."""
+    diagnostics: Diagnostics
+    relay: RelayTechnician
+    running: bool = True
+    prompt: dict[str, Any] | None = None
+    """The step shown to the technician (see :class:`~firmware.diag.RelayTechnician`)."""
+    report: Report | None = None
+    dropped: int = 0
+    """Device events that reached the controller during the test (not applied)."""
+
+
 class Controller:
     """Runs the table from device events.
 
@@ -109,6 +140,13 @@ class Controller:
         self._stop = threading.Event()
         self._closed = False
         self._started_at = clock()
+        self.diag: DiagSession | None = None
+        """The technician's test: running, or the last one's report."""
+        self.diag_timeout = 30.0
+        """Seconds the diagnostics wait for each reading (a press, a chip, a card)."""
+        self.diag_answer_timeout = 120.0
+        """Seconds the diagnostics wait for the technician's yes/no answer."""
+        self._diag_thread: threading.Thread | None = None
 
     # ------------------------------------------------------------ threads in
 
@@ -150,7 +188,8 @@ class Controller:
             for hook in self.loop_hooks:
                 hook(now)
             if now >= next_tick:
-                self.apply(te.Tick(self.table_time(now)))
+                if not self.testing:  # test mode applies nothing to the table
+                    self.apply(te.Tick(self.table_time(now)))
                 next_tick = now + self.tick_seconds
             if until is not None and until():
                 break
@@ -175,6 +214,11 @@ class Controller:
         if self._closed:
             return
         self._closed = True
+        if self.diag is not None and self.diag.running:
+            self.diag.diagnostics.cancel()
+            self.diag.relay.stop()
+            if self._diag_thread is not None:
+                self._diag_thread.join(self.diag_timeout)
         for device in self.devices.values():
             try:
                 device.close()
@@ -191,8 +235,13 @@ class Controller:
 
     @property
     def paused(self) -> bool:
-        """The hand is paused: a device is in fault or the dealer paused it."""
-        return bool(self.state.faults) or self.state.manual_pause
+        """The table is paused: a device is in fault, the dealer paused it, or a test runs."""
+        return bool(self.state.faults) or self.state.manual_pause or self.testing
+
+    @property
+    def testing(self) -> bool:
+        """The technician's diagnostics are running (test mode)."""
+        return self.diag is not None and self.diag.running
 
     def dispatch(self, item: DeviceEvent | Callable[[], None]) -> None:
         """Handle one queued item on the loop thread."""
@@ -204,7 +253,10 @@ class Controller:
             listener(self)
 
     def handle(self, event: DeviceEvent) -> None:
-        """Turn one device event into table events, alerts and state."""
+        """Turn one device event into table events, alerts and state (none in test mode)."""
+        if self.diag is not None and self.diag.running:
+            self.diag.dropped += 1  # the devices belong to the diagnostics now
+            return
         st = self.state
         if isinstance(event, CardRead):
             last = st.last_seq.get(event.device)
@@ -295,14 +347,142 @@ class Controller:
         """Journal and apply one table event (on the loop thread).
 
         :raises IllegalAction: if the table refuses it, for the caller to
-            show (a seat screen shows its own refusals).
+            show (a seat screen shows its own refusals), or in test mode
+            (``diag.busy``): nothing is journaled or applied then.
         """
+        if self.testing:
+            raise IllegalAction(
+                "The technician is testing the devices: the table takes nothing until the test "
+                "ends.",
+                key="diag.busy",
+            )
         if self.journal is not None:
             self.journal(event)
         try:
             self.table.apply(event)
         finally:
             self._outputs()
+
+    # ------------------------------------------------------------ test mode (loop thread)
+
+    def start_diagnostics(self, device: str | None = None, staff: str | None = None) -> None:
+        """Start the technician's diagnostics of every device, or of ``device``.
+
+        Between hands only. The table pauses; every device is closed (its
+        outputs safe) and the ones tested are opened by the diagnostics on a
+        worker thread, so their events go to the test, not to the table.
+
+        :raises IllegalAction: during a hand (``diag.refused.hand``), while a
+            test runs (``diag.refused.running``), for an unknown device
+            (``diag.refused.device``) or with no device (``diag.refused.none``).
+        """
+        if self.table.hand is not None:
+            raise IllegalAction(
+                "Diagnostics run between hands only: finish or void this hand first.",
+                key="diag.refused.hand",
+            )
+        if self.testing:
+            raise IllegalAction(
+                "The diagnostics are already running; cancel them or wait for the report.",
+                key="diag.refused.running",
+            )
+        if device is not None and device not in self.devices:
+            raise IllegalAction(
+                f"There is no device '{device}' on this table.",
+                key="diag.refused.device",
+                device=device,
+            )
+        if not self.devices:
+            raise IllegalAction("This table has no device to test.", key="diag.refused.none")
+        tested = {device: self.devices[device]} if device is not None else dict(self.devices)
+        self._close_devices()
+        relay = RelayTechnician(self._show_prompt, timeout=self.diag_answer_timeout)
+        diagnostics = Diagnostics(tested, self.registry, relay, timeout=self.diag_timeout)
+        session = DiagSession(device, staff, diagnostics, relay)
+        self.diag = session
+        self._diag_thread = threading.Thread(
+            target=self._diag_worker, args=(session,), name="diagnostics", daemon=True
+        )
+        self._diag_thread.start()
+
+    def answer_diagnostics(self, yes: bool) -> None:
+        """The technician's answer to the question on the screen (an LED lit?).
+
+        :raises IllegalAction: when no question is waiting (``diag.refused.no_question``).
+        """
+        session = self.diag
+        if session is None or not session.running or not (session.prompt or {}).get("question"):
+            raise IllegalAction(
+                "No question is waiting for an answer.", key="diag.refused.no_question"
+            )
+        session.prompt = {**(session.prompt or {}), "question": False}
+        session.relay.answer(yes)
+
+    def cancel_diagnostics(self) -> None:
+        """Stop the diagnostics; the report keeps what was tested.
+
+        :raises IllegalAction: when no test is running (``diag.refused.idle``).
+        """
+        session = self.diag
+        if session is None or not session.running:
+            raise IllegalAction("No diagnostics are running.", key="diag.refused.idle")
+        session.diagnostics.cancel()
+        session.relay.stop()
+
+    def _show_prompt(self, prompt: dict[str, Any]) -> None:
+        """Relay a step to the screens (worker thread: handed to the loop)."""
+        session = self.diag
+
+        def show() -> None:
+            if session is not None and session is self.diag and session.running:
+                session.prompt = prompt
+
+        self.call_soon(show)
+
+    def _diag_worker(self, session: DiagSession) -> None:
+        """Run the diagnostics (worker thread), then hand the report to the loop."""
+        try:
+            report = session.diagnostics.run()
+        except Exception as exc:  # a broken driver must not leave the table in test mode
+            report = session.diagnostics.report
+            report.items.append(Item("diagnostics", "run", False, f"stopped: {exc}"))
+        self.call_soon(lambda: self._diag_finished(session, report))
+
+    def _diag_finished(self, session: DiagSession, report: Report) -> None:
+        """Reopen the devices and restore the outputs: the table is as it was."""
+        session.running = False
+        session.prompt = None
+        if not self._closed:
+            for name, device in self.devices.items():
+                try:
+                    device.open(self.post)
+                except Exception as exc:
+                    detail = f"cannot be reopened after the test: {exc}"
+                    report.items.append(
+                        Item(
+                            name,
+                            "reopen",
+                            False,
+                            detail,
+                            "diag.item.reopen_failed",
+                            {"error": str(exc)},
+                        )
+                    )
+                    self.state.faults[name] = f"The device '{name}' {detail}."
+                    self._alert(self.state.faults[name], name)
+            self._outputs()
+        session.report = report
+
+    def _close_devices(self) -> None:
+        """Take every device out of play: close it (outputs safe), forget the LED states."""
+        for device in self.devices.values():
+            try:
+                device.close()
+            except Exception as exc:
+                self._alert(
+                    f"The device '{device.name}' did not close cleanly: {exc}.", device.name
+                )
+        self.state.leds.clear()
 
     # ------------------------------------------------------------ helpers
 
@@ -341,6 +521,7 @@ class Controller:
             self.state.manual_pause = not self.state.manual_pause
             self._alert("The dealer paused the hand." if self.paused else "The hand resumes.")
             self._release_held()
+            self._outputs()  # the attention LED follows the pause
         elif name.startswith("seat") and name.endswith(".sitout"):
             seat = int(name[4:].split(".")[0])
             current = self.table.seating.seats.get(seat)

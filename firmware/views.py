@@ -12,7 +12,8 @@ for one audience:
   cards but no hole card, the dealer's prompt (translated), the next card's
   role, incidents, the pot distribution after a hand, alerts, the deck, the
   blind level and the devices;
-* :func:`technician_view` - device status only: no table and no card.
+* :func:`technician_view` - device status and the test mode
+  (:mod:`firmware.views_diag`): no table and no card.
 
 Free text that names cards (incident reports, alerts) is passed through
 :func:`redact`, which replaces every card the audience may not see with
@@ -33,6 +34,7 @@ from firmware.hand import Phase
 from firmware.i18n import tr
 from firmware.rules import Structure
 from firmware.view_rules import chip_breakdown, hide_pot, pot_shown, to_show
+from firmware.views_diag import diag_view
 
 if TYPE_CHECKING:
     from firmware.controller import Controller
@@ -586,7 +588,7 @@ def console_view(table: Table, lang: str, controller: Controller | None = None) 
 
 
 def technician_view(controller: Controller, lang: str = "es") -> dict[str, Any]:
-    """The technician's view: device status only, no table and no card."""
+    """The technician's view: device status and the test mode, no table and no card."""
     return {
         "type": "view",
         "audience": "technician",
@@ -594,4 +596,5 @@ def technician_view(controller: Controller, lang: str = "es") -> dict[str, Any]:
         "devices": devices(controller),
         "faults": {name: redact(text, ()) for name, text in controller.state.faults.items()},
         "paused": controller.paused,
+        "diag": diag_view(controller, lang),
     }

@@ -36,7 +36,8 @@ from typing import Any
 import pygame
 
 from ui.cards import draw_card, draw_recall
-from ui.console_pages import CHECKLIST, FIELD, FLOWS, HEALTH, OPTIONS, RACES, RANKS, ConsolePages
+from ui.console_diag import HEALTH
+from ui.console_pages import CHECKLIST, FIELD, FLOWS, OPTIONS, RACES, RANKS, ConsolePages
 from ui.seat import other_language
 from ui.widgets import GOLD, MUTED, PANEL, PANEL_HI, RED, TEXT, WHITE, Message
 

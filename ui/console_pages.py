@@ -3,7 +3,8 @@
 :class:`ConsolePages` holds the console's local state (the page shown, the
 flow in progress, the PIN being typed) and draws every page except the main
 one: the guided incident/ruling flows, the floor page, the new-deck
-checklist, the chip race, the staff login and the technician's device page.
+checklist, the chip race and the staff login; the technician's page (devices
+and test mode) is :class:`ui.console_diag.TechnicianPage`.
 :class:`ui.console.ConsoleScreen` adds the status bar and the main page.
 
 Roles (from the view's ``staff``, added by the server for the console's own
@@ -20,7 +21,8 @@ from typing import Any
 import pygame
 
 from ui.cards import draw_card
-from ui.widgets import GOLD, GREEN, MUTED, PANEL, PANEL_HI, RED, TEXT, Color, Message, Screen
+from ui.console_diag import TechnicianPage
+from ui.widgets import GOLD, GREEN, MUTED, PANEL, PANEL_HI, RED, TEXT, Message
 
 FLOWS: dict[str, tuple[str, tuple[str, ...]]] = {
     # kind: (message type, steps)
@@ -55,14 +57,13 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     ),
 }
 FIELD = {"misdeal_reason": "reason", "kill_reason": "reason"}
-HEALTH: dict[str, Color] = {"ok": GREEN, "degraded": GOLD, "fault": RED, "closed": (120, 120, 120)}
 CHECKLIST = ("show", "face_down", "scramble", "shuffle", "cut")
 RACES = ((5, 25), (25, 100), (100, 500), (500, 1000), (1000, 5000))
 RANKS = "AKQJT98765432"
 PIN_LENGTH = (4, 12)
 
 
-class ConsolePages(Screen):
+class ConsolePages(TechnicianPage):
     """The console's state, flows and secondary pages (see the module docstring)."""
 
     def __init__(self, view: Message | None = None, **kwargs: Any) -> None:
@@ -484,22 +485,3 @@ class ConsolePages(Screen):
             self.t("ui.cancel"),
             action=partial(self._set_page, "main"),
         )
-
-    # --- technician ---------------------------------------------------------------------
-
-    def _technician_page(self) -> None:
-        """A technician sees device status only (no table, no card)."""
-        self._title(self.t("ui.tech.title"))
-        devices = list(self.view.get("devices") or [])
-        if not devices:
-            self.text(self.t("ui.tech.none"), self.rect(0.02, 0.2, 0.96, 0.08), 0.045, MUTED)
-        for i, d in enumerate(devices[:8]):
-            r = self.rect(0.02, 0.18 + i * 0.1, 0.96, 0.09)
-            health = str(d.get("health", "ok"))
-            self.panel(r, PANEL)
-            pygame.draw.circle(self.surface, HEALTH.get(health, RED), (r.left + 16, r.centery), 8)
-            identity = d.get("identity") or {}
-            detail = " ".join(str(identity.get(k, "")) for k in ("model", "serial", "firmware"))
-            fault = d.get("fault") or ""
-            line = f"{d.get('name', '?')}: {self.t('ui.health.' + health)}  {detail} {fault}"
-            self.text(line.strip(), r.inflate(-44, 0).move(14, 0), 0.042, TEXT, align="left")

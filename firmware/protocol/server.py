@@ -32,6 +32,7 @@ import os
 import ssl
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +43,7 @@ from firmware.hal import ButtonPressed
 from firmware.i18n import LANGUAGES
 from firmware.protocol.auth import AuthError, StaffDirectory, TerminalSecrets
 from firmware.protocol.framing import MAX_MESSAGE, Decoder, FrameError, encode
+from firmware.protocol.handlers import DIAG_REQUESTS, diag_request
 from firmware.table import events as te
 from firmware.views import console_view, seat_view, technician_view
 
@@ -409,6 +411,8 @@ class TableServer:
                 self._report(client, message)
             elif kind == "override":
                 self._override(client, message)
+            elif kind in DIAG_REQUESTS:
+                diag_request(client, kind, message, self.run_for, self.controller)
             else:
                 raise Refused(
                     f"The request {kind!r} is not part of the table protocol.",
@@ -593,22 +597,30 @@ class TableServer:
     def _submit(self, client: ClientState, event: te.TableEvent | None, build: Any = None) -> None:
         """Apply ``event`` on the loop thread; a refusal goes back to ``client`` only."""
         controller = self.controller
-        loop = self._loop
 
         def run() -> None:
             nonlocal event
             if event is None:
                 event = build()
             assert event is not None
+            controller.submit(event)
+
+        self.run_for(client, run)
+
+    def run_for(self, client: ClientState, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the loop thread; a refusal it raises goes back to ``client`` only."""
+        loop = self._loop
+
+        def run() -> None:
             try:
-                controller.submit(event)
+                fn()
             except PokerTableError as exc:  # IllegalAction, CardError: the table refused
                 refused = {"type": "refused", "reason": str(exc), "key": exc.key}
                 if loop is not None and not loop.is_closed():
                     with contextlib.suppress(RuntimeError):
                         loop.call_soon_threadsafe(self._queue, client, refused)
 
-        controller.call_soon(run)
+        self.controller.call_soon(run)
 
 
 # ---------------------------------------------------------------- helpers
