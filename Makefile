@@ -1,13 +1,17 @@
 # Two entry points, each creating its own virtual environment:
 #   make run   - set up and run the table in simulation
 #   make test  - set up and run the whole test suite (lint, types, tests)
+# Optional compiled engine (mypyc; needs gcc and the Python headers):
+#   make compiled       - compile the engine's hot modules in place (see setup.py)
+#   make test-compiled  - build them, check compiled == pure, run the suite on them
+#   make pure           - remove the compiled modules (back to pure Python)
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 HANDS  ?= 5
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench clean compiled pure test-compiled
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,5 +36,17 @@ test: lint typecheck pytest
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 
-clean:
+compiled: $(STAMP)
+	POKERTABLE_MYPYC=1 $(BIN)/python setup.py build_ext --inplace
+	$(BIN)/python -c "import firmware.hand as h; assert h.__file__.endswith('.so'), h.__file__"
+
+test-compiled: compiled
+	$(BIN)/python -m pytest -q tests/test_compiled.py
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+
+pure:
+	rm -f firmware/*.so
+	rm -rf build
+
+clean: pure
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

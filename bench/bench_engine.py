@@ -15,26 +15,58 @@ memory, checks that both engines reach the same finishing stacks, then times
 
 Each timing is the best of ``R`` runs. ``--profile`` prints the top of a
 cProfile of our side.
+
+If the engine's modules are compiled (``make compiled``, mypyc), the compiled
+engine is timed in this process and the pure-Python engine in a subprocess
+started with ``--pure``, which imports every ``firmware`` module from its
+``.py`` source (the extensions hidden); both are printed against PokerKit.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
 import pathlib
 import pstats
+import subprocess
 import sys
 import time
 import warnings
+from collections.abc import Sequence
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+
+class PureFirmware(importlib.abc.MetaPathFinder):
+    """Import ``firmware`` and its submodules from ``.py`` sources only (no extensions)."""
+
+    def find_spec(
+        self, name: str, path: Sequence[str] | None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if name != "firmware" and not name.startswith("firmware."):
+            return None
+        finder = importlib.machinery.FileFinder(
+            str(ROOT) if path is None else path[0],
+            (importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES),
+        )
+        return finder.find_spec(name, target)  # type: ignore[arg-type]
+
+
+if "--pure" in sys.argv:
+    sys.meta_path.insert(0, PureFirmware())
 
 from pokerkit import HandHistory  # noqa: E402
 
 from firmware.phh import hand_to_phh, loads_phh, play_phh  # noqa: E402
 from firmware.rules import Structure  # noqa: E402
 from tests.pokerkit_harness import play_random_hand  # noqa: E402
+
+COMPILED = importlib.util.find_spec("firmware.hand").origin.endswith(".so")  # type: ignore[union-attr]
 
 warnings.filterwarnings("ignore", category=UserWarning)
 
@@ -97,35 +129,53 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=10_000)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--pure", action="store_true", help="hide compiled modules; print our timings as JSON"
+    )
     args = parser.parse_args()
     texts = generate(args.hands, args.seed)
+    if args.pure:  # subprocess of a compiled run: time the pure-Python engine only
+        assert not COMPILED
+        loaded = [loads_phh(t) for t in texts]
+        t_ours = best(ours, texts, args.repeat)
+        p_ours = best(lambda items: [play_phh(h) for h in items], loaded, args.repeat)
+        print(json.dumps({"parse_play": t_ours, "play": p_ours}))
+        return 0
     actions = sum(len(loads_phh(t).actions) for t in texts)
     if ours(texts) != pokerkit(texts):
         print("The engines disagree on finishing stacks; fix that before timing.")
         return 1
+    pure: dict[str, float] | None = None
+    if COMPILED:
+        cmd = [sys.executable, __file__, "--pure", "--hands", str(args.hands)]
+        cmd += ["--repeat", str(args.repeat), "--seed", str(args.seed)]
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+        pure = json.loads(out.strip().splitlines()[-1])
+    label = "compiled" if COMPILED else "pure"
     t_ours = best(ours, texts, args.repeat)
     t_pk = best(pokerkit, texts, args.repeat)
     n = len(texts)
     print(
         f"{n} hands, {actions} PHH actions (mean {actions / n:.1f} per hand), best of {args.repeat}"
     )
-    print(f"{'engine':<32}{'hands/s':>12}{'us/hand':>12}{'ratio':>10}")
-    print(
-        f"{'PokerKit 0.7.7 (parse + play)':<32}{n / t_pk:>12,.0f}{t_pk / n * 1e6:>12,.0f}{1:>9.1f}x"
-    )
-    print(
-        f"{'ours (strict parse + play)':<32}{n / t_ours:>12,.0f}{t_ours / n * 1e6:>12,.0f}"
-        f"{t_pk / t_ours:>9.1f}x"
-    )
+    print(f"engine modules in this process: {label}")
+
+    def row(name: str, t: float, ref: float) -> None:
+        print(f"{name:<36}{n / t:>12,.0f}{t / n * 1e6:>12,.0f}{ref / t:>9.1f}x")
+
+    print(f"{'engine':<36}{'hands/s':>12}{'us/hand':>12}{'ratio':>10}")
+    row("PokerKit 0.7.7 (parse + play)", t_pk, t_pk)
+    if pure is not None:
+        row("ours, pure (strict parse + play)", pure["parse_play"], t_pk)
+    row(f"ours, {label} (strict parse + play)", t_ours, t_pk)
     loaded = [loads_phh(t) for t in texts]
     histories = [HandHistory.loads(t) for t in texts]
     p_ours = best(lambda items: [play_phh(h) for h in items], loaded, args.repeat)
     p_pk = best(lambda items: [list(h) for h in items], histories, args.repeat)
-    print(f"{'PokerKit 0.7.7 (play only)':<32}{n / p_pk:>12,.0f}{p_pk / n * 1e6:>12,.0f}{1:>9.1f}x")
-    print(
-        f"{'ours (play only)':<32}{n / p_ours:>12,.0f}{p_ours / n * 1e6:>12,.0f}"
-        f"{p_pk / p_ours:>9.1f}x"
-    )
+    row("PokerKit 0.7.7 (play only)", p_pk, p_pk)
+    if pure is not None:
+        row("ours, pure (play only)", pure["play"], p_pk)
+    row(f"ours, {label} (play only)", p_ours, p_pk)
     if args.profile:
         profiler = cProfile.Profile()
         profiler.runcall(ours, texts)

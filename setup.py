@@ -1,0 +1,38 @@
+"""Optional compiled build of the rules engine (mypyc).
+
+``pip install -e .`` (or ``make test``) installs the pure-Python package, as
+always. With ``POKERTABLE_MYPYC=1`` set, the engine's hot modules listed in
+``COMPILED`` are also compiled with mypyc into C extensions that sit next to
+the ``.py`` files and are imported in their place (``make compiled`` builds
+them in place, ``make pure`` removes them). The ``.py`` files stay the source
+of truth: the extensions are built from them and behave identically.
+Building needs a C compiler and the Python headers (gcc, python3-dev).
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import setup
+
+COMPILED = [
+    "firmware/betting.py",
+    "firmware/cards.py",
+    "firmware/evaluator.py",
+    "firmware/fasttoml.py",
+    "firmware/hand.py",
+    "firmware/phh.py",
+    "firmware/phh_actions.py",
+    "firmware/pots.py",
+    "firmware/rulings.py",
+    "firmware/showdown.py",
+]
+"""Modules compiled by ``POKERTABLE_MYPYC=1``; ``firmware/events.py`` is left out
+(mypyc makes a ``ClassVar`` declared in a dataclass body a field)."""
+
+if os.environ.get("POKERTABLE_MYPYC") == "1":
+    from mypyc.build import mypycify
+
+    setup(ext_modules=mypycify(COMPILED, group_name="firmware.engine"))
+else:
+    setup()
