@@ -26,7 +26,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict firmware drivers/shoe.py drivers/trays.py drivers/serial_device.py drivers/pcsc.py drivers/gpio.py drivers/debounce.py
+	$(BIN)/mypy --strict firmware ui hal_sim drivers/shoe.py drivers/trays.py drivers/serial_device.py drivers/pcsc.py drivers/gpio.py drivers/debounce.py drivers/virtual.py
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from firmware.bots import RandomBot
 from firmware.deck import VirtualDeck
 from firmware.errors import IllegalAction
-from firmware.events import BetRaise, CheckCall, Fold, Show
+from firmware.events import BetRaise, CheckCall, Fold, Muck, Show
 from firmware.hand import Phase
 from firmware.journal import Journal
 from firmware.recovery import schedule_entries, store_table_setup
@@ -263,11 +263,10 @@ class Soak:
                 continue
             if hand.phase is Phase.SHOWDOWN:
                 event = auto_showdown_event(hand)
-                seat = th.seat(event.player)
                 if isinstance(event, Show):
-                    self._apply(te.ShowCards(seat, event.cards))
-                else:
-                    self._apply(te.MuckCards(seat))
+                    self._apply(te.ShowCards(th.seat(event.player), event.cards))
+                elif isinstance(event, Muck):
+                    self._apply(te.MuckCards(th.seat(event.player)))
                 continue
             raise AssertionError(f"The soak is stuck: {self.table.prompt()}")
         self.result.hands += 1
