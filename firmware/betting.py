@@ -219,7 +219,8 @@ def interpret_single_chip(
     * An oversized chip (worth more than the call) with no declaration is a call;
       the change is returned.
     * With "raise" declared before the chip touched the felt and no amount, it
-      is a raise of the chip's full value.
+      is the largest raise the chip allows: the player's bet becomes what he
+      had in plus the chip.
     * After the flop, a single chip opening the betting without a declaration is
       a bet of the chip's full value.
 
@@ -237,7 +238,7 @@ def interpret_single_chip(
             return interpret_chip_bet(hand, player, total)  # does not cover: refused there
         return CheckCall(player), max(0, total - max(hand.current_bet, bet))
     low, high = raise_bounds(hand, player)
-    to = min(max(low, hand.current_bet + chip), high)
+    to = min(max(low, total), high)
     return BetRaise(player, to), max(0, total - to)
 
 

@@ -25,6 +25,7 @@ restored: the journal, the meters and the table are as they were.
 from __future__ import annotations
 
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -49,11 +50,15 @@ from firmware.hal import (
     ShoeState,
 )
 from firmware.hal.backends import open_devices
+from firmware.chipbets import ChipBets
 from firmware.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.table import Table
 
 GAME_INPUT = (te.CardDrawn, te.DeckEmpty)
+
+BET_ZONE = re.compile(r"seat(\d+)\.bet")
+SEAT_BUTTON = re.compile(r"seat(\d+)\.(action|raise|time)")
 """Table events that come from the devices and must wait while the hand is paused."""
 
 
@@ -128,6 +133,7 @@ class Controller:
         self.clock = clock
         self.tick_seconds = tick_seconds
         self.state = ControllerState()
+        self.chip_bets = ChipBets(registry)
         self.alerts: list[Alert] = []
         self.listeners: list[Callable[[Controller], None]] = []
         self.services: list[Any] = []
@@ -290,6 +296,9 @@ class Controller:
                     "hand (TDA-23): chips must stay in view; call the floor.",
                     event.device,
                 )
+            bet_zone = BET_ZONE.fullmatch(event.zone)
+            if bet_zone and self.table.hand is not None:
+                self.chip_bets.zone_changed(self.table, int(bet_zone.group(1)), event.tags)
             _, unknown = self.registry.chips_value(event.tags)
             if unknown:
                 self._alert(
@@ -522,11 +531,34 @@ class Controller:
             self._alert("The dealer paused the hand." if self.paused else "The hand resumes.")
             self._release_held()
             self._outputs()  # the attention LED follows the pause
+        elif SEAT_BUTTON.fullmatch(name):
+            self._seat_button(event)
         elif name.startswith("seat") and name.endswith(".sitout"):
             seat = int(name[4:].split(".")[0])
             current = self.table.seating.seats.get(seat)
             if current is not None:
                 self.apply(te.SitOut(seat, not current.sitting_out))
+
+    def _seat_button(self, event: ButtonPressed) -> None:
+        """A seat's action, raise-declaration or time button (physical chips)."""
+        match = SEAT_BUTTON.fullmatch(event.button)
+        assert match is not None
+        seat, what = int(match.group(1)), match.group(2)
+        if what == "raise":
+            self.apply(te.DeclareRaise(seat))
+        elif what == "time":
+            actor = self.table.prompt()
+            self._alert(f"Seat {seat} asks for the clock ({actor}); confirm it on the console.")
+        else:
+            try:
+                act, notes = self.chip_bets.action(self.table, seat)
+            except IllegalAction as exc:
+                self._alert(str(exc), event.device)
+                return
+            for note in notes:
+                self._alert(note, event.device)
+            if act is not None:
+                self.apply(act)
 
     def _alert(self, text: str, device: str | None = None) -> None:
         self.alerts.append(Alert(self.table_time(), text, device))

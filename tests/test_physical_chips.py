@@ -22,10 +22,10 @@ def test_tda_11_hg_14_one_oversized_chip_without_a_word_is_a_call() -> None:
 
 
 def test_tda_11_declared_raise_with_one_chip_raises_its_full_value() -> None:
-    """TDA-11: "raise" declared, one 100 chip, no amount: a raise of the chip's value."""
+    """TDA-11: "raise" declared, one 100 chip, no amount: the largest raise the chip allows."""
     hand = facing_a_bet()
     event, back = interpret_single_chip(hand, 0, 100, declared_raise=True)
-    assert event == BetRaise(0, 110) and back == 0
+    assert event == BetRaise(0, 101) and back == 0  # his blind of 1 plus the chip
 
 
 def test_tda_11_single_chip_opening_after_the_flop_is_a_bet_of_its_value() -> None:
