@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from firmware.chipbets import ChipBets
 from firmware.diag import Diagnostics, Item, RelayTechnician, Report
 from firmware.errors import HardwareError, IllegalAction
 from firmware.hal import (
@@ -50,7 +51,6 @@ from firmware.hal import (
     ShoeState,
 )
 from firmware.hal.backends import open_devices
-from firmware.chipbets import ChipBets
 from firmware.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.table import Table
