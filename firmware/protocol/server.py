@@ -20,6 +20,12 @@ by the table's CA whose common name is the terminal named in ``hello``.
 A malformed, oversized or out-of-place message closes that client's
 connection with a logged reason; the table and the other clients are
 unaffected.
+
+The server is split in modules: connection state in
+:mod:`~firmware.protocol.clients`, requests to table events in
+:mod:`~firmware.protocol.requests` (technician requests in
+:mod:`~firmware.protocol.handlers`), TLS helpers in
+:mod:`~firmware.protocol.tls`; their public names are importable from here.
 """
 
 from __future__ import annotations
@@ -31,20 +37,26 @@ import logging
 import os
 import ssl
 import threading
-from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from firmware.cards import parse_card
 from firmware.controller import Controller
-from firmware.errors import IllegalAction, PokerTableError
-from firmware.hal import ButtonPressed
+from firmware.errors import PokerTableError
 from firmware.i18n import LANGUAGES
 from firmware.protocol.auth import AuthError, StaffDirectory, TerminalSecrets
+from firmware.protocol.clients import ClientState, Closing
 from firmware.protocol.framing import MAX_MESSAGE, Decoder, FrameError, encode
 from firmware.protocol.handlers import DIAG_REQUESTS, diag_request
-from firmware.table import events as te
+from firmware.protocol.requests import (
+    CARD_FIELDS,
+    CONTROL_REPORTS,
+    OVERRIDES,
+    REPORTS,
+    SEAT_REQUESTS,
+    SERVER_FIELDS,
+    Refused,
+    TableRequests,
+)
+from firmware.protocol.tls import common_name, server_ssl_context
 from firmware.views import console_view, seat_view, technician_view
 
 log = logging.getLogger("firmware.protocol")
@@ -54,97 +66,8 @@ MAX_OUTBOX = 64
 
 READ_SIZE = 16 * 1024
 
-REPORTS: dict[str, type[te.TableEvent]] = {
-    "exposed": te.ExposedCard,
-    "misdeal": te.Misdeal,
-    "face_up": te.FaceUpInDeck,
-    "premature": te.PrematureCard,
-    "burn_error": te.BurnError,
-    "empty_seat": te.EmptySeatDealt,
-    "empty_seat_dealt": te.EmptySeatDealt,
-    "marked": te.MarkedCard,
-    "kill": te.KillSeat,
-    "shuffle": te.Shuffle,
-    "cut": te.Cut,
-    "deck_step": te.DeckStep,
-    "deck_change": te.DeckChange,
-    "repair_card": te.RepairCard,
-    "withdraw_card": te.WithdrawCard,
-    "sit": te.SitDown,
-    "away": te.Away,
-    "cash_out": te.CashOut,
-    "set_button": te.SetButton,
-    "deck_empty": te.DeckEmpty,
-    "chip_race": te.ChipRace,
-}
-"""Dealer reports (dealer or floor role) and the table events they become.
-``clock`` (call the clock), ``pause`` and ``resume`` are handled apart."""
 
-CONTROL_REPORTS = ("clock", "pause", "resume")
-"""Reports that are no table event of their own: the clock is called at the
-table's time; pause and resume set the dealer's pause (idempotent)."""
-
-SERVER_FIELDS = frozenset({"staff", "scan", "now"})
-"""Event fields a client never gives: the staff name comes from the login, a
-deck scan from the shoe, a time from the controller's clock."""
-
-OVERRIDES: dict[str, type[te.TableEvent]] = {
-    "adjust_stack": te.AdjustStack,
-    "award_pot": te.AwardPot,
-    "void": te.VoidByFloor,
-    "undo": te.UndoLast,
-    "penalty": te.GivePenalty,
-    "levels": te.LevelClock,
-}
-"""Floor overrides (floor role only); each carries the staff member's name for the audit."""
-
-CARD_FIELDS = ("card",)
-SEAT_REQUESTS = ("act", "advance", "declare_raise", "sit_out", "sit_in", "rebuy", "show", "muck")
-
-
-class Refused(PokerTableError):
-    """A request refused; sent back as ``refused`` with the sentence and key."""
-
-
-class Closing(Exception):
-    """The client must be disconnected; the message is the logged reason."""
-
-
-@dataclass
-class ClientState:
-    """One connection: who it is once authenticated, its language and its outbox."""
-
-    id: int
-    transport: str
-    peer_cn: str | None = None
-    terminal: str | None = None
-    role: str | None = None
-    staff: str | None = None
-    badge: str | None = None
-    lang: str = "es"
-    outbox: deque[bytes] = field(default_factory=deque)
-    latest_view: bytes | None = None
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    closed: bool = False
-
-    @property
-    def seat(self) -> int | None:
-        """The seat number of a seat terminal."""
-        if self.terminal is not None and self.terminal.startswith("seat"):
-            return int(self.terminal[4:])
-        return None
-
-    @property
-    def audience(self) -> str | None:
-        """Which view this client gets, or ``None`` before authentication."""
-        if self.terminal is None:
-            return None
-        if self.seat is not None:
-            return "seat"
-        return "technician" if self.role == "technician" else "console"
-
-
-class TableServer:
+class TableServer(TableRequests):
     """Serves the table to seat screens and the dealer console.
 
     :param controller: The controller owning the table (its loop runs elsewhere).
@@ -265,7 +188,7 @@ class TableServer:
     ) -> None:
         client = ClientState(next(self._ids), transport)
         if transport == "tls":
-            client.peer_cn = _common_name(writer.get_extra_info("peercert"))
+            client.peer_cn = common_name(writer.get_extra_info("peercert"))
         with self._clients_lock:
             self.clients[client.id] = client
         sender = asyncio.create_task(self._send_loop(client, writer))
@@ -491,190 +414,19 @@ class TableServer:
         self._queue(client, {"type": "welcome", "terminal": "console", "role": None})
         self._request_view(client)
 
-    # ------------------------------------------------------------ to table events
 
-    def _seat_request(self, client: ClientState, kind: str, message: dict[str, Any]) -> None:
-        seat = client.seat
-        if seat is None:
-            raise Refused(
-                "Only a seat's own screen acts for that seat.", key="protocol.permission.seat"
-            )
-        event: te.TableEvent
-        if kind == "act":
-            event = te.Act(seat, _text(message, "action"), _int(message, "amount", 0))
-        elif kind == "advance":
-            event = te.Advance(seat, _text(message, "action"))
-        elif kind in ("sit_out", "sit_in"):
-            event = te.SitOut(seat, kind == "sit_out")
-        elif kind == "rebuy":
-            event = te.Rebuy(seat, _int(message, "chips"))
-        elif kind == "show":
-            event = te.ShowCards(seat, tuple(_card(c) for c in _list(message, "cards")))
-        elif kind == "muck":
-            event = te.MuckCards(seat)
-        else:  # declare_raise (TDA-11, TDA-32)
-            event = te.DeclareRaise(seat)
-        self._submit(client, event)
-
-    def _staff_event(
-        self, client: ClientState, message: dict[str, Any], kind: str, cls: type[te.TableEvent]
-    ) -> te.TableEvent:
-        fields: dict[str, Any] = {"kind": cls.kind}
-        allowed = set(cls.__dataclass_fields__) - SERVER_FIELDS
-        unknown = sorted(set(message) - allowed - {"type", "report", "override"})
-        if unknown:
-            raise Refused(
-                f"The {kind} request has fields it does not take: {', '.join(unknown)}.",
-                key="protocol.fields",
-            )
-        for name, value in message.items():
-            if name in ("type", "report", "override"):
-                continue
-            if name in CARD_FIELDS:
-                value = _card(value)
-            elif name == "cards":
-                value = [_card(c) for c in value] if isinstance(value, list) else value
-            elif name == "seats" and isinstance(value, list):
-                value = [int(v) for v in value if isinstance(v, int)]
-            fields[name] = value
-        if "staff" in [f for f in cls.__dataclass_fields__]:
-            fields["staff"] = client.staff
-        try:
-            return te.from_record(fields)
-        except (IllegalAction, TypeError, ValueError) as exc:
-            raise Refused(
-                f"The {kind} request is incomplete or has wrong fields: {exc}",
-                key="protocol.fields",
-            ) from None
-
-    def _report(self, client: ClientState, message: dict[str, Any]) -> None:
-        if client.role not in ("dealer", "floor"):
-            raise Refused(
-                "Only a dealer or the floor, logged in on the console, reports incidents.",
-                key="protocol.permission.report",
-            )
-        kind = message.get("report")
-        if kind in CONTROL_REPORTS:
-            extra = sorted(set(message) - {"type", "report"})
-            if extra:
-                raise Refused(
-                    f"The {kind} report takes no fields, not {', '.join(extra)}.",
-                    key="protocol.fields",
-                )
-        controller = self.controller
-        if kind in ("pause", "resume"):
-            want = kind == "pause"
-
-            def pause() -> None:
-                # The dealer's pause button toggles; press it only to change the state.
-                if controller.state.manual_pause != want:
-                    controller.handle(
-                        ButtonPressed("console", controller.table_time(), "dealer.pause")
-                    )
-
-            controller.call_soon(pause)
-            return
-        if kind == "clock":
-            self._submit(client, None, lambda: te.CallClock(controller.table_time()))
-            return
-        if not isinstance(kind, str) or kind not in REPORTS:
-            raise Refused(
-                f"{kind!r} is not a report the console can make.", key="protocol.report.unknown"
-            )
-        self._submit(client, self._staff_event(client, message, kind, REPORTS[kind]))
-
-    def _override(self, client: ClientState, message: dict[str, Any]) -> None:
-        if client.role != "floor":
-            raise Refused(
-                "Only the floor, logged in on the console, can override (TDA-1).",
-                key="protocol.permission.floor",
-            )
-        kind = message.get("override")
-        if not isinstance(kind, str) or kind not in OVERRIDES:
-            raise Refused(f"{kind!r} is not a floor override.", key="protocol.override.unknown")
-        self._submit(client, self._staff_event(client, message, kind, OVERRIDES[kind]))
-
-    def _submit(self, client: ClientState, event: te.TableEvent | None, build: Any = None) -> None:
-        """Apply ``event`` on the loop thread; a refusal goes back to ``client`` only."""
-        controller = self.controller
-
-        def run() -> None:
-            nonlocal event
-            if event is None:
-                event = build()
-            assert event is not None
-            controller.submit(event)
-
-        self.run_for(client, run)
-
-    def run_for(self, client: ClientState, fn: Callable[[], None]) -> None:
-        """Run ``fn`` on the loop thread; a refusal it raises goes back to ``client`` only."""
-        loop = self._loop
-
-        def run() -> None:
-            try:
-                fn()
-            except PokerTableError as exc:  # IllegalAction, CardError: the table refused
-                refused = {"type": "refused", "reason": str(exc), "key": exc.key}
-                if loop is not None and not loop.is_closed():
-                    with contextlib.suppress(RuntimeError):
-                        loop.call_soon_threadsafe(self._queue, client, refused)
-
-        self.controller.call_soon(run)
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def _text(message: dict[str, Any], name: str) -> str:
-    value = message.get(name)
-    if not isinstance(value, str):
-        raise Refused(f"The field {name!r} must be text.", key="protocol.fields")
-    return value
-
-
-def _int(message: dict[str, Any], name: str, default: int | None = None) -> int:
-    value = message.get(name, default)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise Refused(f"The field {name!r} must be a whole number.", key="protocol.fields")
-    return value
-
-
-def _list(message: dict[str, Any], name: str) -> list[Any]:
-    value = message.get(name)
-    if not isinstance(value, list):
-        raise Refused(f"The field {name!r} must be a list.", key="protocol.fields")
-    return value
-
-
-def _card(value: object) -> int:
-    """A card given as ``"Ah"`` or as its number."""
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 52:
-        return value
-    if isinstance(value, str):
-        try:
-            return parse_card(value)
-        except PokerTableError:
-            pass
-    raise Refused(f"{value!r} is not a card.", key="protocol.fields")
-
-
-def _common_name(cert: Any) -> str | None:
-    """The subject common name of a peer certificate from ``getpeercert()``."""
-    if not isinstance(cert, dict):
-        return None
-    for rdn in cert.get("subject", ()):
-        for key, value in rdn:
-            if key == "commonName":
-                return str(value)
-    return None
-
-
-def server_ssl_context(certfile: str, keyfile: str, client_ca: str) -> ssl.SSLContext:
-    """A TLS server context requiring a client certificate signed by ``client_ca``."""
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.minimum_version = ssl.TLSVersion.TLSv1_2
-    context.load_cert_chain(certfile, keyfile)
-    context.load_verify_locations(cafile=client_ca)
-    context.verify_mode = ssl.CERT_REQUIRED
-    return context
+__all__ = [
+    "CARD_FIELDS",
+    "CONTROL_REPORTS",
+    "MAX_OUTBOX",
+    "OVERRIDES",
+    "READ_SIZE",
+    "REPORTS",
+    "SEAT_REQUESTS",
+    "SERVER_FIELDS",
+    "ClientState",
+    "Closing",
+    "Refused",
+    "TableServer",
+    "server_ssl_context",
+]

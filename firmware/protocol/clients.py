@@ -1,0 +1,52 @@
+"""One connection to the table server (split from :mod:`firmware.protocol.server`).
+
+:class:`ClientState` is what the server knows of a connection (who it is once
+authenticated, its language, its outbox); :class:`Closing` ends one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass, field
+
+
+class Closing(Exception):
+    """The client must be disconnected; the message is the logged reason."""
+
+
+@dataclass
+class ClientState:
+    """One connection: who it is once authenticated, its language and its outbox."""
+
+    id: int
+    transport: str
+    peer_cn: str | None = None
+    terminal: str | None = None
+    role: str | None = None
+    staff: str | None = None
+    badge: str | None = None
+    lang: str = "es"
+    outbox: deque[bytes] = field(default_factory=deque)
+    latest_view: bytes | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
+
+    @property
+    def seat(self) -> int | None:
+        """The seat number of a seat terminal."""
+        if self.terminal is not None and self.terminal.startswith("seat"):
+            return int(self.terminal[4:])
+        return None
+
+    @property
+    def audience(self) -> str | None:
+        """Which view this client gets, or ``None`` before authentication."""
+        if self.terminal is None:
+            return None
+        if self.seat is not None:
+            return "seat"
+        return "technician" if self.role == "technician" else "console"
+
+
+__all__ = ["ClientState", "Closing"]
