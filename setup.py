@@ -23,6 +23,7 @@ COMPILED = [
     "firmware/hand.py",
     "firmware/phh.py",
     "firmware/phh_actions.py",
+    "firmware/phh_writer.py",
     "firmware/pots.py",
     "firmware/rulings.py",
     "firmware/showdown.py",
