@@ -145,7 +145,8 @@ class Controller:
         self._queue: queue.SimpleQueue[DeviceEvent | Callable[[], None]] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._closed = False
-        self._started_at = clock()
+        # The table's clock goes on from where the journal left it after a restart.
+        self._started_at = clock() - table.now
         self.diag: DiagSession | None = None
         """The technician's test: running, or the last one's report."""
         self.diag_timeout = 30.0

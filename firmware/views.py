@@ -294,7 +294,14 @@ def _recall(table: Table, viewer: int | None) -> list[dict[str, Any]]:
     """The last ten hands as ``viewer`` could see them (entries are shared: read only)."""
     records = table.records
     if viewer is not None:
-        mine = [r for r in records[-(RECALL_HANDS * 5) :] if viewer in r["seats"]]
+        # Only the hands of the player sitting there now, never a previous occupant's.
+        seat = table.seating.seats.get(viewer)
+        player = seat.player if seat is not None else None
+        mine = [
+            r
+            for r in records[-(RECALL_HANDS * 5) :]
+            if viewer in r["seats"] and r["players"].get(str(viewer)) == player
+        ]
         return [_cached_entry(r, viewer) for r in mine[-RECALL_HANDS:]]
     return [_cached_entry(r, None) for r in records[-RECALL_HANDS:]]
 

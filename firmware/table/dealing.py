@@ -344,13 +344,15 @@ class TableHand:
         s.dealt = True
         for position in range(len(self.plan.seats)):
             self._engine(DealHole(position, tuple(s.buffer[position])))
-        for position in sorted(s.absent):
+        dead = [(p, "not in his seat when the deal ended (TDA-8)") for p in sorted(s.absent)]
+        dead += [(p, "serving a penalty (TDA-7)") for p in self.plan.penalised]
+        for position, reason in dead:
+            if s.hand.phase is Phase.COMPLETE:
+                break  # the last live hand has won: nothing left to kill
             if not s.hand.folded[position]:
-                self._engine(KillHand(position, "not in his seat when the deal ended (TDA-8)"))
-                self.note("TDA-8", f"seat {self.seat(position)} absent: hand killed", "")
-        for position in self.plan.penalised:
-            if not s.hand.folded[position]:
-                self._engine(KillHand(position, "serving a penalty (TDA-7)"))
+                self._engine(KillHand(position, reason))
+                if "TDA-8" in reason:
+                    self.note("TDA-8", f"seat {self.seat(position)} absent: hand killed", "")
 
     def _maybe_deal_board(self) -> None:
         s = self.s

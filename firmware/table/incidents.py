@@ -80,7 +80,8 @@ def premature(th: TableHand) -> None:
         )
     cards = s.premature
     s.premature = []
-    if len(cards) >= 2:
+    keep_burn = len(cards) >= 2 and s.burn_ready is None  # an exposed card may be due already
+    if keep_burn:
         s.burn_ready = cards[0]
         returned = cards[1:]
         for d in s.draws:
@@ -93,7 +94,7 @@ def premature(th: TableHand) -> None:
         for d in s.draws:
             if d.card == card and d.role == "premature":
                 d.role = "returned"
-    kept = f"{format_card(cards[0])} stays as the burn; " if len(cards) >= 2 else ""
+    kept = f"{format_card(cards[0])} stays as the burn; " if keep_burn else ""
     th.note(
         "HG-9",
         f"{len(cards)} card(s) drawn before the betting round ended",

@@ -65,6 +65,9 @@ class HandPlan:
     absent: tuple[int, ...] = ()
     penalised: tuple[int, ...] = ()
     notes: tuple[str, ...] = ()
+    small_blind_place: int | None = None
+    """The seat where the small blind is (even when nobody there posts it, TDA-6):
+    next hand's button goes there."""
 
 
 @dataclass
@@ -280,7 +283,8 @@ class Seating:
                 if button == bb:
                     button = prev_bb
                 self._arrivals_wait(button, sb_seat if sb_seat is not None else bb, live, notes)
-                return self._build(stakes, button, sb_seat, bb, live, notes, dead_button=True)
+                plan = self._build(stakes, button, sb_seat, bb, live, notes, dead_button=True)
+                return dataclasses.replace(plan, small_blind_place=prev_bb)
         return self._build(stakes, button, sb, bb, live, notes, dead_button=True)
 
     def _arrivals_wait(
@@ -478,7 +482,8 @@ class Seating:
         self.hand_active = False
         if moved:
             self.button = plan.button
-            self.last_small_blind = plan.small_blind_seat
+            place = plan.small_blind_place
+            self.last_small_blind = place if place is not None else plan.small_blind_seat
             self.last_big_blind = plan.big_blind_seat
 
 

@@ -48,6 +48,10 @@ def table_state(table: Table) -> dict[str, Any]:
             {**dataclasses.asdict(r), "penalty": [r.penalty.kind.value, r.penalty.rounds]}
             for r in table.penalties.records
         ],
+        "penalties_closed": [
+            {**dataclasses.asdict(r), "penalty": [r.penalty.kind.value, r.penalty.rounds]}
+            for r in table.penalties.closed
+        ],
         "levels": None
         if levels is None
         else {
@@ -76,15 +80,12 @@ def restore_state(table: Table, state: dict[str, Any]) -> None:
     table.hand_number = state["hand_number"]
     table.now = state["now"]
     table.records = list(state["records"])
-    table.penalties.records = [
-        PenaltyRecord(
-            **{
-                **r,
-                "penalty": Penalty(PenaltyKind(r["penalty"][0]), r["penalty"][1]),
-            }
-        )
-        for r in state["penalties"]
-    ]
+    def record(r: dict[str, Any]) -> PenaltyRecord:
+        penalty = Penalty(PenaltyKind(r["penalty"][0]), r["penalty"][1])
+        return PenaltyRecord(**{**r, "penalty": penalty})
+
+    table.penalties.records = [record(r) for r in state["penalties"]]
+    table.penalties.closed = [record(r) for r in state.get("penalties_closed", [])]
     if state["levels"] is not None and table.levels is not None:
         table.levels.started_at = state["levels"]["started_at"]
         table.levels.paused_at = state["levels"]["paused_at"]

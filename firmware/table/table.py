@@ -99,6 +99,7 @@ class Table:
         self.hand_listeners: list[Callable[[dict[str, Any], TableHand], None]] = []
         """Called with each finished hand's record and its TableHand."""
         self._seats_before: Any = None
+        self._next_button_before: int | None = None
 
     # ------------------------------------------------------------ apply
 
@@ -175,6 +176,7 @@ class Table:
                     key="error.table.stakes",
                 )
             seating.cash_out(event.seat, now=self.now)
+            self.penalties.seat_vacated(event.seat)
         elif isinstance(event, te.Restore):
             restore_state(self, event.state)
         elif isinstance(event, te.SetButton):
@@ -226,6 +228,7 @@ class Table:
             if self.levels.started_at is None:
                 self.levels.start(self.now)
             stakes = self.levels.stakes_for_hand(self.now)
+        self._next_button_before = self.seating.next_button
         plan = self.seating.plan_hand(stakes)
         killed = self.penalties.hand_dealt(plan.seats)
         plan = dataclasses.replace(
@@ -247,9 +250,18 @@ class Table:
         assert hand is not None and hand.hand.result is not None
         voided = hand.hand.voided is not None
         if voided and self._seats_before is not None:
-            self.seating.seats = self._seats_before  # exactly as before the hand
+            # The seats in the hand go back exactly as they were before it (stacks,
+            # rebuys, markers); changes made during the hand to other seats stay.
+            for number in hand.plan.seats:
+                before = self._seats_before.get(number)
+                now_seat = self.seating.seats.get(number)
+                if before is not None and now_seat is not None:
+                    before.rebuy += now_seat.rebuy  # a rebuy declared during the hand
+                    before.sitting_out, before.away = now_seat.sitting_out, now_seat.away
+                    self.seating.seats[number] = before
             self.seating.hand_active = False
-            self.seating.next_button = hand.plan.button  # the button does not move
+            # The button does not move: the same plan is made again.
+            self.seating.next_button = self._next_button_before
         else:
             self.seating.finish_hand(hand.plan, hand.hand.result.finishing_stacks)
         self.deck.needs_repair.extend(hand.s.marked)
@@ -259,12 +271,13 @@ class Table:
         self.records.append(record)
         del self.records[: -self.KEEP_RECORDS]
         self.hand = None
-        for listener in self.hand_listeners:
-            listener(record, hand)
         self.penalties.hand_over()
         for seat in list(self.seating.seats):
             if self.penalties.is_disqualified(seat):
                 self._remove_disqualified(seat)
+        # Listeners (history, retention snapshots) see the table as it now stands.
+        for listener in self.hand_listeners:
+            listener(record, hand)
 
     # ------------------------------------------------------------ tournament
 
@@ -313,8 +326,15 @@ class Table:
                 f"seat {event.seat}: {record.hands_total} hand(s)",
             )
         )
-        if record.kill_now and self.hand is not None:
-            self.hand.apply(te.KillSeat(event.seat, f"penalty: {event.reason} (TDA-7)"))
+        th = self.hand
+        in_hand = th is not None and event.seat in th.plan.seats
+        if (
+            record.kill_now
+            and th is not None
+            and in_hand
+            and not th.hand.folded[th.position(event.seat)]
+        ):
+            th.apply(te.KillSeat(event.seat, f"penalty: {event.reason} (TDA-7)"))
         if self.hand is None and self.penalties.is_disqualified(event.seat):
             self._remove_disqualified(event.seat)
 
@@ -358,6 +378,7 @@ class Table:
 
     def _remove_disqualified(self, seat: int) -> None:
         removed = self.seating.seats.pop(seat)
+        self.penalties.seat_vacated(seat)
         self.audit.append(
             AuditEntry(
                 self.now,

@@ -405,6 +405,8 @@ class PenaltyBook:
     """
 
     records: list[PenaltyRecord] = field(default_factory=list)
+    closed: list[PenaltyRecord] = field(default_factory=list)
+    """Penalties of players who have left their seat (kept for the audit)."""
     in_hand: bool = False
     _dealt: frozenset[int] = frozenset()
     _serving: set[int] = field(default_factory=set)
@@ -504,7 +506,14 @@ class PenaltyBook:
     @property
     def chips_removed(self) -> int:
         """Chips removed from play by disqualifications."""
-        return sum(r.chips_removed for r in self.records)
+        return sum(r.chips_removed for r in (*self.records, *self.closed))
+
+    def seat_vacated(self, seat: int) -> None:
+        """The player at ``seat`` left: his penalties end there and do not pass to
+        the seat's next occupant (they stay in :attr:`closed` for the audit)."""
+        self.closed.extend(r for r in self.records if r.seat == seat)
+        self.records = [r for r in self.records if r.seat != seat]
+        self._serving.discard(seat)
 
     def _count(self, seat: int, record: PenaltyRecord) -> None:
         record.hands_left -= 1
