@@ -61,6 +61,8 @@ def kill_hand(hand: Hand, event: KillHand) -> None:
         hand.advance(player + 1)
     elif hand.phase is Phase.BETTING and hand.actor is not None:
         hand.advance(hand.actor)
+    elif hand.phase is Phase.BOARD and sum(1 for i in hand.live if hand.stacks[i] > 0) < 2:
+        hand.cards_up = True  # no more betting is possible: every live hand is turned up (TDA-9)
 
 
 def void_hand(hand: Hand, event: VoidHand) -> None:

@@ -87,3 +87,15 @@ def test_rulings_replay_through_msgpack() -> None:
     records = [msgpack.unpackb(msgpack.packb(to_record(e))) for e in hand.events]
     again = Hand.replay(from_record(r) for r in records)
     assert again.snapshot() == hand.snapshot()
+
+
+def test_tda_9_hands_turned_up_when_a_kill_between_streets_ends_the_betting() -> None:
+    """TDA-9: a kill that leaves nobody able to bet turns every live hand up."""
+    hand = start([1000, 100, 1000])
+    deal(hand, "AhAd", "KhKd", "QhQd")
+    act(hand, "c", "r100", "c", "c")  # player 1 all-in for 100; the others call
+    board(hand, "2c7d9h")
+    act(hand, "c", "c")  # players 0 and 2 check: the turn is due
+    assert hand.phase is Phase.BOARD and not hand.cards_up
+    hand.apply(KillHand(2, "unprotected hand between streets"))
+    assert hand.cards_up  # only player 0 has chips left: no more betting
