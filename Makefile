@@ -24,6 +24,8 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict firmware ui hal_sim drivers/shoe.py drivers/trays.py drivers/serial_device.py drivers/pcsc.py drivers/gpio.py drivers/debounce.py drivers/virtual.py
@@ -38,14 +40,14 @@ bench: $(STAMP)
 
 compiled: $(STAMP)
 	POKERTABLE_MYPYC=1 $(BIN)/python setup.py build_ext --inplace
-	$(BIN)/python -c "import firmware.hand as h; assert h.__file__.endswith('.so'), h.__file__"
+	$(BIN)/python -c "import firmware.engine.hand as h; assert h.__file__.endswith('.so'), h.__file__"
 
 test-compiled: compiled
 	$(BIN)/python -m pytest -q tests/test_compiled.py
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 pure:
-	rm -f firmware/*.so
+	find firmware -name "*.so" -delete
 	rm -rf build
 
 clean: pure

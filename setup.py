@@ -16,24 +16,24 @@ import os
 from setuptools import setup
 
 COMPILED = [
-    "firmware/betting.py",
-    "firmware/cards.py",
-    "firmware/evaluator.py",
-    "firmware/fasttoml.py",
-    "firmware/hand.py",
-    "firmware/phh.py",
-    "firmware/phh_actions.py",
-    "firmware/phh_writer.py",
-    "firmware/pots.py",
-    "firmware/rulings.py",
-    "firmware/showdown.py",
+    "firmware/engine/betting.py",
+    "firmware/engine/cards.py",
+    "firmware/engine/evaluator.py",
+    "firmware/engine/histories/fasttoml.py",
+    "firmware/engine/hand.py",
+    "firmware/engine/histories/phh.py",
+    "firmware/engine/histories/phh_actions.py",
+    "firmware/engine/histories/phh_writer.py",
+    "firmware/engine/pots.py",
+    "firmware/engine/rulings.py",
+    "firmware/engine/showdown.py",
 ]
-"""Modules compiled by ``POKERTABLE_MYPYC=1``; ``firmware/events.py`` is left out
+"""Modules compiled by ``POKERTABLE_MYPYC=1``; ``firmware/engine/events.py`` is left out
 (mypyc makes a ``ClassVar`` declared in a dataclass body a field)."""
 
 if os.environ.get("POKERTABLE_MYPYC") == "1":
     from mypyc.build import mypycify
 
-    setup(ext_modules=mypycify(COMPILED, group_name="firmware.engine"))
+    setup(ext_modules=mypycify(COMPILED, group_name="firmware.engine.compiled"))
 else:
     setup()

@@ -9,7 +9,7 @@ test generator, ``tests/pokerkit_harness.py``), keeps them as PHH text in
 memory, checks that both engines reach the same finishing stacks, then times
 *parse + play* of every hand:
 
-* ours: ``firmware.phh.loads_phh`` + ``play_phh`` (strict reader, every action
+* ours: ``firmware.engine.histories.phh.loads_phh`` + ``play_phh`` (strict reader, every action
   checked by the engine, pots awarded);
 * PokerKit: ``HandHistory.loads`` + iterating the states to the end.
 
@@ -62,11 +62,11 @@ if "--pure" in sys.argv:
 
 from pokerkit import HandHistory  # noqa: E402
 
-from firmware.phh import hand_to_phh, loads_phh, play_phh  # noqa: E402
-from firmware.rules import Structure  # noqa: E402
+from firmware.engine.histories.phh import hand_to_phh, loads_phh, play_phh  # noqa: E402
+from firmware.engine.rules import Structure  # noqa: E402
 from tests.pokerkit_harness import play_random_hand  # noqa: E402
 
-COMPILED = importlib.util.find_spec("firmware.hand").origin.endswith(".so")  # type: ignore[union-attr]
+COMPILED = importlib.util.find_spec("firmware.engine.hand").origin.endswith(".so")  # type: ignore[union-attr]
 
 warnings.filterwarnings("ignore", category=UserWarning)
 

@@ -1,4 +1,4 @@
-"""Exact equity speed: firmware.equity against the same enumeration through phevaluator.
+"""Exact equity speed: firmware.odds.equity against the same enumeration through phevaluator.
 
 Run:  .venv/bin/python bench/bench_equity.py [--repeat 3] [--skip-peer]
 
@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from phevaluator import evaluate_cards
 
-from firmware.cards import parse_cards
-from firmware.equity import equity
+from firmware.engine.cards import parse_cards
+from firmware.odds.equity import equity
 
 CASES = [
     ("heads-up preflop AhAd vs KsKc", ["AhAd", "KsKc"], ""),
@@ -56,7 +56,7 @@ def peer_equity(holes: list[list[int]], board: list[int]) -> tuple[list[float], 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--skip-peer", action="store_true", help="time only firmware.equity")
+    parser.add_argument("--skip-peer", action="store_true", help="time only firmware.odds.equity")
     args = parser.parse_args()
     print(f"{'case':46s} {'boards':>10s} {'ours ms':>9s} {'phevaluator ms':>15s} {'ratio':>7s}")
     for name, hole_texts, board_text in CASES:

@@ -25,9 +25,9 @@ from phevaluator import evaluate_cards
 from treys import Card as TreysCard
 from treys import Evaluator as TreysEvaluator
 
-from firmware.batch import evaluate_batch
-from firmware.cards import format_card
-from firmware.evaluator import evaluate7
+from firmware.engine.cards import format_card
+from firmware.engine.evaluator import evaluate7
+from firmware.odds.batch import evaluate_batch
 
 
 def best_of(repeat: int, run: Callable[[], object]) -> float:
@@ -75,9 +75,9 @@ def main() -> None:
 
     rows = [
         ("phevaluator evaluate_cards", best_of(args.repeat, phe) / len(hands)),
-        ("firmware.evaluator.evaluate7", best_of(args.repeat, ours) / len(hands)),
+        ("firmware.engine.evaluator.evaluate7", best_of(args.repeat, ours) / len(hands)),
         ("treys Evaluator.evaluate", best_of(args.repeat, treys) / len(treys_hands)),
-        ("firmware.batch.evaluate_batch", best_of(args.repeat, batch) / len(hands)),
+        ("firmware.odds.batch.evaluate_batch", best_of(args.repeat, batch) / len(hands)),
     ]
     peer = rows[0][1]
     print(f"{len(hands):,} random 7-card hands, best of {args.repeat} runs")

@@ -17,8 +17,8 @@ import sys
 import tempfile
 import time
 
-from firmware.journal import Journal
-from firmware.recovery import restore
+from firmware.service.journal import Journal
+from firmware.service.recovery import restore
 from hal_sim.table_soak import run_soak
 
 

@@ -2,7 +2,7 @@
 
 Run:  .venv/bin/python bench/bench_memory.py
 
-* tables: tracemalloc around ``import firmware.evaluator`` (everything the
+* tables: tracemalloc around ``import firmware.engine.evaluator`` (everything the
   import allocates and keeps: tables, code, the cards/errors modules), plus
   the deep size of the three tables themselves (dict with its key and value
   ints, flush list, weights);
@@ -48,7 +48,7 @@ out = {{
     "traced_peak": traced[1],
 }}
 if {deep}:
-    from firmware import evaluator as e
+    from firmware.engine import evaluator as e
     seen = set()
     def size(obj):
         if id(obj) in seen:
@@ -63,7 +63,7 @@ if {deep}:
     out["tables"] = size(e.RANK_TABLE) + size(e.FLUSH_TABLE) + size(e.WEIGHTS)
     out["rank_entries"] = len(e.RANK_TABLE)
 if {batch}:
-    from firmware import batch as b
+    from firmware.odds import batch as b
     arrays = [b.WEIGHTS64, b.MASK_WEIGHTS, b.PAIR_WEIGHTS64, b._LB, b._FLUSH]
     arrays += list(b._LA.values()) + list(b._STRENGTH.values())
     out["batch_tables"] = sum(a.nbytes for a in arrays)
@@ -97,25 +97,32 @@ def engine_modules() -> list[str]:
 
 
 def main() -> None:
-    traced = probe(["firmware.evaluator"], trace=True, deep=True)
-    deps = ("enum", "dataclasses", "bisect", "itertools", "firmware.cards", "firmware.errors")
-    own = probe(["firmware.evaluator"], trace=True, pre=deps)
+    traced = probe(["firmware.engine.evaluator"], trace=True, deep=True)
+    deps = (
+        "enum",
+        "dataclasses",
+        "bisect",
+        "itertools",
+        "firmware.engine.cards",
+        "firmware.errors",
+    )
+    own = probe(["firmware.engine.evaluator"], trace=True, pre=deps)
     print("Evaluator tables")
     print(f"  RANK_TABLE entries              {traced['rank_entries']:>10,}")
     print(f"  deep size of the three tables   {traced['tables'] / 2**20:10.2f} MB")
     print(f"  tracemalloc, evaluator only     {own['traced'] / 2**20:10.2f} MB")
     print(f"  tracemalloc peak, building      {own['traced_peak'] / 2**20:10.2f} MB")
     print(f"  tracemalloc, with its imports   {traced['traced'] / 2**20:10.2f} MB")
-    batch = probe(["firmware.batch"], batch=True)
+    batch = probe(["firmware.odds.batch"], batch=True)
     print(f"  batch numpy tables (nbytes)     {batch['batch_tables'] / 2**20:10.2f} MB")
     print()
     rows = [
         ("python, nothing imported", []),
-        ("firmware.evaluator", ["firmware.evaluator"]),
-        ("engine + firmware.evaluator", [*engine_modules(), "firmware.evaluator"]),
+        ("firmware.engine.evaluator", ["firmware.engine.evaluator"]),
+        ("engine + firmware.engine.evaluator", [*engine_modules(), "firmware.engine.evaluator"]),
         ("numpy alone", ["numpy"]),
-        ("firmware.batch (numpy)", ["firmware.batch"]),
-        ("firmware.equity + verify", ["firmware.equity", "firmware.verify"]),
+        ("firmware.odds.batch (numpy)", ["firmware.odds.batch"]),
+        ("firmware.odds.equity + verify", ["firmware.odds.equity", "firmware.odds.verify"]),
     ]
     print(f"{'fresh process importing':34s} {'VmRSS MB':>9s} {'VmHWM MB':>9s} {'import s':>9s}")
     for label, modules in rows:

@@ -37,14 +37,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import pygame
 
-from firmware.controller import Controller
-from firmware.events import Muck, Show
-from firmware.hand import Phase
+from firmware.engine.events import Muck, Show
+from firmware.engine.hand import Phase
+from firmware.engine.showdown import auto_showdown_event
 from firmware.protocol.auth import StaffDirectory, TerminalSecrets
 from firmware.protocol.client import TableClient
 from firmware.protocol.server import TableServer
-from firmware.registry import TagRegistry
-from firmware.showdown import auto_showdown_event
+from firmware.service.controller import Controller
+from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table

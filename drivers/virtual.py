@@ -2,7 +2,7 @@
 
 :class:`VirtualShoe` is a card shoe with no hardware: its deck is shuffled
 with the operating system's cryptographic random source and it deals when
-the table needs a card (the controller's :class:`~firmware.virtual_dealer.VirtualDealer`
+the table needs a card (the controller's :class:`~firmware.service.virtual_dealer.VirtualDealer`
 asks it). Its "tags" are fixed names of the 52 cards (:func:`virtual_tag`),
 registered like a physical deck's. The order of the cards is never written
 anywhere: after a restart the deck is shuffled again from the cards not yet
@@ -16,12 +16,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from firmware import __version__
-from firmware.cards import DECK_SIZE
-from firmware.deck import VirtualDeck
 from firmware.errors import ConfigError, HardwareError
+from firmware.hal.deck import DECK_SIZE, VirtualDeck, new_deck_order
 from firmware.hal.devices import CardShoe, DeviceIdentity, Health, Post
 from firmware.hal.messages import CardRead, DeckScanned, ShoeState
-from firmware.registry import new_deck_order
 
 
 def virtual_tag(card: int) -> str:

@@ -13,7 +13,7 @@ Shared controls: ``fail(detail)`` posts :class:`~firmware.hal.DeviceFault`
 and makes :meth:`health` FAULT; ``recover()`` posts
 :class:`~firmware.hal.DeviceRecovered` and makes it OK again.
 
-Card tags: the fake shoe names card ``c`` (0-51, see :mod:`firmware.cards`)
+Card tags: the fake shoe names card ``c`` (0-51, see :mod:`firmware.engine.cards`)
 by :func:`default_card_tag` -- ``"C0DE"`` followed by the card as two hex
 digits, so the ace of spades (51) is ``C0DE33``. The controller does not rely
 on it: it learns each deck's tags from a deck scan.
@@ -27,8 +27,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from firmware.cards import DECK_SIZE
 from firmware.errors import ConfigError, HardwareError
+from firmware.hal.deck import DECK_SIZE
 from firmware.hal.devices import (
     Buttons,
     CardShoe,

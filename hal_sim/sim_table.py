@@ -1,6 +1,6 @@
 """The simulated table behind ``make run``: the real controller on simulated devices.
 
-The table is driven exactly as on real hardware: a :class:`~firmware.controller.Controller`
+The table is driven exactly as on real hardware: a :class:`~firmware.service.controller.Controller`
 owns a :class:`~firmware.table.table.Table` and the simulated devices
 (:mod:`hal_sim.fakes`) chosen by configuration. A simulated dealer shuffles,
 cuts and draws cards from the simulated shoe when the table asks for them;
@@ -36,20 +36,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from firmware.bots import RandomBot
-from firmware.controller import Controller
-from firmware.events import BetRaise, CheckCall, Fold, Muck, Show
+from firmware.engine.bots import RandomBot
+from firmware.engine.events import BetRaise, CheckCall, Fold, Muck, Show
+from firmware.engine.hand import Phase
+from firmware.engine.showdown import auto_showdown_event
 from firmware.hal.backends import build_devices
-from firmware.hand import Phase
 from firmware.i18n import tr
-from firmware.narrate import narrate
 from firmware.protocol.auth import StaffDirectory, TerminalSecrets
 from firmware.protocol.server import TableServer
-from firmware.registry import TagRegistry
-from firmware.showdown import auto_showdown_event
+from firmware.service.controller import Controller
+from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
+from firmware.views.narrate import narrate
 from hal_sim.fakes import FakeShoe, default_card_tag
 
 PLAYERS = ("Ana", "Bruno", "Carmen", "Diego", "Elena", "Fabio")
@@ -125,7 +125,7 @@ class ScreenProcess:
         who = ["--console"] if terminal == "console" else ["--seat", terminal.removeprefix("seat")]
         env = dict(os.environ, PYGAME_HIDE_SUPPORT_PROMPT="1")
         env["SDL_VIDEO_WINDOW_POS"] = self.POSITIONS.get(terminal, "40,40")
-        command = [sys.executable, "-m", "firmware.cli", "screen", *who]
+        command = [sys.executable, "-m", "firmware.cli.main", "screen", *who]
         self.process = subprocess.Popen(
             [*command, "--config", config, "--lang", lang], env=env, stdout=subprocess.DEVNULL
         )

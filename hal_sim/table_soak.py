@@ -20,14 +20,14 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from firmware.bots import RandomBot
-from firmware.deck import VirtualDeck
+from firmware.engine.bots import RandomBot
+from firmware.engine.events import BetRaise, CheckCall, Fold, Muck, Show
+from firmware.engine.hand import Phase
+from firmware.engine.showdown import auto_showdown_event
 from firmware.errors import IllegalAction
-from firmware.events import BetRaise, CheckCall, Fold, Muck, Show
-from firmware.hand import Phase
-from firmware.journal import Journal
-from firmware.recovery import schedule_entries, store_table_setup
-from firmware.showdown import auto_showdown_event
+from firmware.hal.deck import VirtualDeck
+from firmware.service.journal import Journal
+from firmware.service.recovery import schedule_entries, store_table_setup
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
@@ -334,9 +334,9 @@ if __name__ == "__main__":
 
 def resume_soak(journal: Journal, seed: int) -> Soak:
     """Rebuild a soak from its journal after a crash: the table by
-    :func:`firmware.recovery.restore`, the chip ledger by a second replay that
+    :func:`firmware.service.recovery.restore`, the chip ledger by a second replay that
     watches buy-ins, rebuys and cash-outs."""
-    from firmware.recovery import restore
+    from firmware.service.recovery import restore
 
     table = restore(journal)
     ledger = restore_ledger(journal)
@@ -374,8 +374,8 @@ def restore_ledger(journal: Journal) -> tuple[int, int]:
 
 
 def _blank_table(journal: Journal) -> Table:
-    from firmware.journal import Journal as _J
-    from firmware.recovery import restore
+    from firmware.service.journal import Journal as _J
+    from firmware.service.recovery import restore
 
     empty = _J(":memory:")
     empty.set_meta("table", journal.meta("table"))

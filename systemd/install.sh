@@ -35,7 +35,7 @@ cp "$SRC/README.md" /opt/pokertable/README.md
 
 install -d -o root -g pokertable -m 0750 /etc/pokertable
 if [ ! -f /etc/pokertable/table.toml ]; then
-    install -o root -g pokertable -m 0640 "$SRC/firmware/profiles/casino-cash.toml" \
+    install -o root -g pokertable -m 0640 "$SRC/firmware/table/profiles/casino-cash.toml" \
         /etc/pokertable/table.toml
     echo "Edit /etc/pokertable/table.toml: profile, stakes and [devices]."
 fi

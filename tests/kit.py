@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware.cards import parse_cards
-from firmware.events import BetRaise, Burn, CheckCall, DealBoard, DealHole, Event, Fold, StartHand
-from firmware.hand import Hand
-from firmware.rules import GameKind, HandConfig, OddChips, Structure
+from firmware.engine.cards import parse_cards
+from firmware.engine.events import (
+    BetRaise,
+    Burn,
+    CheckCall,
+    DealBoard,
+    DealHole,
+    Event,
+    Fold,
+    StartHand,
+)
+from firmware.engine.hand import Hand
+from firmware.engine.rules import GameKind, HandConfig, OddChips, Structure
 
 
 def start(

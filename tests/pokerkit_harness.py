@@ -52,10 +52,19 @@ from pokerkit import (
 from pokerkit.games import PotLimitPokerMixin, TexasHoldemMixin, UnfixedLimitHoldem
 from pokerkit.state import BettingStructure
 
-from firmware.cards import format_card, format_cards
-from firmware.events import BetRaise, CheckCall, DealBoard, DealHole, Fold, Muck, Show, StartHand
-from firmware.hand import Hand, Phase
-from firmware.rules import GameKind, HandConfig, Structure
+from firmware.engine.cards import format_card, format_cards
+from firmware.engine.events import (
+    BetRaise,
+    CheckCall,
+    DealBoard,
+    DealHole,
+    Fold,
+    Muck,
+    Show,
+    StartHand,
+)
+from firmware.engine.hand import Hand, Phase
+from firmware.engine.rules import GameKind, HandConfig, Structure
 
 # PokerKit warns when a dealt card is not the next card of its own deck (it burns
 # from its own deck); we deal the same cards to both engines on purpose.

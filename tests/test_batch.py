@@ -7,10 +7,10 @@ import random
 import numpy as np
 import pytest
 
-from firmware.batch import CHUNK_ROWS, evaluate_batch
+from firmware.engine.evaluator import Category, evaluate
 from firmware.errors import CardError
-from firmware.evaluator import Category, evaluate
-from firmware.verify import (
+from firmware.odds.batch import CHUNK_ROWS, evaluate_batch
+from firmware.odds.verify import (
     EXPECTED_DISTINCT_VALUES,
     EXPECTED_SEVEN_CARD_COUNTS,
     VerifyResult,

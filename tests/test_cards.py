@@ -2,7 +2,7 @@
 
 import pytest
 
-from firmware.cards import (
+from firmware.engine.cards import (
     card_rank,
     card_suit,
     format_card,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware.cards import Card, parse_card
+from firmware.engine.cards import Card, parse_card
 from firmware.errors import CardError, ConfigError
 from firmware.table.chiprace import chip_race, chips_to_race
 

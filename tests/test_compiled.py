@@ -19,7 +19,7 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-COMPILED = str(importlib.util.find_spec("firmware.hand").origin).endswith(".so")  # type: ignore[union-attr]
+COMPILED = str(importlib.util.find_spec("firmware.engine.hand").origin).endswith(".so")  # type: ignore[union-attr]
 HANDS = int(os.environ.get("POKERTABLE_COMPILED_HANDS", "300"))
 
 pytestmark = pytest.mark.skipif(not COMPILED, reason="engine not compiled (make compiled)")
@@ -44,12 +44,12 @@ if sys.argv[2] == "pure":
 
 import warnings
 warnings.filterwarnings("ignore")
-import firmware.hand
-from firmware.events import to_record
-from firmware.phh import hand_to_phh, loads_phh, play_phh
+import firmware.engine.hand
+from firmware.engine.events import to_record
+from firmware.engine.histories.phh import hand_to_phh, loads_phh, play_phh
 from tests.pokerkit_harness import play_random_hand
 
-print("hand module:", "compiled" if firmware.hand.__file__.endswith(".so") else "pure")
+print("hand module:", "compiled" if firmware.engine.hand.__file__.endswith(".so") else "pure")
 
 def replay(text):
     try:

@@ -4,8 +4,7 @@ import threading
 
 import pytest
 
-from firmware.cards import parse_card
-from firmware.controller import Controller
+from firmware.engine.cards import parse_card
 from firmware.errors import HardwareError
 from firmware.hal import (
     ButtonPressed,
@@ -16,7 +15,8 @@ from firmware.hal import (
     DeviceRecovered,
     Post,
 )
-from firmware.registry import TagRegistry
+from firmware.service.controller import Controller
+from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table

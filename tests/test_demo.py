@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from firmware.cli import main
+from firmware.cli.main import main
 from hal_sim.fakes import FakeButtons
 from hal_sim.sim_table import SimulatedTable
 
@@ -45,7 +45,7 @@ def test_cli_unknown_command_is_a_clear_error(capsys: pytest.CaptureFixture[str]
 
 def test_console_script_entry_point_runs() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "firmware.cli", "run", "--hands", "1", "--seed", "3"],
+        [sys.executable, "-m", "firmware.cli.main", "run", "--hands", "1", "--seed", "3"],
         capture_output=True,
         text=True,
         check=False,

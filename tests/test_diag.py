@@ -2,9 +2,9 @@
 
 import json
 
-from firmware.diag import Diagnostics, Technician
 from firmware.hal import Device
-from firmware.registry import TagRegistry
+from firmware.service.diag import Diagnostics, Technician
+from firmware.service.registry import TagRegistry
 from hal_sim.fakes import FakeButtons, FakeReaders, FakeShoe, FakeTrays, default_card_tag
 
 

@@ -31,19 +31,19 @@ from typing import Any
 import pygame
 import pytest
 
-from firmware.controller import Controller
 from firmware.errors import IllegalAction
 from firmware.hal import ButtonPressed, IdCardInserted
-from firmware.journal import Journal
-from firmware.meters import Meters
 from firmware.protocol.auth import StaffDirectory, TerminalSecrets
 from firmware.protocol.client import TableClient
 from firmware.protocol.server import TableServer
-from firmware.registry import TagRegistry
+from firmware.service.controller import Controller
+from firmware.service.journal import Journal
+from firmware.service.meters import Meters
+from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
-from firmware.views import console_view
+from firmware.views.audience import console_view
 from hal_sim.fakes import FakeButtons, FakeReaders, FakeShoe, FakeTrays, default_card_tag
 from tests.test_ui_seat import tap
 from ui.console import ConsoleScreen

@@ -30,12 +30,12 @@ from collections import Counter
 import pytest
 from pokerkit import HandHistory
 
-from firmware.cards import parse_cards
+from firmware.engine.cards import parse_cards
+from firmware.engine.events import CheckCall, DealBoard, DealHole, StartHand
+from firmware.engine.hand import Hand
+from firmware.engine.histories.phh import hand_to_phh, loads_phh, play_phh
+from firmware.engine.rules import HandConfig, Structure
 from firmware.errors import HandHistoryError
-from firmware.events import CheckCall, DealBoard, DealHole, StartHand
-from firmware.hand import Hand
-from firmware.phh import hand_to_phh, loads_phh, play_phh
-from firmware.rules import HandConfig, Structure
 from tests.pokerkit_harness import (
     odd_chip_levels_only,
     play_random_hand,
@@ -197,7 +197,7 @@ def test_dead_only_all_in_can_win_the_dead_money() -> None:
     while hand.phase.value == "betting":
         hand.apply(CheckCall(hand.legal_actions().player))
         state.check_or_call()
-    from firmware.showdown import auto_showdown_event
+    from firmware.engine.showdown import auto_showdown_event
 
     while hand.phase.value == "showdown":
         hand.apply(auto_showdown_event(hand))

@@ -1,7 +1,7 @@
 """The documentation matches the code it documents.
 
 docs/profiles.md lists every table option with its default and profile values,
-firmware/profiles/*.toml are loadable example configurations, and
+firmware/table/profiles/*.toml are loadable example configurations, and
 docs/table-scripts.md names every event-line keyword the script parser accepts
 and has a worked example that runs.
 """
@@ -32,7 +32,7 @@ from firmware.table.table import Table
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROFILES_DOC = ROOT / "docs" / "profiles.md"
 SCRIPTS_DOC = ROOT / "docs" / "table-scripts.md"
-EXAMPLES = sorted((ROOT / "firmware" / "profiles").glob("*.toml"))
+EXAMPLES = sorted((ROOT / "firmware" / "table" / "profiles").glob("*.toml"))
 
 
 def _fenced(text: str, language: str) -> list[str]:
@@ -95,7 +95,7 @@ def test_toml_example_in_profiles_doc_loads() -> None:
         load_table_config(block, "docs/profiles.md example")
 
 
-# --- firmware/profiles/*.toml --------------------------------------------------------
+# --- firmware/table/profiles/*.toml --------------------------------------------------------
 
 
 def test_there_is_an_example_configuration_per_profile() -> None:

@@ -8,10 +8,10 @@ from itertools import combinations
 
 import pytest
 
-from firmware.cards import parse_cards
-from firmware.equity import Share, board_sums, equity
+from firmware.engine.cards import parse_cards
+from firmware.engine.evaluator import WEIGHTS, evaluate7
 from firmware.errors import CardError
-from firmware.evaluator import WEIGHTS, evaluate7
+from firmware.odds.equity import Share, board_sums, equity
 
 
 def brute_force(

@@ -13,9 +13,8 @@ from itertools import combinations, pairwise
 
 import pytest
 
-from firmware.cards import parse_cards
-from firmware.errors import CardError, ConfigError
-from firmware.evaluator import (
+from firmware.engine.cards import parse_cards
+from firmware.engine.evaluator import (
     Category,
     best_hand,
     category_of,
@@ -23,6 +22,7 @@ from firmware.evaluator import (
     evaluate5,
     evaluate7,
 )
+from firmware.errors import CardError, ConfigError
 
 # ---------------------------------------------------------------------------
 # An obviously-correct reference ranker

@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 
 from drivers.shoe import SerialShoe
-from firmware.controller import Alert, Controller
-from firmware.registry import TagRegistry, new_deck_order
+from firmware.hal.deck import new_deck_order
+from firmware.service.controller import Alert, Controller
+from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table

@@ -2,8 +2,8 @@
 
 import pytest
 
-from firmware.history import HandHistory
-from firmware.phh import loads_phh, play_phh
+from firmware.engine.histories.phh import loads_phh, play_phh
+from firmware.service.history import HandHistory
 from firmware.table.script import parse_event
 from hal_sim.table_soak import Soak
 

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from firmware.journal import Journal, JournalError, salvage
-from firmware.recovery import restore
+from firmware.service.journal import Journal, JournalError, salvage
+from firmware.service.recovery import restore
 from firmware.table import events as te
 from hal_sim.table_soak import resume_soak, run_soak
 
@@ -147,7 +147,7 @@ def test_sigkill_at_a_random_instant_then_resume_with_every_chip_in_place(
 
 
 def test_void_on_recovery_refunds_the_open_hand(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from firmware.recovery import store_table_setup
+    from firmware.service.recovery import store_table_setup
     from firmware.table.options import Stakes, TableConfig, profile_options
 
     journal = Journal(str(tmp_path / "v.sqlite"))
@@ -169,7 +169,7 @@ def test_void_on_recovery_refunds_the_open_hand(tmp_path) -> None:  # type: igno
 
 
 def test_audit_command_reports_intact_and_broken_chains(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
-    from firmware.cli import main
+    from firmware.cli.main import main
 
     path = str(tmp_path / "a.sqlite")
     soak_journal(path, hands=3)

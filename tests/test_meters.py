@@ -2,7 +2,7 @@
 
 import pytest
 
-from firmware.meters import Meters
+from firmware.service.meters import Meters
 
 
 def test_meters_count_and_survive_a_restart(tmp_path) -> None:  # type: ignore[no-untyped-def]

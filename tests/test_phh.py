@@ -1,4 +1,4 @@
-"""PHH reading and writing (firmware.phh): syntax, player order, strictness, round trips."""
+"""PHH reading and writing (firmware.engine.histories.phh): syntax, order, strictness."""
 
 from __future__ import annotations
 
@@ -7,11 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from firmware.cards import parse_card
-from firmware.errors import HandHistoryError
-from firmware.events import BetRaise, CheckCall, DealBoard, DealHole, Fold, Muck, Show, StartHand
-from firmware.hand import Hand, Phase
-from firmware.phh import (
+from firmware.engine.cards import parse_card
+from firmware.engine.events import (
+    BetRaise,
+    CheckCall,
+    DealBoard,
+    DealHole,
+    Fold,
+    Muck,
+    Show,
+    StartHand,
+)
+from firmware.engine.hand import Hand, Phase
+from firmware.engine.histories.phh import (
     dump_phh,
     dumps_phh,
     hand_to_phh,
@@ -19,7 +27,8 @@ from firmware.phh import (
     loads_phh,
     play_phh,
 )
-from firmware.rules import GameKind, HandConfig, Structure
+from firmware.engine.rules import GameKind, HandConfig, Structure
+from firmware.errors import HandHistoryError
 
 DATA = Path(__file__).parent / "data" / "phh"
 
@@ -260,7 +269,7 @@ def _exported_hands(count: int) -> list[str]:
 def test_fast_toml_reads_exactly_what_tomllib_reads() -> None:
     import tomllib
 
-    from firmware.fasttoml import fast_toml
+    from firmware.engine.histories.fasttoml import fast_toml
 
     data_dir = Path(__file__).parent / "data" / "phh"
     texts = [p.read_text(encoding="utf-8") for p in sorted(data_dir.glob("*.phh"))]
@@ -318,6 +327,6 @@ def test_fast_toml_reads_exactly_what_tomllib_reads() -> None:
     ],
 )
 def test_fast_toml_leaves_everything_else_to_tomllib(text: str) -> None:
-    from firmware.fasttoml import fast_toml
+    from firmware.engine.histories.fasttoml import fast_toml
 
     assert fast_toml(text) is None  # the caller falls back to tomllib

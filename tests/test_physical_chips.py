@@ -2,8 +2,8 @@
 
 import pytest
 
-from firmware.betting import interpret_motions, interpret_single_chip
-from firmware.events import BetRaise, CheckCall
+from firmware.engine.betting import interpret_motions, interpret_single_chip
+from firmware.engine.events import BetRaise, CheckCall
 from tests.kit import act, board, deal, start
 
 
@@ -49,12 +49,12 @@ def test_tda_32_tda_39_second_motion_counts_only_with_a_raise_declaration() -> N
 
 def test_tda_32_a_declared_raise_is_recorded_for_the_betting_round() -> None:
     """TDA-32: the seat's "raise" declaration is recorded, in every view, for this round only."""
-    from firmware.cards import parse_cards
+    from firmware.engine.cards import parse_cards
     from firmware.errors import IllegalAction
     from firmware.table import events as te
     from firmware.table.options import Stakes, TableConfig, profile_options
     from firmware.table.table import Table
-    from firmware.views import console_view
+    from firmware.views.audience import console_view
 
     t = Table(TableConfig("home", profile_options("home"), Stakes()), deck_ready=True)
     for seat in (1, 2, 3):

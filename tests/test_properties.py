@@ -11,8 +11,7 @@ import msgpack
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware.errors import IllegalAction
-from firmware.events import (
+from firmware.engine.events import (
     BetRaise,
     CheckCall,
     DealBoard,
@@ -24,8 +23,9 @@ from firmware.events import (
     from_record,
     to_record,
 )
-from firmware.hand import Hand, Phase
-from firmware.rules import GameKind, HandConfig, Structure
+from firmware.engine.hand import Hand, Phase
+from firmware.engine.rules import GameKind, HandConfig, Structure
+from firmware.errors import IllegalAction
 
 
 @st.composite

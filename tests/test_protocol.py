@@ -19,13 +19,13 @@ from typing import Any
 import msgpack
 import pytest
 
-from firmware.controller import Controller
 from firmware.hal import IdCardInserted
 from firmware.protocol.auth import AuthError, StaffDirectory, TerminalSecrets
 from firmware.protocol.client import TableClient
 from firmware.protocol.framing import MAX_MESSAGE, Decoder, FrameError, encode
 from firmware.protocol.server import TableServer, server_ssl_context
-from firmware.registry import TagRegistry
+from firmware.service.controller import Controller
+from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
@@ -487,9 +487,9 @@ def test_tls_client_without_a_valid_certificate_is_refused(
 
 
 def test_hash_pin_text_logs_in_and_never_holds_the_pin() -> None:
+    from firmware.cli.serve import staff_directory
     from firmware.errors import ConfigError
     from firmware.protocol.auth import hash_pin
-    from firmware.serve import staff_directory
 
     text = hash_pin("4821")
     assert text.startswith("scrypt$16384$8$1$") and "4821" not in text

@@ -2,9 +2,10 @@
 
 import pytest
 
-from firmware.cards import parse_card
+from firmware.engine.cards import parse_card
 from firmware.errors import ConfigError, IllegalAction
-from firmware.registry import TagRegistry, new_deck_order
+from firmware.hal.deck import new_deck_order
+from firmware.service.registry import TagRegistry
 
 
 def tags(prefix: str = "C0DE") -> list[str]:

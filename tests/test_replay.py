@@ -1,4 +1,4 @@
-"""The replay command (firmware.replay): JSON lines, errors, exit status, --game."""
+"""The replay command (firmware.cli.replay): JSON lines, errors, exit status, --game."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from firmware.cli.replay import main_replay, replay_paths
 from firmware.errors import HandHistoryError
-from firmware.replay import main_replay, replay_paths
 
 DATA = Path(__file__).parent / "data" / "phh"
 

@@ -6,10 +6,10 @@ import os
 import pytest
 
 from firmware.errors import ConfigError, IllegalAction
-from firmware.history import HandHistory
-from firmware.journal import Journal
-from firmware.recovery import restore
-from firmware.retention import Retention, prune_history, rotate_journal
+from firmware.service.history import HandHistory
+from firmware.service.journal import Journal
+from firmware.service.recovery import restore
+from firmware.service.retention import Retention, prune_history, rotate_journal
 from firmware.table.snapshot import table_state
 from hal_sim.table_soak import Soak
 

@@ -2,12 +2,12 @@
 
 import pytest
 
-from firmware.controller import Controller
-from firmware.registry import TagRegistry
+from firmware.service.controller import Controller
+from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.script import run_script
 from firmware.table.snapshot import table_state
-from firmware.views import seat_view
+from firmware.views.audience import seat_view
 
 HEAD = "stakes NL 1/2\ndeck-ready\nseat 1 Ana 200\nseat 2 Bruno 200\nseat 3 Carmen 200\nbutton 1\n"
 

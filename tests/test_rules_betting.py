@@ -2,11 +2,11 @@
 
 import pytest
 
-from firmware.betting import interpret_chip_bet
+from firmware.engine.betting import interpret_chip_bet
+from firmware.engine.events import BetRaise, CheckCall, DealHole
+from firmware.engine.hand import Phase
+from firmware.engine.rules import GameKind, Structure, limit_blinds
 from firmware.errors import IllegalAction
-from firmware.events import BetRaise, CheckCall, DealHole
-from firmware.hand import Phase
-from firmware.rules import GameKind, Structure, limit_blinds
 from tests.kit import act, board, deal, start
 
 HOLES6 = ("AhAd", "KhKd", "QhQd", "JhJd", "ThTd", "9h9d")
@@ -288,9 +288,9 @@ def test_pe_4_a_hand_needs_two_players_one_per_seat() -> None:
     """PE-4: pe 4 a hand needs two players one per seat."""
     with pytest.raises(IllegalAction, match="at least two players"):
         start([100])
-    from firmware.events import StartHand
-    from firmware.hand import Hand
-    from firmware.rules import HandConfig
+    from firmware.engine.events import StartHand
+    from firmware.engine.hand import Hand
+    from firmware.engine.rules import HandConfig
 
     with pytest.raises(IllegalAction, match="share a seat"):
         Hand.start(

@@ -2,13 +2,13 @@
 
 import pytest
 
-from firmware.cards import parse_cards
+from firmware.engine.cards import parse_cards
+from firmware.engine.events import DealBoard, Muck, Show
+from firmware.engine.hand import Phase
+from firmware.engine.pots import build_pots, split_pot
+from firmware.engine.rules import OddChips
+from firmware.engine.showdown import auto_showdown_event, next_to_show
 from firmware.errors import IllegalAction
-from firmware.events import DealBoard, Muck, Show
-from firmware.hand import Phase
-from firmware.pots import build_pots, split_pot
-from firmware.rules import OddChips
-from firmware.showdown import auto_showdown_event, next_to_show
 from tests.kit import act, board, deal, start
 
 

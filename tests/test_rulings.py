@@ -3,10 +3,10 @@
 import msgpack
 import pytest
 
-from firmware.cards import parse_cards
+from firmware.engine.cards import parse_cards
+from firmware.engine.events import CheckCall, KillHand, Show, VoidHand, from_record, to_record
+from firmware.engine.hand import Hand, Phase
 from firmware.errors import IllegalAction
-from firmware.events import CheckCall, KillHand, Show, VoidHand, from_record, to_record
-from firmware.hand import Hand, Phase
 from tests.kit import act, board, deal, start
 
 
@@ -38,7 +38,7 @@ def test_tda_8_absent_player_killed_when_deal_ends_blinds_stay_in_pot() -> None:
     deal(hand, "AhAd")
     hand.apply(KillHand(0, "not seated when the deal ended"))
     deal_rest = [("KhKd", 1), ("QhQd", 2)]
-    from firmware.events import DealHole
+    from firmware.engine.events import DealHole
 
     for cards, player in deal_rest:
         hand.apply(DealHole(player, tuple(parse_cards(cards))))

@@ -15,11 +15,11 @@ from typing import Any
 
 import pygame
 
-from firmware.controller import Controller
 from firmware.protocol.auth import StaffDirectory, TerminalSecrets
 from firmware.protocol.client import TableClient
 from firmware.protocol.server import TableServer
-from firmware.registry import TagRegistry
+from firmware.service.controller import Controller
+from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table

@@ -185,7 +185,7 @@ def test_closing_the_seat_window_ends_the_run_after_the_current_hand() -> None:
 
 
 def test_the_hand_waits_for_the_person_to_act_and_to_show_or_muck() -> None:
-    from firmware.hand import Phase
+    from firmware.engine.hand import Phase
     from firmware.table import events as te
 
     sim = SimulatedTable(seed=2, lang="en", say=lambda line: None, human=HUMAN)

@@ -4,15 +4,15 @@ firmware supports through views, penalties and the audit log."""
 
 import pytest
 
-from firmware.cards import parse_cards
-from firmware.controller import Controller
+from firmware.engine.cards import parse_cards
 from firmware.errors import IllegalAction
 from firmware.hal import ChipsChanged
-from firmware.registry import TagRegistry
+from firmware.service.controller import Controller
+from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
-from firmware.views import seat_view
+from firmware.views.audience import seat_view
 
 
 def table(profile: str = "casino-cash", seats: int = 3) -> Table:

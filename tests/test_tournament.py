@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from firmware.cards import parse_card
+from firmware.engine.cards import parse_card
+from firmware.engine.rules import Structure
 from firmware.errors import ConfigError, IllegalAction
-from firmware.rules import Structure
 from firmware.table.draws import draw_for_button, draw_seats, suggest_move, table_should_pause
 from firmware.table.options import Stakes
 from firmware.table.tournament import (

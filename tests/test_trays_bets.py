@@ -3,10 +3,10 @@ when the player presses his action button (TDA-10, TDA-11, TDA-32, TDA-39, HG-14
 
 import pytest
 
-from firmware.cards import parse_cards
-from firmware.controller import Controller
+from firmware.engine.cards import parse_cards
 from firmware.hal import ButtonPressed, ChipsChanged
-from firmware.registry import TagRegistry
+from firmware.service.controller import Controller
+from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table

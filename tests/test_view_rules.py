@@ -8,15 +8,15 @@ os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 
 import pygame
 
-from firmware.cards import parse_cards
-from firmware.controller import Controller
+from firmware.engine.cards import parse_cards
+from firmware.engine.rules import Structure
 from firmware.hal import ChipsChanged
-from firmware.registry import TagRegistry
-from firmware.rules import Structure
+from firmware.service.controller import Controller
+from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
-from firmware.views import console_view, seat_view
+from firmware.views.audience import console_view, seat_view
 from ui.seat import SeatScreen
 
 

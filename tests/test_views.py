@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pathlib
 
-from firmware.cards import parse_card
-from firmware.controller import Controller
-from firmware.registry import TagRegistry
+from firmware.engine.cards import parse_card
+from firmware.service.controller import Controller
+from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
-from firmware.views import console_view, redact, seat_view, technician_view
+from firmware.views.audience import console_view, redact, seat_view, technician_view
 
 
 def table_with_hand() -> Table:
@@ -30,7 +30,7 @@ def table_with_hand() -> Table:
 def hole(table: Table, seat: int) -> list[str]:
     th = table.hand
     assert th is not None
-    from firmware.cards import format_card
+    from firmware.engine.cards import format_card
 
     return [format_card(c) for c in th.hand.hole[th.position(seat)] if c is not None]
 

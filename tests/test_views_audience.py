@@ -28,12 +28,12 @@ from typing import Any
 
 import pytest
 
-from firmware.cards import format_card
-from firmware.controller import Controller
-from firmware.registry import TagRegistry
+from firmware.engine.cards import format_card
+from firmware.service.controller import Controller
+from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.dealing import TableHand
-from firmware.views import console_view, seat_view, technician_view
+from firmware.views.audience import console_view, seat_view, technician_view
 from hal_sim.table_soak import Soak
 
 HANDS = int(os.environ.get("POKERTABLE_VIEW_HANDS", "150"))

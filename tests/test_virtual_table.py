@@ -4,15 +4,15 @@ after a restart the rest of the deck is shuffled again from the cards not yet se
 from collections.abc import Callable
 
 from drivers.virtual import VirtualShoe, virtual_tag
-from firmware.controller import Controller
 from firmware.hal import ButtonPressed
-from firmware.journal import Journal
-from firmware.recovery import restore, store_table_setup
-from firmware.registry import TagRegistry
+from firmware.service.controller import Controller
+from firmware.service.journal import Journal
+from firmware.service.recovery import restore, store_table_setup
+from firmware.service.registry import TagRegistry
+from firmware.service.virtual_dealer import VirtualDealer
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
-from firmware.virtual_dealer import VirtualDealer
 
 
 def pump(controller: Controller, until: Callable[[], bool], limit: int = 500) -> None:

@@ -136,7 +136,7 @@ def draw_recall(
 ) -> None:
     """Draw the game recall page: the last ten hands, newest first.
 
-    An entry is a dict as ``firmware/views.py`` builds it (``hand``, ``hole``, ``board``,
+    An entry is a dict as ``firmware/views/audience.py`` builds it (``hand``, ``hole``, ``board``,
     ``pots`` with ``shares``, ``starting_stacks``/``finishing_stacks``) or the short form
     (``cards``, ``net``, ``winners`` ``[{"seat", "amount"}]``, ``summary``); any other entry
     is shown as text. ``viewer`` is the seat whose net result is shown. Only cards in

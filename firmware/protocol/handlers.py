@@ -18,9 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from firmware.protocol.clients import ClientState
+from firmware.protocol.requests import Refused
+
 if TYPE_CHECKING:
-    from firmware.controller import Controller
-    from firmware.protocol.server import ClientState
+    from firmware.service.controller import Controller
 
 DIAG_REQUESTS = ("diag_start", "diag_answer", "diag_cancel")
 """The technician's request types."""
@@ -43,8 +45,6 @@ def diag_request(
     :raises Refused: (the server's ``Refused``) for the wrong role or fields,
         sent back at once.
     """
-    from firmware.protocol.server import Refused
-
     if client.role != "technician":
         raise Refused(
             "Only a technician, logged in on the console, runs the diagnostics.",

@@ -16,11 +16,11 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from firmware.cards import parse_card
-from firmware.controller import Controller
+from firmware.engine.cards import parse_card
 from firmware.errors import IllegalAction, PokerTableError
 from firmware.hal import ButtonPressed
 from firmware.protocol.clients import ClientState
+from firmware.service.controller import Controller
 from firmware.table import events as te
 
 REPORTS: dict[str, type[te.TableEvent]] = {

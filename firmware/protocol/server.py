@@ -1,13 +1,13 @@
 """The controller's side of the table protocol: an asyncio server on its own thread.
 
-Design: the :class:`~firmware.controller.Controller` loop thread owns the
+Design: the :class:`~firmware.service.controller.Controller` loop thread owns the
 table; this server runs an asyncio event loop on a second thread that owns
 every socket. The two meet in two places only:
 
 * client requests become table events handed to the loop with
   :meth:`Controller.call_soon` (never applied on the server thread);
 * a controller listener, run on the loop thread after every dispatched item,
-  computes each audience's view (:mod:`firmware.views`) there, where the
+  computes each audience's view (:mod:`firmware.views.audience`) there, where the
   table is consistent, and hands the encoded bytes to the server thread with
   ``call_soon_threadsafe``. It never blocks: each client keeps only the
   latest view (a newer view replaces one not yet sent) plus a bounded queue
@@ -39,7 +39,6 @@ import ssl
 import threading
 from typing import Any
 
-from firmware.controller import Controller
 from firmware.errors import PokerTableError
 from firmware.i18n import LANGUAGES
 from firmware.protocol.auth import AuthError, StaffDirectory, TerminalSecrets
@@ -57,7 +56,8 @@ from firmware.protocol.requests import (
     TableRequests,
 )
 from firmware.protocol.tls import common_name, server_ssl_context
-from firmware.views import console_view, seat_view, technician_view
+from firmware.service.controller import Controller
+from firmware.views.audience import console_view, seat_view, technician_view
 
 log = logging.getLogger("firmware.protocol")
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from firmware.cards import Card, check_distinct, format_card, format_cards
+from firmware.engine.cards import Card, check_distinct, format_card, format_cards
 from firmware.errors import CardError, ConfigError
 
 CardSource = Callable[[], Card]

@@ -28,12 +28,10 @@ earlier draws (HG-12) rebuilds the state by replaying its own events.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from firmware.cards import format_card
-from firmware.errors import IllegalAction
-from firmware.events import (
+from firmware.engine.cards import format_card
+from firmware.engine.events import (
     AwardPots,
     BetRaise,
     Burn,
@@ -47,42 +45,15 @@ from firmware.events import (
     Show,
     VoidHand,
 )
-from firmware.hand import BOARD_SIZES, Hand, Phase
+from firmware.engine.hand import BOARD_SIZES, Hand, Phase
+from firmware.errors import IllegalAction
 from firmware.table import events as te
 from firmware.table import incidents
 from firmware.table.clock import ActionClock
-from firmware.table.records import Draw, Incident
+from firmware.table.records import DealState, Draw, Incident
 from firmware.table.seating import HandPlan
 
 STREET_NAMES = ("preflop", "flop", "turn", "river")
-
-
-@dataclass
-class _State:
-    hand: Hand
-    slots: list[int | None]
-    draws: list[Draw] = field(default_factory=list)
-    buffer: dict[int, list[int]] = field(default_factory=dict)
-    slot_index: int = 0
-    owed: list[int] = field(default_factory=list)
-    exposed: list[int] = field(default_factory=list)
-    dealt: bool = False
-    burn_ready: int | None = None
-    burned: set[int] = field(default_factory=set)
-    board_buffer: list[int] = field(default_factory=list)
-    held_board: list[int] = field(default_factory=list)
-    premature: list[int] = field(default_factory=list)
-    seen: set[int] = field(default_factory=set)
-    incidents: list[Incident] = field(default_factory=list)
-    advance: dict[int, tuple[str, int, int]] = field(default_factory=dict)
-    declared: set[int] = field(default_factory=set)
-    advance_street: int = 0
-    marked: list[int] = field(default_factory=list)
-    clock: ActionClock = field(default_factory=ActionClock)
-    now: float = 0.0
-    announced: list[int] = field(default_factory=list)
-    absent: set[int] = field(default_factory=set)
-    deck_empty: bool = False
 
 
 class TableHand:
@@ -103,14 +74,14 @@ class TableHand:
 
     # ------------------------------------------------------------ state
 
-    def _fresh(self) -> _State:
+    def _fresh(self) -> DealState:
         order = list(self.plan.seats)
         if self.empty_seats:
             order = self._with_empty_seats(order)
         slots: list[int | None] = [
             self.plan.seats.index(x) if x in self.plan.seats else None for x in order
         ]
-        state = _State(hand=Hand.start(self.plan.start), slots=slots * 2)
+        state = DealState(hand=Hand.start(self.plan.start), slots=slots * 2)
         state.buffer = {i: [] for i in range(len(self.plan.seats))}
         state.absent = set(self.plan.absent)
         state.clock = ActionClock(seconds=self.clock_seconds, countdown=self.countdown)
@@ -220,7 +191,7 @@ class TableHand:
         """Return a function that rebuilds the current state (for rolling back)."""
         log = list(self.log)
 
-        def rebuild() -> _State:
+        def rebuild() -> DealState:
             self.s = self._fresh()
             for past in log:
                 self._apply(past)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from firmware.cards import Card, check_distinct, format_card, full_deck
+from firmware.engine.cards import Card, check_distinct, format_card, full_deck
 from firmware.errors import ConfigError, IllegalAction
 
 log = logging.getLogger(__name__)

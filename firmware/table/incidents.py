@@ -10,17 +10,12 @@ Functions here act on a :class:`~firmware.table.dealing.TableHand`:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from firmware.cards import format_card
+from firmware.engine.cards import format_card
 from firmware.errors import IllegalAction
-from firmware.table.records import Draw
-
-if TYPE_CHECKING:
-    from firmware.table.dealing import TableHand
+from firmware.table.records import Draw, HandDesk
 
 
-def exposed(th: TableHand, card: int) -> None:
+def exposed(th: HandDesk, card: int) -> None:
     s = th.s
     if s.dealt:
         raise IllegalAction(
@@ -58,7 +53,7 @@ def exposed(th: TableHand, card: int) -> None:
     )
 
 
-def face_up(th: TableHand, card: int) -> None:
+def face_up(th: HandDesk, card: int) -> None:
     s = th.s
     th.check_card(card)
     s.seen.add(card)
@@ -71,7 +66,7 @@ def face_up(th: TableHand, card: int) -> None:
     )
 
 
-def premature(th: TableHand) -> None:
+def premature(th: HandDesk) -> None:
     s = th.s
     if not s.premature:
         raise IllegalAction(
@@ -103,7 +98,7 @@ def premature(th: TableHand) -> None:
     )
 
 
-def burn_error(th: TableHand, case: str) -> None:
+def burn_error(th: HandDesk, case: str) -> None:
     s = th.s
     if case == "a":
         burns = [d for d in s.draws if d.role == "burn"]

@@ -17,8 +17,8 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
+from firmware.engine.rules import GameKind, HandConfig, OddChips, Structure
 from firmware.errors import ConfigError
-from firmware.rules import GameKind, HandConfig, OddChips, Structure
 
 
 @dataclass(frozen=True)

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Protocol
 
-from firmware.cards import format_card, format_cards
-from firmware.events import BetRaise, CheckCall, Fold, KillHand, Muck, Show, StartHand
-from firmware.hand import Hand
-
-if TYPE_CHECKING:
-    from firmware.table.dealing import TableHand
+from firmware.engine.hand import Hand
+from firmware.table.clock import ActionClock
 
 
 @dataclass
@@ -33,83 +29,54 @@ class Incident:
     cards: tuple[int, ...] = ()
 
 
-def hand_record(number: int, th: TableHand) -> dict[str, Any]:
-    """A plain record of a finished hand: cards by role, actions, incidents, pots, stacks.
+@dataclass
+class DealState:
+    """Everything a :class:`~firmware.table.dealing.TableHand` rebuilds by replay.
 
-    Cards killed unseen (an empty seat's hand) and cards returned to the stub
-    are counted, never named (TDA-21, HG-12).
+    The engine hand, the draws with their roles and the dealer's pending
+    incidents; kept here so that the incident remedies can work on it without
+    importing the dealing module that calls them.
     """
-    hand = th.hand
-    assert hand.result is not None
-    seats = th.plan.seats
-    hole: dict[str, list[str]] = {}
-    for position, cards in enumerate(hand.hole):
-        hole[str(seats[position])] = [format_card(c) for c in cards if c is not None]
-    roles: dict[str, list[str]] = {}
-    for draw in th.draws:
-        if draw.role in ("burn", "exposed", "removed", "flop", "turn", "river", "held"):
-            roles.setdefault(draw.role, []).append(format_card(draw.card))
-    actions = []
-    start = hand.events[0]
-    assert isinstance(start, StartHand)
-    replay = Hand.start(start)
-    for event in hand.events[1:]:
-        player = getattr(event, "player", None)
-        before = replay.stacks[player] if player is not None else 0
-        street = replay.street
-        facing = replay.current_bet
-        replay.apply(event)
-        if isinstance(event, Fold | CheckCall | BetRaise | KillHand | Show | Muck):
-            entry: dict[str, Any] = {
-                "seat": seats[event.player],
-                "action": event.kind,
-                "street": street,
-            }
-            if isinstance(event, CheckCall | BetRaise):
-                entry["amount"] = before - replay.stacks[event.player]
-                entry["all_in"] = replay.stacks[event.player] == 0
-            if isinstance(event, BetRaise):
-                entry["to"] = event.to
-                entry["facing"] = facing  # 0: an opening bet, else a raise
-            if isinstance(event, Show):
-                entry["cards"] = format_cards(event.cards)
-            if isinstance(event, KillHand):
-                entry["reason"] = event.reason
-            actions.append(entry)
-    posts = {
-        str(x): {"blind": b, "ante": a, "dead": d}
-        for x, b, a, d in zip(seats, start.blinds, start.antes, start.dead, strict=True)
-        if b or a or d
-    }
-    return {
-        "hand": number,
-        "button": th.plan.button,
-        "seats": list(seats),
-        "players": {str(x): name for x, name in zip(seats, hand.names, strict=True)},
-        "cards": {
-            "hole": hole,
-            "burns": [format_card(c) for c in hand.burns if c is not None],
-            "board": format_cards(hand.board),
-            "by_role": roles,
-            "dead_unseen": sum(1 for d in th.draws if d.role == "dead"),
-            "returned_to_stub": sum(1 for d in th.draws if d.role == "returned"),
-        },
-        "posts": posts,
-        "actions": actions,
-        "incidents": [
-            {"rule": i.rule, "what": i.what, "instruction": i.instruction} for i in th.incidents
-        ],
-        "void": hand.voided,
-        "pots": [
-            {
-                "amount": pot.amount,
-                "winners": [seats[w] for w in pot.winners],
-                "shares": {str(seats[p]): a for p, a in pot.shares},
-            }
-            for pot in hand.result.pots
-        ],
-        "starting_stacks": {str(x): c for x, c in zip(seats, hand.starting_stacks, strict=True)},
-        "finishing_stacks": {
-            str(x): c for x, c in zip(seats, hand.result.finishing_stacks, strict=True)
-        },
-    }
+
+    hand: Hand
+    slots: list[int | None]
+    draws: list[Draw] = field(default_factory=list)
+    buffer: dict[int, list[int]] = field(default_factory=dict)
+    slot_index: int = 0
+    owed: list[int] = field(default_factory=list)
+    exposed: list[int] = field(default_factory=list)
+    dealt: bool = False
+    burn_ready: int | None = None
+    burned: set[int] = field(default_factory=set)
+    board_buffer: list[int] = field(default_factory=list)
+    held_board: list[int] = field(default_factory=list)
+    premature: list[int] = field(default_factory=list)
+    seen: set[int] = field(default_factory=set)
+    incidents: list[Incident] = field(default_factory=list)
+    advance: dict[int, tuple[str, int, int]] = field(default_factory=dict)
+    declared: set[int] = field(default_factory=set)
+    advance_street: int = 0
+    marked: list[int] = field(default_factory=list)
+    clock: ActionClock = field(default_factory=ActionClock)
+    now: float = 0.0
+    announced: list[int] = field(default_factory=list)
+    absent: set[int] = field(default_factory=set)
+    deck_empty: bool = False
+
+
+class HandDesk(Protocol):
+    """What an incident remedy (:mod:`firmware.table.incidents`) may use of a hand."""
+
+    s: DealState
+
+    def note(self, rule: str, what: str, instruction: str, cards: tuple[int, ...] = ()) -> None:
+        """Record an incident with the dealer's instruction."""
+
+    def check_card(self, card: int) -> None:
+        """Refuse a card that is not valid or was already seen in this hand."""
+
+    def position(self, seat: int) -> int:
+        """The engine position of ``seat``."""
+
+    def void(self, reason: str, rule: str) -> None:
+        """Void the hand: every chip back to its owner."""

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware.cards import format_card, format_cards, parse_card, parse_cards
+from firmware.engine.cards import format_card, format_cards, parse_card, parse_cards
+from firmware.engine.rules import Structure
 from firmware.errors import CardError, ConfigError, IllegalAction, PokerTableError
-from firmware.rules import Structure
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table

@@ -17,8 +17,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from firmware.engine.events import StartHand
 from firmware.errors import IllegalAction
-from firmware.events import StartHand
 from firmware.table.options import Stakes, TableConfig
 
 

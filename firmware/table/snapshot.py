@@ -9,20 +9,51 @@ the old journal can be archived or deleted by the retention policy.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from firmware.errors import IllegalAction
-from firmware.table.seating import Seat
-from firmware.table.tournament import Penalty, PenaltyKind, PenaltyRecord
+from firmware.table.dealing import TableHand
+from firmware.table.seating import Seat, Seating
+from firmware.table.tournament import (
+    Penalty,
+    PenaltyBook,
+    PenaltyKind,
+    PenaltyRecord,
+    TournamentClock,
+)
 
-if TYPE_CHECKING:
-    from firmware.table.table import Table
+
+@dataclass
+class DeckState:
+    """The deck in play and its procedures (PE-1, PE-2, HG-11, TDA-16)."""
+
+    ready: bool = False
+    checklist: list[str] = field(default_factory=list)
+    withdrawn: list[int] = field(default_factory=list)
+    needs_repair: list[int] = field(default_factory=list)
+    change_requested: bool = False
+    cut: bool = False
+
+
+class TableParts(Protocol):
+    """The parts of a :class:`~firmware.table.table.Table` a snapshot records."""
+
+    hand: TableHand | None
+    hand_number: int
+    seating: Seating
+    levels: TournamentClock | None
+    deck: DeckState
+    now: float
+    records: list[dict[str, Any]]
+    penalties: PenaltyBook
+
 
 KEEP_RECORDS = 10
 """Records carried over (game recall needs the last ten hands)."""
 
 
-def table_state(table: Table) -> dict[str, Any]:
+def table_state(table: TableParts) -> dict[str, Any]:
     """The table between hands as a msgpack-serializable dict.
 
     :raises IllegalAction: during a hand (the open hand is never cut in two).
@@ -62,7 +93,7 @@ def table_state(table: Table) -> dict[str, Any]:
     }
 
 
-def restore_state(table: Table, state: dict[str, Any]) -> None:
+def restore_state(table: TableParts, state: dict[str, Any]) -> None:
     """Put ``table`` (fresh, between hands) in the state of a snapshot."""
     if table.hand is not None or table.hand_number:
         raise IllegalAction("A snapshot can only start a new journal, before any hand.")
@@ -80,6 +111,7 @@ def restore_state(table: Table, state: dict[str, Any]) -> None:
     table.hand_number = state["hand_number"]
     table.now = state["now"]
     table.records = list(state["records"])
+
     def record(r: dict[str, Any]) -> PenaltyRecord:
         penalty = Penalty(PenaltyKind(r["penalty"][0]), r["penalty"][1])
         return PenaltyRecord(**{**r, "penalty": penalty})

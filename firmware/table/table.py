@@ -14,18 +14,18 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from firmware.cards import format_card, format_cards
+from firmware.engine.cards import format_card, format_cards
 from firmware.errors import IllegalAction
 from firmware.table import events as te
 from firmware.table.chiprace import ChipRaceResult, chip_race
 from firmware.table.dealing import TableHand
 from firmware.table.options import TableConfig
-from firmware.table.records import hand_record
+from firmware.table.report import hand_record
 from firmware.table.seating import HandPlan, Seating
-from firmware.table.snapshot import restore_state
+from firmware.table.snapshot import DeckState, restore_state
 from firmware.table.tournament import (
     LevelSchedule,
     Penalty,
@@ -47,18 +47,6 @@ class AuditEntry:
     action: str
     reason: str
     detail: str = ""
-
-
-@dataclass
-class DeckState:
-    """The deck in play and its procedures (PE-1, PE-2, HG-11, TDA-16)."""
-
-    ready: bool = False
-    checklist: list[str] = field(default_factory=list)
-    withdrawn: list[int] = field(default_factory=list)
-    needs_repair: list[int] = field(default_factory=list)
-    change_requested: bool = False
-    cut: bool = False
 
 
 class Table:
@@ -95,7 +83,7 @@ class Table:
         self.log: list[te.TableEvent] = []
         self.audit: list[AuditEntry] = []
         self.records: list[dict[str, Any]] = []
-        """Records of the latest hands (the full history is in firmware.history)."""
+        """Records of the latest hands (the full history is in firmware.service.history)."""
         self.hand_listeners: list[Callable[[dict[str, Any], TableHand], None]] = []
         """Called with each finished hand's record and its TableHand."""
         self._seats_before: Any = None

@@ -26,8 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from firmware.engine.rules import Structure
 from firmware.errors import ConfigError, IllegalAction
-from firmware.rules import Structure
 from firmware.table.options import Stakes
 
 log = logging.getLogger(__name__)

@@ -1,0 +1,1 @@
+"""The ``pokertable`` command line, on top of every other layer."""

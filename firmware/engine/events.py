@@ -1,0 +1,220 @@
+"""Events that drive a hand.
+
+Every change to a hand is one of these records. They are plain frozen
+dataclasses; :func:`to_record` turns one into a dict of ints, strings, lists
+and ``None`` (msgpack-serializable) and :func:`from_record` turns it back, so
+a journal of records replays to exactly the same state.
+
+Players are numbered by their *position index* in the hand: index 0 is the
+first player to the left of the button, the last index is the button (in a
+heads-up hand, index 0 is the big blind and index 1 the button, who posts the
+small blind).
+
+>>> rec = to_record(BetRaise(player=2, to=300))
+>>> rec
+{'kind': 'bet_raise', 'player': 2, 'to': 300}
+>>> from_record(rec)
+BetRaise(player=2, to=300)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from firmware.engine.rules import HandConfig
+from firmware.errors import IllegalAction
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class of every hand event."""
+
+    kind: ClassVar[str] = ""
+
+
+@dataclass(frozen=True)
+class StartHand(Event):
+    """The hand begins: who plays, with what, and what each player posts.
+
+    :param config: The rules of the hand.
+    :param seats: Seat number of each player, in position order.
+    :param names: Display name of each player.
+    :param stacks: Chips of each player before anything is posted.
+    :param antes: Ante of each player (uniform antes are matched like bets:
+        a player who cannot cover the ante can win only what he matched).
+    :param blinds: Live blinds and straddles of each player (they count as
+        that player's bet in the first betting round).
+    :param dead: Dead money each player puts straight into the main pot
+        (a dead small blind, a big-blind ante); it is never matched.
+    """
+
+    kind: ClassVar[str] = "start_hand"
+    config: HandConfig
+    seats: tuple[int, ...]
+    names: tuple[str, ...]
+    stacks: tuple[int, ...]
+    antes: tuple[int, ...]
+    blinds: tuple[int, ...]
+    dead: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DealHole(Event):
+    """Hole cards given to a player (one or both; ``None`` for a card not seen)."""
+
+    kind: ClassVar[str] = "deal_hole"
+    player: int
+    cards: tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class Burn(Event):
+    """A card burned before a board card (``None`` when not read)."""
+
+    kind: ClassVar[str] = "burn"
+    card: int | None
+
+
+@dataclass(frozen=True)
+class DealBoard(Event):
+    """Board cards turned up: three on the flop, one on the turn and river."""
+
+    kind: ClassVar[str] = "deal_board"
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Fold(Event):
+    """The player to act folds."""
+
+    kind: ClassVar[str] = "fold"
+    player: int
+
+
+@dataclass(frozen=True)
+class CheckCall(Event):
+    """The player to act checks, or calls the current bet (all-in if short)."""
+
+    kind: ClassVar[str] = "check_call"
+    player: int
+
+
+@dataclass(frozen=True)
+class BetRaise(Event):
+    """The player to act bets or raises so that his bet this round is ``to``."""
+
+    kind: ClassVar[str] = "bet_raise"
+    player: int
+    to: int
+
+
+@dataclass(frozen=True)
+class Show(Event):
+    """At showdown the player tables ``cards`` (both hole cards to win, TDA-40)."""
+
+    kind: ClassVar[str] = "show"
+    player: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Muck(Event):
+    """At showdown the player throws his hand away unshown; it can never win."""
+
+    kind: ClassVar[str] = "muck"
+    player: int
+
+
+@dataclass(frozen=True)
+class KillHand(Event):
+    """A ruling kills ``player``'s hand, in turn or not.
+
+    Used for an unprotected hand killed by the dealer (TDA-28: a raise not
+    yet called is returned), a player absent when the deal ends (TDA-8), the
+    clock running out (TDA-5) and penalties (TDA-7). ``reason`` is recorded.
+    """
+
+    kind: ClassVar[str] = "kill_hand"
+    player: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class VoidHand(Event):
+    """The hand is void (misdeal, dead deck, floor ruling): every chip goes back.
+
+    Each player gets back exactly what he put in, antes, blinds and dead
+    money included; the hand ends with no winner.
+    """
+
+    kind: ClassVar[str] = "void_hand"
+    reason: str
+
+
+@dataclass(frozen=True)
+class AwardPots(Event):
+    """The floor awards every pot to ``winners`` (split in chip units), ending the hand (TDA-1)."""
+
+    kind: ClassVar[str] = "award_pots"
+    winners: tuple[int, ...]
+    reason: str
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        StartHand,
+        DealHole,
+        Burn,
+        DealBoard,
+        Fold,
+        CheckCall,
+        BetRaise,
+        Show,
+        Muck,
+        KillHand,
+        VoidHand,
+        AwardPots,
+    )
+}
+
+
+def to_record(event: Event) -> dict[str, Any]:
+    """Return ``event`` as a plain dict (msgpack-serializable)."""
+    record: dict[str, Any] = {"kind": event.kind}
+    for field in dataclasses.fields(event):
+        value = getattr(event, field.name)
+        if isinstance(value, HandConfig):
+            value = value.to_record()
+        elif isinstance(value, tuple):
+            value = list(value)
+        record[field.name] = value
+    return record
+
+
+def from_record(record: dict[str, Any]) -> Event:
+    """Rebuild an event from :func:`to_record` output.
+
+    :raises IllegalAction: if the record names no known event or lacks fields.
+    """
+    kind = record.get("kind")
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise IllegalAction(
+            f"The record {record!r} names no known event kind; known kinds are "
+            f"{', '.join(sorted(EVENT_TYPES))}."
+        )
+    values: dict[str, Any] = {}
+    try:
+        for field in dataclasses.fields(cls):
+            value = record[field.name]
+            if field.name == "config":
+                value = HandConfig.from_record(value)
+            elif isinstance(value, list):
+                value = tuple(value)
+            values[field.name] = value
+    except KeyError as exc:
+        raise IllegalAction(f"The {kind} record {record!r} lacks the field {exc}.") from exc
+    return cls(**values)

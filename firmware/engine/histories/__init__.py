@@ -1,0 +1,1 @@
+"""Hand-history formats read and written by the engine (PHH)."""

@@ -1,0 +1,221 @@
+"""Reading the ``actions`` of a PHH hand: action text to engine events.
+
+Split from :mod:`firmware.engine.histories.phh`. :func:`fast_event` reads the plain spellings
+that our writer and PokerKit produce with table look-ups (precomputed, so the
+result never depends on what was read before); anything else, every error
+included, goes through :func:`parse_action`, which words the error. Both
+paths give equal events for the same text; events are immutable, so the
+look-up tables hand out shared instances.
+"""
+
+from __future__ import annotations
+
+from firmware.engine.cards import format_card, parse_card
+from firmware.engine.events import BetRaise, CheckCall, DealBoard, DealHole, Event, Fold, Muck, Show
+from firmware.errors import CardError, HandHistoryError
+
+MAX_PLAYERS = 100
+"""Player labels ``p1`` .. ``p100`` are read by the table look-ups."""
+
+CARD_CODES: dict[str, int] = {format_card(c): c for c in range(52)}
+"""Card text as PHH writes it (``Ac``) to card number; other spellings go through parse_card."""
+
+PLAYER_LABELS: dict[str, int] = {f"p{i + 1}": i for i in range(MAX_PLAYERS)}
+"""Player labels as PHH writes them (``p1``) to position index."""
+
+_SIMPLE: dict[str, tuple[int, Event]] = {}
+"""``pN cc``, ``pN f`` and ``pN sm`` to (player index, event)."""
+for _label, _i in PLAYER_LABELS.items():
+    _SIMPLE[f"{_label} cc"] = (_i, CheckCall(_i))
+    _SIMPLE[f"{_label} f"] = (_i, Fold(_i))
+    _SIMPLE[f"{_label} sm"] = (_i, Muck(_i))
+
+_PAIRS: dict[str, tuple[int | None, ...]] = {}
+"""Two written cards (``AcKd``, ``????`` for unseen ones) to card numbers."""
+for _a, _ca in [*CARD_CODES.items(), ("??", None)]:
+    for _b, _cb in [*CARD_CODES.items(), ("??", None)]:
+        _PAIRS[_a + _b] = (_ca, _cb)
+_SHOWN_PAIRS: dict[str, tuple[int, ...]] = {
+    a + b: (ca, cb) for a, ca in CARD_CODES.items() for b, cb in CARD_CODES.items()
+}
+"""Two written, known cards to card numbers (a show)."""
+
+
+def action_error(source: str, index: int, text: str, why: str) -> HandHistoryError:
+    """The error for action ``index`` (``text``) of the file ``source``."""
+    return HandHistoryError(
+        f"In {source}, action {index} ({text!r}) {why}",
+        key="error.phh.action",
+        file=source,
+        index=index,
+        action=text,
+    )
+
+
+def fast_event(text: str, players: int) -> Event | None:
+    """The event of a plainly written action, or ``None`` to take the full path.
+
+    Only spellings :func:`parse_action` reads the same way are handled here;
+    any other text (including every error) goes through the full path.
+    """
+    simple = _SIMPLE.get(text)
+    if simple is not None:
+        return simple[1] if simple[0] < players else None
+    if "#" in text:
+        return None
+    words = text.split()
+    count = len(words)
+    if count < 2:
+        return None
+    first = words[0]
+    if first == "d":
+        verb = words[1]
+        if count == 3 and verb == "db":
+            chunk = words[2]
+            codes = CARD_CODES
+            if len(chunk) == 6:
+                a = codes.get(chunk[:2])
+                b = codes.get(chunk[2:4])
+                c = codes.get(chunk[4:])
+                if a is None or b is None or c is None:
+                    return None
+                return DealBoard((a, b, c))
+            card = codes.get(chunk)
+            return None if card is None else DealBoard((card,))
+        if count == 4 and verb == "dh":
+            who = PLAYER_LABELS.get(words[2])
+            hole = _PAIRS.get(words[3])
+            if who is None or who >= players or hole is None:
+                return None
+            return DealHole(who, hole)
+        return None
+    player = PLAYER_LABELS.get(first)
+    if player is None or player >= players:
+        return None
+    if count == 2:
+        simple = _SIMPLE.get(f"{first} {words[1]}")
+        return None if simple is None else simple[1]
+    if count == 3:
+        verb, arg = words[1], words[2]
+        if verb == "cbr" and arg.isascii() and arg.isdigit():
+            return BetRaise(player, int(arg))
+        if verb == "sm":
+            shown = _SHOWN_PAIRS.get(arg)
+            return None if shown is None else Show(player, shown)
+    return None
+
+
+def parse_action(source: str, players: int, index: int, text: str) -> Event | None:
+    """The event action ``index`` (``text``) means, or ``None`` for a comment-only entry.
+
+    :raises HandHistoryError: if the syntax is not PHH hold'em syntax.
+    """
+    event = fast_event(text, players)
+    if event is not None:
+        return event
+    body = text.split("#", 1)[0]
+    words = body.split()
+    if not words:
+        return None
+
+    def player(label: str) -> int:
+        if label[:1] != "p" or not label[1:].isdigit():
+            raise action_error(
+                source, index, text, f"names {label!r}, which is not a player label like p1."
+            )
+        number = int(label[1:])
+        if not 1 <= number <= players:
+            raise action_error(
+                source,
+                index,
+                text,
+                f"names player {label}, but the hand has players p1 to p{players}.",
+            )
+        return number - 1
+
+    def cards(chunk: str, unknown_ok: bool) -> tuple[int | None, ...]:
+        if len(chunk) % 2:
+            raise action_error(
+                source, index, text, f"has cards {chunk!r} that do not split into pairs."
+            )
+        out: list[int | None] = []
+        for k in range(0, len(chunk), 2):
+            pair = chunk[k : k + 2]
+            if pair == "??":
+                if not unknown_ok:
+                    raise action_error(
+                        source,
+                        index,
+                        text,
+                        "has an unknown card '??' where the engine needs the card; write the card.",
+                    )
+                out.append(None)
+                continue
+            card = CARD_CODES.get(pair)
+            if card is None:
+                try:
+                    card = parse_card(pair)
+                except CardError as exc:
+                    raise action_error(
+                        source, index, text, f"has a card that is not valid: {exc}"
+                    ) from exc
+            out.append(card)
+        return tuple(out)
+
+    match words:
+        case ["d", "dh", label, chunk]:
+            return DealHole(player(label), cards(chunk, unknown_ok=True))
+        case ["d", "db", chunk]:
+            return DealBoard(tuple(c for c in cards(chunk, unknown_ok=False) if c is not None))
+        case [label, "f"]:
+            return Fold(player(label))
+        case [label, "cc"]:
+            return CheckCall(player(label))
+        case [label, "cbr", amount]:
+            if not amount.isdigit():
+                raise action_error(
+                    source,
+                    index,
+                    text,
+                    f"has the amount {amount!r}; write a whole number of chips.",
+                )
+            return BetRaise(player(label), int(amount))
+        case [label, "sm"]:
+            return Muck(player(label))
+        case [label, "sm", "-"]:
+            raise action_error(
+                source,
+                index,
+                text,
+                "shows cards without naming them; write the shown cards, for example 'p1 sm AcKd'.",
+            )
+        case [label, "sm", chunk]:
+            shown = cards(chunk, unknown_ok=False)
+            return Show(player(label), tuple(c for c in shown if c is not None))
+        case _:
+            raise action_error(
+                source,
+                index,
+                text,
+                "is not Texas hold'em PHH syntax; the actions are 'd dh pN CARDS', 'd db CARDS', "
+                "'pN f', 'pN cc', 'pN cbr AMOUNT', 'pN sm CARDS' and 'pN sm'.",
+            )
+
+
+def parse_actions(
+    source: str, players: int, actions: tuple[str, ...]
+) -> list[tuple[int, str, Event]]:
+    """``(index, text, event)`` of every action that is not a comment, in order.
+
+    :raises HandHistoryError: at the first action whose syntax is not PHH hold'em syntax.
+    """
+    out: list[tuple[int, str, Event]] = []
+    fast = fast_event
+    for index, text in enumerate(actions):
+        event = fast(text, players)
+        if event is None:
+            event = parse_action(source, players, index, text)
+            if event is None:
+                continue
+        out.append((index, text, event))
+    return out

@@ -1,0 +1,221 @@
+"""The data of one hand and the types every engine module shares.
+
+:class:`HandState` holds what a hand is (stacks, bets, cards, whose turn) and
+the queries on it; :class:`~firmware.engine.hand.Hand` adds the rules that
+change it. Betting, showdown and rulings work on a :class:`HandState`, so
+they import this module and never the hand machine itself (no import cycle).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from firmware.engine.cards import format_card
+from firmware.engine.events import Event, StartHand
+from firmware.engine.pots import Pot, build_pots
+from firmware.engine.rules import HandConfig, Structure
+from firmware.errors import IllegalAction
+
+BOARD_SIZES = (0, 3, 4, 5)
+"""Board cards on the table after each street: preflop, flop, turn, river."""
+
+
+class Phase(enum.Enum):
+    """What the hand is waiting for."""
+
+    DEALING = "dealing"
+    """Hole cards are being dealt."""
+    BETTING = "betting"
+    """A betting round: the player to act must act."""
+    BOARD = "board"
+    """The next board cards (flop, turn or river) must be dealt."""
+    SHOWDOWN = "showdown"
+    """Players show or muck in showdown order."""
+    COMPLETE = "complete"
+    """The pots have been awarded."""
+
+
+@dataclass(frozen=True)
+class PotResult:
+    """How one pot was decided."""
+
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The outcome of a hand: pots, returned bets and finishing stacks."""
+
+    pots: tuple[PotResult, ...]
+    finishing_stacks: tuple[int, ...]
+    starting_stacks: tuple[int, ...]
+
+    @property
+    def net(self) -> tuple[int, ...]:
+        """Chips won (positive) or lost (negative) by each player."""
+        return tuple(
+            f - s for f, s in zip(self.finishing_stacks, self.starting_stacks, strict=True)
+        )
+
+
+class HandState:
+    """The state of one hand: what the rules read and change.
+
+    :class:`~firmware.engine.hand.Hand` subclasses it and is the only class
+    that changes it (through ``Hand.apply``).
+    """
+
+    def __init__(self, start: StartHand) -> None:
+        n = len(start.stacks)
+        self.config: HandConfig = start.config
+        self.player_count = n
+        self.seats = start.seats
+        self.names = start.names
+        self.starting_stacks = start.stacks
+        self.stacks = list(start.stacks)
+        self.bets = [0] * n
+        self.matched = [0] * n
+        self.dead_posted = [0] * n
+        self.folded = [False] * n
+        self.mucked = [False] * n
+        self.shown: list[tuple[int, ...] | None] = [None] * n
+        self.hole: list[list[int | None]] = [[] for _ in range(n)]
+        self.board: list[int] = []
+        self.burns: list[int | None] = []
+        self.phase = Phase.DEALING
+        self.street = 0
+        self.actor: int | None = None
+        self.current_bet = 0
+        self.last_raise = self.config.min_bet
+        self.full_bets = 0
+        self.acted_level: list[int | None] = [None] * n
+        self.pending: set[int] = set()
+        self.aggressor: int | None = None
+        self.cards_up = False
+        self.showdown_order: tuple[int, ...] = ()
+        self.result: HandResult | None = None
+        self.voided: str | None = None
+        self.events: list[Event] = [start]
+        # Derived from the state above and kept up to date (not part of snapshot()):
+        self.live: list[int] = list(range(n))
+        """Players who have not folded, in position order (see :meth:`in_hand`)."""
+        self.seen: set[int] = set()
+        """Cards known in this hand: hole cards read, board and burned cards."""
+        self.strengths: dict[int, int] = {}
+        """Cache of :func:`showdown.strength` by player."""
+        self.hole_dealt = 0
+        """Hole cards dealt so far (the betting starts at two per player)."""
+        self.fixed_limit = self.config.structure is Structure.FIXED_LIMIT
+        self.orders = _orders(n)
+        """``orders[s]``: every position index clockwise from ``s`` (0 <= s <= n)."""
+        self._post_forced(start)
+
+    def _post_forced(self, start: StartHand) -> None:
+        stacks = self.stacks
+        if any(start.dead) or any(start.antes):
+            for i in range(self.player_count):
+                for amount, dead in ((start.dead[i], True), (start.antes[i], False)):
+                    paid = min(amount, stacks[i])
+                    stacks[i] -= paid
+                    if dead:
+                        self.dead_posted[i] += paid
+                    else:
+                        self.matched[i] += paid
+        bets = self.bets
+        matched = self.matched
+        for i, blind in enumerate(start.blinds):
+            if blind:
+                paid = min(blind, stacks[i])
+                stacks[i] -= paid
+                bets[i] += paid
+                matched[i] += paid
+        self.current_bet = max(bets)
+        self.blinds = start.blinds
+
+    # ------------------------------------------------------------ properties
+
+    @property
+    def pot_total(self) -> int:
+        """All chips in the middle: pots plus this round's bets."""
+        return sum(self.matched) + sum(self.dead_posted)
+
+    @property
+    def total_chips(self) -> int:
+        """Stacks plus everything in the middle; constant through the hand."""
+        return sum(self.stacks) + self.pot_total
+
+    def is_all_in(self, player: int) -> bool:
+        """Whether ``player`` is still in the hand with no chips behind."""
+        return not self.folded[player] and self.stacks[player] == 0
+
+    def in_hand(self) -> list[int]:
+        """Players who have not folded, in position order."""
+        return list(self.live)
+
+    def fold(self, player: int) -> None:
+        """Mark ``player``'s hand as folded or dead (no check: callers check first)."""
+        self.folded[player] = True
+        self.live.remove(player)
+
+    def pots(self) -> list[Pot]:
+        """The main pot and side pots as they stand now."""
+        return build_pots(self.matched, sum(self.dead_posted), [not f for f in self.folded])
+
+    def check_new_cards(self, cards: Iterable[int | None]) -> None:
+        """Refuse cards already seen in this hand or not valid card numbers."""
+        known = self.seen
+        fresh: set[int] = set()
+        for card in cards:
+            if card.__class__ is int and 0 <= card < 52 and card not in known:
+                if card in fresh:
+                    break
+                fresh.add(card)
+                continue
+            if card is None:
+                continue
+            break
+        else:
+            return
+        fresh.clear()
+        for card in cards:
+            if card is None:
+                continue
+            if not isinstance(card, int) or not 0 <= card < 52:
+                raise IllegalAction(f"{card!r} is not a card number (0 to 51).")
+            if card in known or card in fresh:
+                raise IllegalAction(
+                    f"The card {format_card(card)} was already dealt in this hand; "
+                    "a deck holds each card once. Check the deck and report the incident.",
+                    key="error.card.seen_twice",
+                    card=format_card(card),
+                )
+            fresh.add(card)
+
+    def remember_cards(self, cards: Iterable[int | None]) -> None:
+        """Record cards (checked by :meth:`check_new_cards`) as known in this hand."""
+        self.seen.update(c for c in cards if c is not None)
+
+    def advance(self, start: int) -> None:
+        """Move the turn to the next pending player from ``start``, or end the round."""
+        raise NotImplementedError
+
+    def end_round(self) -> None:
+        """Close the betting round: return uncalled chips, then the board or showdown."""
+        raise NotImplementedError
+
+
+_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _orders(n: int) -> tuple[tuple[int, ...], ...]:
+    """For ``s`` in 0..n, the position indices clockwise from ``s`` (``n`` is ``0`` again)."""
+    orders = _ORDERS.get(n)
+    if orders is None:
+        orders = tuple(tuple((s + k) % n for k in range(n)) for s in range(n + 1))
+        _ORDERS[n] = orders
+    return orders

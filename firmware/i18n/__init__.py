@@ -1,0 +1,39 @@
+"""Translated messages: every user-facing string in Spanish and English.
+
+Messages live in ``firmware/i18n/messages.toml``, one table per key with the
+English and Spanish text using the same ``{placeholders}``; a test checks that
+both exist and agree, and that every key the code uses is in the catalog.
+
+>>> tr("hand.header", "es", number=3, button=6)
+'Mano n.º 3 (botón en el asiento 6)'
+"""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from typing import Any
+
+LANGUAGES = ("en", "es")
+DEFAULT_LANGUAGE = "es"
+
+
+def _load() -> dict[str, dict[str, str]]:
+    text = resources.files("firmware.i18n").joinpath("messages.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    return {key: {lang: str(value) for lang, value in entry.items()} for key, entry in data.items()}
+
+
+CATALOG: dict[str, dict[str, str]] = _load()
+"""Every message by key, then by language."""
+
+
+def tr(key: str, lang: str = DEFAULT_LANGUAGE, **params: Any) -> str:
+    """Return the message ``key`` in ``lang`` with ``params`` filled in.
+
+    An unknown language falls back to English; an unknown key is a
+    programming error and raises :class:`KeyError`.
+    """
+    entry = CATALOG[key]
+    text = entry.get(lang) or entry["en"]
+    return text.format(**params)

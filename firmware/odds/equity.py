@@ -1,0 +1,196 @@
+"""Exact all-in equity by enumerating every remaining board.
+
+For each hand the result counts the boards it wins outright, the boards it
+splits, and its share of the split boards (a two-way split counts 1/2, a
+three-way split 1/3...). ``equity = win + tie`` where both are fractions of
+all boards, so the equities of all hands add up to 1.
+
+How it is fast: a hand's weight sum (see :mod:`firmware.odds.batch`) is additive,
+so the board completions are enumerated once as *sums* — weight sum and
+suited-rank-mask sum per board, built column-wise without materialising the
+cards — and each player's two hole cards are added as one scalar. Heads-up
+preflop is 1,712,304 boards per player.
+
+>>> from firmware.engine.cards import parse_cards
+>>> shares = equity([parse_cards("AhAd"), parse_cards("KsKc")], board=parse_cards("2c7d9h4s"))
+>>> [s.wins for s in shares], shares[0].boards
+([42, 2], 44)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from firmware.engine.cards import DECK_SIZE, Card, format_card
+from firmware.errors import CardError
+from firmware.odds.batch import MASK_WEIGHTS, WEIGHTS64, strengths_from_sums
+
+__all__ = ["Share", "board_sums", "equity"]
+
+Int64Array = npt.NDArray[np.int64]
+
+#: Boards evaluated per chunk (bounds memory to tens of megabytes).
+CHUNK_BOARDS = 1 << 18
+
+
+@dataclass(frozen=True)
+class Share:
+    """One hand's result over all boards.
+
+    :ivar wins: boards won outright.
+    :ivar ties: boards split with at least one other hand.
+    :ivar tie_share: sum over split boards of 1 / (hands sharing the pot).
+    :ivar boards: number of boards enumerated (the same for every hand).
+    """
+
+    wins: int
+    ties: int
+    tie_share: float
+    boards: int
+
+    @property
+    def win(self) -> float:
+        """Fraction of boards won outright."""
+        return self.wins / self.boards
+
+    @property
+    def tie(self) -> float:
+        """Fractional split shares, as a fraction of all boards."""
+        return self.tie_share / self.boards
+
+    @property
+    def equity(self) -> float:
+        """Expected share of the pot: ``win + tie``."""
+        return self.win + self.tie
+
+
+def board_sums(cards: Sequence[Card], k: int) -> tuple[Int64Array, Int64Array]:
+    """Weight sums and suited-rank-mask sums of every ``k``-card subset of ``cards``.
+
+    Subsets are listed by their first card (in the order of ``cards``), so the
+    subsets whose first card comes after position ``i`` form a suffix; each
+    level ``t`` is built from level ``t - 1`` by adding one card in front of
+    such suffixes. Returns two int64 arrays of length ``C(len(cards), k)``.
+    """
+    n = len(cards)
+    idx = np.asarray(cards, dtype=np.intp)
+    w, m = WEIGHTS64[idx], MASK_WEIGHTS[idx]
+    if k == 0:
+        return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    # Level 1: subsets starting at i; start[i] = first subset whose first card is >= i.
+    sums_w, sums_m = w.copy(), m.copy()
+    start = np.arange(n + 1)
+    for _ in range(k - 1):
+        sizes = np.maximum(start[-1] - start[1:], 0)  # suffix after position i
+        parts_w = [w[i] + sums_w[start[i + 1] :] for i in range(n) if sizes[i]]
+        parts_m = [m[i] + sums_m[start[i + 1] :] for i in range(n) if sizes[i]]
+        if not parts_w:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        sums_w, sums_m = np.concatenate(parts_w), np.concatenate(parts_m)
+        start = np.concatenate(([0], np.cumsum(sizes)))
+    return sums_w, sums_m
+
+
+def _validate(holes: Sequence[Sequence[Card]], board: Sequence[Card], dead: Sequence[Card]) -> None:
+    """Raise :class:`CardError` with a full sentence for any bad input."""
+    if len(holes) < 2:
+        raise CardError(
+            f"Equity needs at least two hands, but {len(holes)} were given.",
+            key="error.equity.players",
+            count=len(holes),
+        )
+    for seat, hole in enumerate(holes, start=1):
+        if len(hole) != 2:
+            raise CardError(
+                f"Hand {seat} has {len(hole)} cards; each hand needs exactly two hole cards.",
+                key="error.equity.hole",
+                seat=seat,
+                count=len(hole),
+            )
+    if len(board) not in (0, 3, 4, 5):
+        raise CardError(
+            f"The board has {len(board)} cards; give none (preflop), three (flop), "
+            "four (turn) or five (river).",
+            key="error.equity.board",
+            count=len(board),
+        )
+    seen: set[Card] = set()
+    for card in [*(c for hole in holes for c in hole), *board, *dead]:
+        if not (isinstance(card, int | np.integer) and 0 <= card < DECK_SIZE):
+            raise CardError(
+                f"{card!r} is not a card number; card numbers are ints 0 to 51.",
+                key="error.card.number",
+                card=repr(card),
+            )
+        if card in seen:
+            raise CardError(
+                f"The card {format_card(int(card))} is used twice; each card can be in "
+                "only one hand, on the board or among the dead cards.",
+                key="error.card.duplicate",
+                card=format_card(int(card)),
+            )
+        seen.add(int(card))
+    if DECK_SIZE - len(seen) < 5 - len(board):
+        raise CardError(
+            "Too few cards are left in the deck to complete the board; remove some hands "
+            "or dead cards.",
+            key="error.equity.deck",
+        )
+
+
+def equity(
+    holes: Sequence[Sequence[Card]],
+    board: Sequence[Card] = (),
+    dead: Sequence[Card] = (),
+) -> list[Share]:
+    """Exact equity of each hand, enumerating every completion of ``board``.
+
+    :param holes: two hole cards per hand (card ints, see :mod:`firmware.engine.cards`).
+    :param board: 0, 3, 4 or 5 board cards already dealt.
+    :param dead: cards known to be out of the deck (folded, burned and shown...).
+    :returns: one :class:`Share` per hand, in the order of ``holes``.
+    :raises CardError: for fewer than two hands, a hand without exactly two
+        cards, a board of 1, 2 or 6+ cards, or a card used twice.
+    """
+    _validate(holes, board, dead)
+    used = {int(c) for hole in holes for c in hole} | {int(c) for c in (*board, *dead)}
+    deck = [c for c in range(DECK_SIZE) if c not in used]
+    all_w, all_m = board_sums(deck, 5 - len(board))
+    fixed_w = sum(int(WEIGHTS64[c]) for c in board)
+    fixed_m = sum(int(MASK_WEIGHTS[c]) for c in board)
+    all_w += fixed_w
+    all_m += fixed_m
+    hole_w = [int(WEIGHTS64[a]) + int(WEIGHTS64[b]) for a, b in holes]
+    hole_m = [int(MASK_WEIGHTS[a]) + int(MASK_WEIGHTS[b]) for a, b in holes]
+    players = len(holes)
+    wins = np.zeros(players, dtype=np.int64)
+    split_counts = np.zeros((players, players + 1), dtype=np.int64)  # [p, hands sharing]
+    n_boards = all_w.size
+    for lo in range(0, n_boards, CHUNK_BOARDS):
+        bw, bm = all_w[lo : lo + CHUNK_BOARDS], all_m[lo : lo + CHUNK_BOARDS]
+        strengths = np.empty((players, bw.size), dtype=np.uint16)
+        for p in range(players):
+
+            def masks(
+                rows: npt.NDArray[np.intp], bm: Int64Array = bm, hm: int = hole_m[p]
+            ) -> Int64Array:
+                return bm[rows] + hm
+
+            strengths[p] = strengths_from_sums(bw + hole_w[p], 7, masks)
+        best = strengths.max(axis=0)
+        winners = strengths == best
+        sharing = winners.sum(axis=0)
+        alone = sharing == 1
+        for p in range(players):
+            wins[p] += np.count_nonzero(winners[p] & alone)
+            split_counts[p] += np.bincount(sharing[winners[p]], minlength=players + 1)
+    shares = []
+    for p in range(players):
+        ties = int(split_counts[p, 2:].sum())
+        tie_share = sum(int(split_counts[p, k]) / k for k in range(2, players + 1))
+        shares.append(Share(int(wins[p]), ties, tie_share, n_boards))
+    return shares

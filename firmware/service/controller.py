@@ -1,0 +1,594 @@
+"""The controller: one event loop owns the table.
+
+Device backends read on their own threads and hand what they read to
+:meth:`Controller.post`; screens and other inputs hand over callables with
+:meth:`Controller.call_soon`. Only the loop thread changes state. It turns
+device events into table events (a tag read becomes a card drawn, the
+dealer's misdeal button a misdeal report), journals each table event before
+applying it, and drives the outputs (the turn and dealer-button LEDs).
+
+While a device is in fault the hand is paused: card and chip reads are held,
+not applied, and the console shows which device and what to do; when every
+device is back the held events are applied in order. Reads carry the
+device's sequence number, so a read repeated after a reconnection is applied
+once.
+
+Test mode (:meth:`Controller.start_diagnostics`): between hands a technician
+runs :class:`~firmware.service.diag.Diagnostics` on the table's own devices. The
+devices are closed (outputs safe) and tested on a worker thread, never the
+loop thread; while the test runs nothing reaches the table: no tick, no
+table event (refused with ``diag.busy``), no device event (the devices post
+to the diagnostics). Afterwards the devices are reopened and the outputs
+restored: the journal, the meters and the table are as they were.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from firmware.errors import HardwareError, IllegalAction
+from firmware.hal import (
+    AntennaFault,
+    ButtonPressed,
+    Buttons,
+    CardRead,
+    ChipsChanged,
+    DeckScanned,
+    Device,
+    DeviceEvent,
+    DeviceFault,
+    DeviceRecovered,
+    IdCardInserted,
+    IdCardRemoved,
+    ShoeState,
+)
+from firmware.hal.backends import open_devices
+from firmware.service.chipbets import ChipBets
+from firmware.service.diag import Diagnostics, Item, RelayTechnician, Report
+from firmware.service.registry import TagRegistry
+from firmware.table import events as te
+from firmware.table.table import Table
+
+GAME_INPUT = (te.CardDrawn, te.DeckEmpty)
+
+BET_ZONE = re.compile(r"seat(\d+)\.bet")
+SEAT_BUTTON = re.compile(r"seat(\d+)\.(action|raise|time)")
+"""Table events that come from the devices and must wait while the hand is paused."""
+
+
+@dataclass(frozen=True)
+class Alert:
+    """Something the dealer console must show: a sentence, and the device if any."""
+
+    time: float
+    text: str
+    device: str | None = None
+
+
+@dataclass
+class ControllerState:
+    """What the controller knows beyond the table: faults, readers, zones."""
+
+    faults: dict[str, str] = field(default_factory=dict)
+    manual_pause: bool = False
+    held: list[tuple[te.TableEvent, str, str | None]] = field(default_factory=list)
+    last_seq: dict[str, int] = field(default_factory=dict)
+    readers: dict[str, str] = field(default_factory=dict)
+    zones: dict[str, frozenset[str]] = field(default_factory=dict)
+    leds: dict[tuple[str, str], bool] = field(default_factory=dict)
+
+
+@dataclass
+class DiagSession:
+    """One run of the diagnostics from the console (test mode).
+
+    Changed on the loop thread only; the worker thread hands its changes over
+    with :meth:`Controller.call_soon`.
+    """
+
+    device: str | None
+    """The device tested, or ``None`` for all."""
+    staff: str | None
+    """Who started it (the technician logged in on the console)."""
+    diagnostics: Diagnostics
+    relay: RelayTechnician
+    running: bool = True
+    prompt: dict[str, Any] | None = None
+    """The step shown to the technician (see :class:`~firmware.service.diag.RelayTechnician`)."""
+    report: Report | None = None
+    dropped: int = 0
+    """Device events that reached the controller during the test (not applied)."""
+
+
+class Controller:
+    """Runs the table from device events.
+
+    :param table: The table it owns.
+    :param devices: The configured devices, by name (not yet opened).
+    :param registry: Card and chip tags.
+    :param journal: Called with every table event before it is applied.
+    :param clock: Monotonic time in seconds (injectable for tests).
+    :param tick_seconds: How often timer events reach the table.
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        devices: Mapping[str, Device],
+        registry: TagRegistry,
+        journal: Callable[[te.TableEvent], object] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        tick_seconds: float = 1.0,
+    ) -> None:
+        self.table = table
+        self.devices = dict(devices)
+        self.registry = registry
+        self.journal = journal
+        self.clock = clock
+        self.tick_seconds = tick_seconds
+        self.state = ControllerState()
+        self.chip_bets = ChipBets(registry)
+        self.alerts: list[Alert] = []
+        self.listeners: list[Callable[[Controller], None]] = []
+        self.services: list[Any] = []
+        """Servers started and stopped with the controller (the table protocol)."""
+        self.fault_listeners: list[Callable[[DeviceFault], None]] = []
+        """Called with every device fault (the meters count them)."""
+        self.loop_hooks: list[Callable[[float], None]] = []
+        """Called with the time on every turn of the loop (the watchdog ping)."""
+        self._queue: queue.SimpleQueue[DeviceEvent | Callable[[], None]] = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._closed = False
+        # The table's clock goes on from where the journal left it after a restart.
+        self._started_at = clock() - table.now
+        self.diag: DiagSession | None = None
+        """The technician's test: running, or the last one's report."""
+        self.diag_timeout = 30.0
+        """Seconds the diagnostics wait for each reading (a press, a chip, a card)."""
+        self.diag_answer_timeout = 120.0
+        """Seconds the diagnostics wait for the technician's yes/no answer."""
+        self._diag_thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------ threads in
+
+    def post(self, event: DeviceEvent) -> None:
+        """Hand a device event to the loop (thread-safe, never blocks)."""
+        self._queue.put(event)
+
+    def call_soon(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the loop thread (thread-safe, never blocks)."""
+        self._queue.put(fn)
+
+    def stop(self) -> None:
+        """Ask the loop to stop (thread-safe; safe from a signal handler)."""
+        self._stop.set()
+        self._queue.put(lambda: None)
+
+    # ------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        """Open every device; a device that cannot open stops startup.
+
+        :raises HardwareError: naming the device and why.
+        """
+        open_devices(self.devices, self.post)
+        self._outputs()
+
+    def run(self, until: Callable[[], bool] | None = None) -> None:
+        """Run the loop until :meth:`stop` (or ``until()`` is true after an event)."""
+        next_tick = self.clock() + self.tick_seconds
+        while not self._stop.is_set():
+            timeout = max(0.0, next_tick - self.clock())
+            try:
+                item = self._queue.get(timeout=timeout)
+            except queue.Empty:
+                item = None
+            if item is not None:
+                self.dispatch(item)
+            now = self.clock()
+            for hook in self.loop_hooks:
+                hook(now)
+            if now >= next_tick:
+                if not self.testing:  # test mode applies nothing to the table
+                    self.apply(te.Tick(self.table_time(now)))
+                next_tick = now + self.tick_seconds
+            if until is not None and until():
+                break
+
+    def run_pending(self) -> int:
+        """Handle everything already queued without waiting; return how many (tests)."""
+        count = 0
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return count
+            self.dispatch(item)
+            count += 1
+
+    def shutdown(self) -> None:
+        """Put every output in its safe state and close every device (idempotent).
+
+        Each device is closed on its own, so one failing does not keep the
+        others' outputs live.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        if self.diag is not None and self.diag.running:
+            self.diag.diagnostics.cancel()
+            self.diag.relay.stop()
+            if self._diag_thread is not None:
+                self._diag_thread.join(self.diag_timeout)
+        for device in self.devices.values():
+            try:
+                device.close()
+            except Exception as exc:  # a failing close must not stop the others
+                self._alert(
+                    f"The device '{device.name}' did not close cleanly: {exc}.", device.name
+                )
+
+    def table_time(self, now: float | None = None) -> float:
+        """Seconds since the controller started, the table's clock."""
+        return round((self.clock() if now is None else now) - self._started_at, 3)
+
+    # ------------------------------------------------------------ events
+
+    @property
+    def paused(self) -> bool:
+        """The table is paused: a device is in fault, the dealer paused it, or a test runs."""
+        return bool(self.state.faults) or self.state.manual_pause or self.testing
+
+    @property
+    def testing(self) -> bool:
+        """The technician's diagnostics are running (test mode)."""
+        return self.diag is not None and self.diag.running
+
+    def dispatch(self, item: DeviceEvent | Callable[[], None]) -> None:
+        """Handle one queued item on the loop thread."""
+        if isinstance(item, DeviceEvent):
+            self.handle(item)
+        else:
+            item()
+        for listener in self.listeners:
+            listener(self)
+
+    def handle(self, event: DeviceEvent) -> None:
+        """Turn one device event into table events, alerts and state (none in test mode)."""
+        if self.diag is not None and self.diag.running:
+            self.diag.dropped += 1  # the devices belong to the diagnostics now
+            return
+        st = self.state
+        if isinstance(event, CardRead):
+            last = st.last_seq.get(event.device)
+            if last is not None and event.seq <= last:
+                return  # a read repeated after a reconnection: applied once
+            st.last_seq[event.device] = event.seq
+            card = self.registry.card_for(event.tag)
+            if card is None:
+                self._alert(
+                    f"The shoe read the unknown tag {event.tag}: a joker or a card from another "
+                    "deck? Take it out, show it to the floor and report it.",
+                    event.device,
+                )
+                return
+            self.game_input(te.CardDrawn(card), f"tag {event.tag}", event.device)
+        elif isinstance(event, ShoeState):
+            if event.state == "empty":
+                self.game_input(te.DeckEmpty())
+            elif event.state in ("jam", "cover_open"):
+                what = "is jammed" if event.state == "jam" else "has its cover open"
+                self._alert(f"The card shoe {what}: clear it before dealing on.", event.device)
+        elif isinstance(event, DeckScanned):
+            self._deck_scanned(event)
+        elif isinstance(event, ChipsChanged):
+            before = self._chips_on_table()
+            st.zones[event.zone] = event.tags
+            after = self._chips_on_table()
+            if self.table.hand is not None and after < before:
+                self._alert(
+                    f"Chips worth {before - after} left the table from {event.zone} during the "
+                    "hand (TDA-23): chips must stay in view; call the floor.",
+                    event.device,
+                )
+            bet_zone = BET_ZONE.fullmatch(event.zone)
+            if bet_zone and self.table.hand is not None:
+                self.chip_bets.zone_changed(self.table, int(bet_zone.group(1)), event.tags)
+            _, unknown = self.registry.chips_value(event.tags)
+            if unknown:
+                self._alert(
+                    f"Unknown chip tag(s) in {event.zone}: {', '.join(sorted(unknown))}. Take "
+                    "them off the table and report them.",
+                    event.device,
+                )
+        elif isinstance(event, AntennaFault):
+            self._alert(
+                f"The chip tray antenna for {event.zone} failed ({event.detail}); count that "
+                "zone by hand until it is repaired.",
+                event.device,
+            )
+        elif isinstance(event, ButtonPressed):
+            self._button(event)
+        elif isinstance(event, IdCardInserted):
+            st.readers[event.reader] = event.identity
+        elif isinstance(event, IdCardRemoved):
+            st.readers.pop(event.reader, None)
+        elif isinstance(event, DeviceFault):
+            st.faults[event.device] = event.detail
+            paused = "" if "paused" in event.detail else " The hand is paused."
+            self._alert(event.detail + paused, event.device)
+            for listener in self.fault_listeners:
+                listener(event)
+        elif isinstance(event, DeviceRecovered):
+            st.faults.pop(event.device, None)
+            self._alert(f"The device '{event.device}' is working again.", event.device)
+            self._release_held()
+
+    def game_input(self, event: te.TableEvent, origin: str = "", device: str | None = None) -> None:
+        """Apply a card or chip event now, or hold it while the hand is paused.
+
+        A refusal becomes an alert naming where the event came from (the tag
+        and the device), so a card read twice is traced to its read.
+        """
+        if self.paused:
+            self.state.held.append((event, origin, device))
+            return
+        try:
+            self.submit(event)
+        except IllegalAction as exc:
+            self._alert(f"{exc} ({origin})" if origin else str(exc), device)
+
+    def apply(self, event: te.TableEvent) -> bool:
+        """Journal and apply one table event; a refusal becomes a console alert."""
+        try:
+            self.submit(event)
+        except IllegalAction as exc:
+            self._alert(str(exc))
+            return False
+        return True
+
+    def submit(self, event: te.TableEvent) -> None:
+        """Journal and apply one table event (on the loop thread).
+
+        :raises IllegalAction: if the table refuses it, for the caller to
+            show (a seat screen shows its own refusals), or in test mode
+            (``diag.busy``): nothing is journaled or applied then.
+        """
+        if self.testing:
+            raise IllegalAction(
+                "The technician is testing the devices: the table takes nothing until the test "
+                "ends.",
+                key="diag.busy",
+            )
+        if self.journal is not None:
+            self.journal(event)
+        try:
+            self.table.apply(event)
+        finally:
+            self._outputs()
+
+    # ------------------------------------------------------------ test mode (loop thread)
+
+    def start_diagnostics(self, device: str | None = None, staff: str | None = None) -> None:
+        """Start the technician's diagnostics of every device, or of ``device``.
+
+        Between hands only. The table pauses; every device is closed (its
+        outputs safe) and the ones tested are opened by the diagnostics on a
+        worker thread, so their events go to the test, not to the table.
+
+        :raises IllegalAction: during a hand (``diag.refused.hand``), while a
+            test runs (``diag.refused.running``), for an unknown device
+            (``diag.refused.device``) or with no device (``diag.refused.none``).
+        """
+        if self.table.hand is not None:
+            raise IllegalAction(
+                "Diagnostics run between hands only: finish or void this hand first.",
+                key="diag.refused.hand",
+            )
+        if self.testing:
+            raise IllegalAction(
+                "The diagnostics are already running; cancel them or wait for the report.",
+                key="diag.refused.running",
+            )
+        if device is not None and device not in self.devices:
+            raise IllegalAction(
+                f"There is no device '{device}' on this table.",
+                key="diag.refused.device",
+                device=device,
+            )
+        if not self.devices:
+            raise IllegalAction("This table has no device to test.", key="diag.refused.none")
+        tested = {device: self.devices[device]} if device is not None else dict(self.devices)
+        self._close_devices()
+        relay = RelayTechnician(self._show_prompt, timeout=self.diag_answer_timeout)
+        diagnostics = Diagnostics(tested, self.registry, relay, timeout=self.diag_timeout)
+        session = DiagSession(device, staff, diagnostics, relay)
+        self.diag = session
+        self._diag_thread = threading.Thread(
+            target=self._diag_worker, args=(session,), name="diagnostics", daemon=True
+        )
+        self._diag_thread.start()
+
+    def answer_diagnostics(self, yes: bool) -> None:
+        """The technician's answer to the question on the screen (an LED lit?).
+
+        :raises IllegalAction: when no question is waiting (``diag.refused.no_question``).
+        """
+        session = self.diag
+        if session is None or not session.running or not (session.prompt or {}).get("question"):
+            raise IllegalAction(
+                "No question is waiting for an answer.", key="diag.refused.no_question"
+            )
+        session.prompt = {**(session.prompt or {}), "question": False}
+        session.relay.answer(yes)
+
+    def cancel_diagnostics(self) -> None:
+        """Stop the diagnostics; the report keeps what was tested.
+
+        :raises IllegalAction: when no test is running (``diag.refused.idle``).
+        """
+        session = self.diag
+        if session is None or not session.running:
+            raise IllegalAction("No diagnostics are running.", key="diag.refused.idle")
+        session.diagnostics.cancel()
+        session.relay.stop()
+
+    def _show_prompt(self, prompt: dict[str, Any]) -> None:
+        """Relay a step to the screens (worker thread: handed to the loop)."""
+        session = self.diag
+
+        def show() -> None:
+            if session is not None and session is self.diag and session.running:
+                session.prompt = prompt
+
+        self.call_soon(show)
+
+    def _diag_worker(self, session: DiagSession) -> None:
+        """Run the diagnostics (worker thread), then hand the report to the loop."""
+        try:
+            report = session.diagnostics.run()
+        except Exception as exc:  # a broken driver must not leave the table in test mode
+            report = session.diagnostics.report
+            report.items.append(Item("diagnostics", "run", False, f"stopped: {exc}"))
+        self.call_soon(lambda: self._diag_finished(session, report))
+
+    def _diag_finished(self, session: DiagSession, report: Report) -> None:
+        """Reopen the devices and restore the outputs: the table is as it was."""
+        session.running = False
+        session.prompt = None
+        if not self._closed:
+            for name, device in self.devices.items():
+                try:
+                    device.open(self.post)
+                except Exception as exc:
+                    detail = f"cannot be reopened after the test: {exc}"
+                    report.items.append(
+                        Item(
+                            name,
+                            "reopen",
+                            False,
+                            detail,
+                            "diag.item.reopen_failed",
+                            {"error": str(exc)},
+                        )
+                    )
+                    self.state.faults[name] = f"The device '{name}' {detail}."
+                    self._alert(self.state.faults[name], name)
+            self._outputs()
+        session.report = report
+
+    def _close_devices(self) -> None:
+        """Take every device out of play: close it (outputs safe), forget the LED states."""
+        for device in self.devices.values():
+            try:
+                device.close()
+            except Exception as exc:
+                self._alert(
+                    f"The device '{device.name}' did not close cleanly: {exc}.", device.name
+                )
+        self.state.leds.clear()
+
+    # ------------------------------------------------------------ helpers
+
+    def _release_held(self) -> None:
+        if self.paused:
+            return
+        held, self.state.held = self.state.held, []
+        for event, origin, device in held:
+            self.game_input(event, origin, device)
+
+    def _deck_scanned(self, event: DeckScanned) -> None:
+        cards = tuple(self.registry.card_for(tag) for tag in event.tags)
+        unknown = [tag for tag, card in zip(event.tags, cards, strict=True) if card is None]
+        if unknown:
+            self._alert(
+                f"The deck scan found {len(unknown)} unknown tag(s) ({', '.join(unknown[:5])}); "
+                "remove jokers and foreign cards (PE-1).",
+                event.device,
+            )
+        expected = self.table.deck.checklist
+        if self.table.hand is None and not expected:
+            self.apply(te.DeckStep("show", cards))
+
+    def _chips_on_table(self) -> int:
+        """Value of every registered chip read in any zone (seats, pot, bank)."""
+        return sum(self.registry.chips_value(tags)[0] for tags in self.state.zones.values())
+
+    def _button(self, event: ButtonPressed) -> None:
+        name = event.button
+        if name == "dealer.next":
+            if self.table.hand is None:
+                self.apply(te.Shuffle())  # the hand starts at the shuffle (TDA-17)
+        elif name == "dealer.misdeal":
+            self.apply(te.Misdeal("declared with the dealer's misdeal button"))
+        elif name == "dealer.pause":
+            self.state.manual_pause = not self.state.manual_pause
+            self._alert("The dealer paused the hand." if self.paused else "The hand resumes.")
+            self._release_held()
+            self._outputs()  # the attention LED follows the pause
+        elif SEAT_BUTTON.fullmatch(name):
+            self._seat_button(event)
+        elif name.startswith("seat") and name.endswith(".sitout"):
+            seat = int(name[4:].split(".")[0])
+            current = self.table.seating.seats.get(seat)
+            if current is not None:
+                self.apply(te.SitOut(seat, not current.sitting_out))
+
+    def _seat_button(self, event: ButtonPressed) -> None:
+        """A seat's action, raise-declaration or time button (physical chips)."""
+        match = SEAT_BUTTON.fullmatch(event.button)
+        assert match is not None
+        seat, what = int(match.group(1)), match.group(2)
+        if what == "raise":
+            self.apply(te.DeclareRaise(seat))
+        elif what == "time":
+            actor = self.table.prompt()
+            self._alert(f"Seat {seat} asks for the clock ({actor}); confirm it on the console.")
+        else:
+            try:
+                act, notes = self.chip_bets.action(self.table, seat)
+            except IllegalAction as exc:
+                self._alert(str(exc), event.device)
+                return
+            for note in notes:
+                self._alert(note, event.device)
+            if act is not None:
+                self.apply(act)
+
+    def _alert(self, text: str, device: str | None = None) -> None:
+        self.alerts.append(Alert(self.table_time(), text, device))
+
+    def _outputs(self) -> None:
+        """Light the turn LED of the seat to act and the dealer-button LED."""
+        hand = self.table.hand
+        actor_seat = None
+        if hand is not None and hand.hand.actor is not None:
+            actor_seat = hand.seat(hand.hand.actor)
+        button = hand.plan.button if hand is not None else self.table.seating.button
+        for device in self.devices.values():
+            if not isinstance(device, Buttons) or self._closed:
+                continue
+            for led in device.leds():
+                seat_part, _, what = led.partition(".")
+                on = False
+                if seat_part.startswith("seat") and seat_part[4:].isdigit():
+                    seat = int(seat_part[4:])
+                    on = (what == "turn" and seat == actor_seat) or (
+                        what == "button" and seat == button
+                    )
+                elif led == "dealer.attention":
+                    on = self.paused
+                key = (device.name, led)
+                if self.state.leds.get(key) != on:
+                    try:
+                        device.set_led(led, on)
+                    except HardwareError as exc:
+                        self._alert(str(exc), device.name)
+                        continue
+                    self.state.leds[key] = on

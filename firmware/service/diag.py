@@ -1,0 +1,454 @@
+"""Technician diagnostics: test every device without touching game data.
+
+Diagnostics open the configured devices on their own (never the table, the
+journal or the meters) and test each item, recording pass or fail with a
+sentence:
+
+* shoe: a deck scan - every card of the deck read once, unknown and
+  duplicated tags, missing cards, the read rate;
+* chip trays: per zone, a test chip placed by the technician must be read in
+  that zone and in no neighbouring zone (cross-reads are reported);
+* buttons and LEDs: every button pressed in turn, every LED lit in turn;
+* smart-card readers: a card presented to each reader;
+* serial link quality: CRC errors, retransmissions, resynchronisations.
+
+Steps that need the technician's hands go through a :class:`Technician`
+(the console's technician screen, the command line, or a test script).
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from firmware.hal import (
+    ButtonPressed,
+    Buttons,
+    CardShoe,
+    ChipsChanged,
+    ChipTrays,
+    DeckScanned,
+    Device,
+    DeviceEvent,
+    IdCardInserted,
+    IdReaders,
+)
+from firmware.table.table import deck_scan_problems
+
+
+class CardLookup(Protocol):
+    """What the diagnostics need of the tag registry (a :class:`TagRegistry`)."""
+
+    def card_for(self, tag: str) -> int | None:
+        """The card bound to ``tag``, or ``None``."""
+
+
+class DiagnosticsCancelled(Exception):
+    """The technician cancelled the diagnostics."""
+
+
+@dataclass
+class Item:
+    """One tested item and its verdict."""
+
+    device: str
+    item: str
+    passed: bool
+    detail: str
+    key: str = ""
+    """Message-catalog key of the detail (``diag.item.*``), for screens in other languages."""
+    params: dict[str, Any] = field(default_factory=dict)
+    """Values for the key's placeholders."""
+
+
+@dataclass
+class Report:
+    """Every item tested, with pass or fail."""
+
+    items: list[Item] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        """All items passed."""
+        return all(i.passed for i in self.items)
+
+    def to_json(self) -> str:
+        """The report as JSON (for tools and the console)."""
+        return json.dumps(
+            {"passed": self.passed, "items": [asdict(i) for i in self.items]},
+            ensure_ascii=False,
+            indent=2,
+        )
+
+    def to_text(self) -> str:
+        """The report for a person."""
+        lines = [
+            f"{'PASS' if i.passed else 'FAIL'}  {i.device:10} {i.item:24} {i.detail}"
+            for i in self.items
+        ]
+        verdict = "All items passed." if self.passed else "Some items FAILED: see above."
+        return "\n".join([*lines, verdict])
+
+
+class Technician:
+    """What the technician is asked to do; the default one only tells the steps.
+
+    A screen or a test overrides :meth:`ask` to guide or play the step.
+    """
+
+    def ask(self, device: Device, step: str, target: str) -> None:
+        """Ask for a step: ``press`` a button, ``look`` at an LED, ``place`` a test
+        chip in a zone, ``present`` a card to a reader, ``scan`` the deck."""
+
+    def confirm(self, device: Device, question: str) -> bool:
+        """Ask a yes/no question (an LED lit?); the default answers yes."""
+        return True
+
+
+class RelayTechnician(Technician):
+    """A technician on a screen: each step is relayed, yes/no answers come back.
+
+    Used by the controller's test mode: the diagnostics run on their own
+    thread, :meth:`ask` and :meth:`confirm` hand the prompt to ``show`` (which
+    must not block: the controller hands it to its loop) and :meth:`confirm`
+    waits for :meth:`answer`, called when the console's answer arrives.
+
+    :param show: Called with the prompt (``device``, ``step``, ``target`` and
+        ``question``: true while a yes/no answer is awaited).
+    :param timeout: Seconds to wait for an answer; no answer counts as "no".
+    """
+
+    def __init__(
+        self,
+        show: Callable[[dict[str, Any]], None],
+        timeout: float = 120.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.show = show
+        self.timeout = timeout
+        self.clock = clock
+        self._answers: queue.SimpleQueue[bool] = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._step: tuple[str, str] = ("", "")
+
+    def ask(self, device: Device, step: str, target: str) -> None:
+        """Show the step on the screen."""
+        self._step = (step, target)
+        self.show({"device": device.name, "step": step, "target": target, "question": False})
+
+    def confirm(self, device: Device, question: str) -> bool:
+        """Show the question with the current step and wait for the answer."""
+        while not self._answers.empty():  # an answer to an earlier question is stale
+            self._answers.get_nowait()
+        step, target = self._step
+        self.show(
+            {
+                "device": device.name,
+                "step": step,
+                "target": target,
+                "question": True,
+                "text": question,
+            }
+        )
+        end = self.clock() + self.timeout
+        try:
+            while not self._stop.is_set():
+                left = end - self.clock()
+                if left <= 0:
+                    return False
+                try:
+                    return self._answers.get(timeout=min(left, 0.1))
+                except queue.Empty:
+                    continue
+            return False
+        finally:
+            self.show({"device": device.name, "step": step, "target": target, "question": False})
+
+    def answer(self, yes: bool) -> None:
+        """The technician's answer to the question shown (thread-safe)."""
+        self._answers.put(yes)
+
+    def stop(self) -> None:
+        """Stop waiting for answers (thread-safe): a question waiting is answered "no"."""
+        self._stop.set()
+
+
+class Diagnostics:
+    """Run the tests of the given, opened-here devices.
+
+    :param devices: The devices to test, by name (not yet opened).
+    :param registry: Card tags, to judge deck scans (only ``card_for`` is used,
+        which reads memory: safe from the diagnostics' own thread).
+    :param technician: Who performs the manual steps.
+    :param timeout: Seconds to wait for each step's reading.
+
+    :meth:`cancel` (from any thread) ends the run early: the device under test
+    is closed, and it and every device not yet tested get a failed item.
+    """
+
+    def __init__(
+        self,
+        devices: Mapping[str, Device],
+        registry: CardLookup,
+        technician: Technician | None = None,
+        timeout: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.devices = dict(devices)
+        self.registry = registry
+        self.technician = technician or Technician()
+        self.timeout = timeout
+        self.clock = clock
+        self._events: queue.SimpleQueue[DeviceEvent] = queue.SimpleQueue()
+        self._cancelled = threading.Event()
+        self.report = Report()
+
+    def cancel(self) -> None:
+        """Stop the run at the next step (thread-safe)."""
+        self._cancelled.set()
+
+    @property
+    def cancelled(self) -> bool:
+        """:meth:`cancel` was called."""
+        return self._cancelled.is_set()
+
+    def run(self) -> Report:
+        """Open each device, test it, close it; return the report."""
+        for name, device in self.devices.items():
+            if self.cancelled:
+                self._item(name, "test", False, "not tested: cancelled", "diag.item.not_tested")
+                continue
+            try:
+                device.open(self._events.put)
+            except Exception as exc:
+                detail = f"cannot be opened: {exc}"
+                self._item(name, "open", False, detail, "diag.item.open_failed", error=str(exc))
+                continue
+            detail, key, params = _identity(device)
+            self._item(name, "open", True, detail, key, **params)
+            try:
+                if isinstance(device, CardShoe):
+                    self._shoe(device)
+                elif isinstance(device, ChipTrays):
+                    self._trays(device)
+                elif isinstance(device, Buttons):
+                    self._buttons(device)
+                elif isinstance(device, IdReaders):
+                    self._readers(device)
+                self._link(device)
+            except DiagnosticsCancelled:
+                self._item(
+                    name, "test", False, "cancelled by the technician", "diag.item.cancelled"
+                )
+            finally:
+                device.close()
+        return self.report
+
+    # ------------------------------------------------------------ tests
+
+    def _wait(self, accept: Callable[[DeviceEvent], bool]) -> DeviceEvent | None:
+        end = self.clock() + self.timeout
+        while True:
+            if self.cancelled:
+                raise DiagnosticsCancelled()
+            left = end - self.clock()
+            if left <= 0:
+                return None
+            try:
+                event = self._events.get(timeout=min(left, 0.1))
+            except queue.Empty:
+                continue
+            if accept(event):
+                return event
+
+    def _shoe(self, shoe: CardShoe) -> None:
+        self._ask(shoe, "scan", "deck")
+        started = self.clock()
+        shoe.request_scan()
+        found = self._wait(lambda e: isinstance(e, DeckScanned) and e.device == shoe.name)
+        if not isinstance(found, DeckScanned):
+            self._item(
+                shoe.name,
+                "deck scan",
+                False,
+                "no scan result: check the shoe's antenna",
+                "diag.item.no_scan",
+            )
+            return
+        seconds = max(self.clock() - started, 1e-9)
+        cards = tuple(self.registry.card_for(t) for t in found.tags)
+        problems = deck_scan_problems(cards, tags=found.tags)
+        rate = len(found.tags) / seconds
+        if problems:
+            detail = "; ".join(problems)
+            self._item(shoe.name, "deck scan", False, detail, "diag.item.scan_bad", problems=detail)
+        else:
+            rate_text = f"{rate:.0f}"
+            detail = f"52 cards read once each ({rate_text} reads/s)"
+            self._item(shoe.name, "deck scan", True, detail, "diag.item.scan_ok", rate=rate_text)
+
+    def _trays(self, trays: ChipTrays) -> None:
+        for zone in trays.zones():
+            self._ask(trays, "place", zone)
+            seen = self._wait(_zone_read(zone))
+            if not isinstance(seen, ChipsChanged):
+                self._item(
+                    trays.name,
+                    f"antenna {zone}",
+                    False,
+                    "the test chip was not read",
+                    "diag.item.chip_unread",
+                )
+                continue
+            cross = [
+                other
+                for other in trays.zones()
+                if other != zone and trays.present(other) & seen.tags
+            ]
+            zones = ", ".join(cross)
+            if cross:
+                detail, key = f"cross-read in {zones}", "diag.item.cross_read"
+            else:
+                detail, key = "read in this zone only", "diag.item.zone_only"
+            self._item(trays.name, f"antenna {zone}", not cross, detail, key, zones=zones)
+
+    def _buttons(self, panel: Buttons) -> None:
+        for button in panel.buttons():
+            self._ask(panel, "press", button)
+            pressed = self._wait(_pressed(button))
+            if pressed is not None:
+                self._item(
+                    panel.name, f"button {button}", True, "pressed and read", "diag.item.pressed"
+                )
+            else:
+                detail = "no press read: check the switch and wiring"
+                self._item(panel.name, f"button {button}", False, detail, "diag.item.not_pressed")
+        for led in panel.leds():
+            panel.set_led(led, True)
+            try:
+                self._ask(panel, "look", led)
+                lit = self.technician.confirm(panel, f"Is {led} lit?")
+            finally:
+                panel.set_led(led, False)
+            if self.cancelled:
+                raise DiagnosticsCancelled()
+            if lit:
+                self._item(panel.name, f"led {led}", True, "lit", "diag.item.lit")
+            else:
+                detail = "not lit: check the LED"
+                self._item(panel.name, f"led {led}", False, detail, "diag.item.not_lit")
+
+    def _readers(self, readers: IdReaders) -> None:
+        for reader in readers.readers():
+            self._ask(readers, "present", reader)
+            got = self._wait(_inserted(reader))
+            if isinstance(got, IdCardInserted):
+                detail = f"read {got.identity}"
+                key, identity = "diag.item.card_read", got.identity
+                self._item(readers.name, f"reader {reader}", True, detail, key, identity=identity)
+            else:
+                self._item(
+                    readers.name, f"reader {reader}", False, "no card read", "diag.item.no_card"
+                )
+
+    def _link(self, device: Device) -> None:
+        stats = device.link_stats()
+        if not stats:
+            return
+        errors = stats.get("crc_errors", 0) + stats.get("resyncs", 0)
+        frames = max(stats.get("frames", 0), 1)
+        ok = errors / frames < 0.01
+        detail = ", ".join(f"{k} {v}" for k, v in sorted(stats.items()))
+        self._item(device.name, "serial link", ok, detail, "diag.item.link", stats=detail)
+
+    def _ask(self, device: Device, step: str, target: str) -> None:
+        if self.cancelled:
+            raise DiagnosticsCancelled()
+        self.technician.ask(device, step, target)
+
+    def _item(
+        self, device: str, item: str, passed: bool, detail: str, key: str = "", **params: Any
+    ) -> None:
+        self.report.items.append(Item(device, item, passed, detail, key, dict(params)))
+
+
+def _zone_read(zone: str) -> Callable[[DeviceEvent], bool]:
+    def accept(event: DeviceEvent) -> bool:
+        return isinstance(event, ChipsChanged) and event.zone == zone and bool(event.tags)
+
+    return accept
+
+
+def _pressed(button: str) -> Callable[[DeviceEvent], bool]:
+    def accept(event: DeviceEvent) -> bool:
+        return isinstance(event, ButtonPressed) and event.button == button
+
+    return accept
+
+
+def _inserted(reader: str) -> Callable[[DeviceEvent], bool]:
+    def accept(event: DeviceEvent) -> bool:
+        return isinstance(event, IdCardInserted) and event.reader == reader
+
+    return accept
+
+
+def _identity(device: Device) -> tuple[str, str, dict[str, Any]]:
+    """The open item's detail, key and parameters: the device's identity."""
+    try:
+        ident = device.identity()
+    except Exception as exc:
+        return f"identity unknown ({exc})", "diag.item.identity_unknown", {"error": str(exc)}
+    detail = f"{ident.model}, serial {ident.serial}, firmware {ident.firmware}"
+    params = {"model": ident.model, "serial": ident.serial, "firmware": ident.firmware}
+    return detail, "diag.item.identity", params
+
+
+def main_diag(argv: list[str] | None = None) -> int:
+    """``pokertable diag``: test all devices (or one) and print a human or JSON report."""
+    import argparse
+    import os
+    import tomllib
+
+    from firmware.hal.backends import build_devices
+    from firmware.service.registry import TagRegistry
+
+    parser = argparse.ArgumentParser(prog="pokertable diag", description=__doc__)
+    parser.add_argument("--config", default="/etc/pokertable/table.toml")
+    parser.add_argument("--data", default="/var/lib/pokertable")
+    parser.add_argument("--device", help="test only this device")
+    parser.add_argument("--json", action="store_true", help="print the JSON report")
+    args = parser.parse_args(argv)
+    with open(args.config, "rb") as handle:
+        section: dict[str, Any] = tomllib.load(handle).get("devices", {})
+    if args.device:
+        if args.device not in section:
+            print(f"pokertable diag: no device '{args.device}' in {args.config}.")
+            return 2
+        section = {args.device: section[args.device]}
+    registry = TagRegistry(os.path.join(args.data, "tags.sqlite"))
+    report = Diagnostics(build_devices(section), registry, _PromptTechnician()).run()
+    print(report.to_json() if args.json else report.to_text())
+    return 0 if report.passed else 1
+
+
+class _PromptTechnician(Technician):
+    """Tells the steps on the terminal and asks the yes/no questions."""
+
+    def ask(self, device: Device, step: str, target: str) -> None:
+        words = {
+            "press": f"Press {target}.",
+            "look": f"Look at {target}.",
+            "place": f"Place a test chip in {target}.",
+            "present": f"Present a card to reader {target}.",
+            "scan": "Put a full deck in the shoe for a scan.",
+        }
+        print(f"[{device.name}] {words.get(step, step)}", flush=True)
+
+    def confirm(self, device: Device, question: str) -> bool:
+        return input(f"[{device.name}] {question} [y/n] ").strip().lower().startswith("y")

@@ -1,0 +1,264 @@
+"""Hand history: every finished hand, queryable, exportable.
+
+Stored in SQLite beside the journal, one row per hand with its record (cards
+by role, actions, incidents, pots, stacks), the engine events (for PHH
+export) and the table events (for the table-script export). Queries by hand
+number, seat, player and time; exports to PHH, to the PokerStars-style text
+that players' tracking tools import, and to a table script. Retention keeps
+the newest hands within a count or an age (never the open hand, which is
+not in the history until it ends).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import msgpack
+
+from firmware.engine.events import from_record, to_record
+from firmware.engine.hand import Hand
+from firmware.engine.histories.phh import hand_to_phh
+from firmware.table import events as te
+
+if TYPE_CHECKING:
+    from firmware.table.dealing import TableHand
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS hands (
+    number INTEGER PRIMARY KEY,
+    finished REAL NOT NULL,
+    seats TEXT NOT NULL,
+    players TEXT NOT NULL,
+    record BLOB NOT NULL,
+    engine BLOB NOT NULL,
+    script BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS hands_finished ON hands (finished);
+"""
+
+
+class HandHistory:
+    """The table's hand history in an SQLite file.
+
+    :param path: The database file.
+    """
+
+    def __init__(self, path: str) -> None:
+        self._db = sqlite3.connect(path)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    def add(self, record: dict[str, Any], hand: TableHand, finished: float) -> None:
+        """Store a finished hand (see :meth:`listener` for the table hook)."""
+        seats = "," + ",".join(str(s) for s in record["seats"]) + ","
+        players = "\x1f".join(record["players"].values())
+        engine = msgpack.packb([to_record(e) for e in hand.hand.events])
+        script = msgpack.packb([te.to_record(e) for e in hand.log])
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO hands VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (record["hand"], finished, seats, players, msgpack.packb(record), engine, script),
+            )
+
+    def listener(self, clock: Any) -> Any:
+        """A hand listener for :class:`~firmware.table.table.Table` storing each hand."""
+
+        def store(record: dict[str, Any], hand: TableHand) -> None:
+            self.add(record, hand, clock())
+
+        return store
+
+    # ------------------------------------------------------------ queries
+
+    def find(
+        self,
+        seat: int | None = None,
+        player: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
+        limit: int = 50,
+    ) -> list[dict[str, Any]]:
+        """Records of the newest hands matching every given filter, newest first."""
+        where: list[str] = []
+        args: list[Any] = []
+        if seat is not None:
+            where.append("seats LIKE ?")
+            args.append(f"%,{seat},%")
+        if since is not None:
+            where.append("finished >= ?")
+            args.append(since)
+        if until is not None:
+            where.append("finished <= ?")
+            args.append(until)
+        sql = "SELECT record, players FROM hands"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY number DESC"
+        found = []
+        for blob, players in self._db.execute(sql, args):
+            if player is not None and player not in players.split("\x1f"):
+                continue
+            found.append(msgpack.unpackb(blob, strict_map_key=False))
+            if len(found) >= limit:
+                break
+        return found
+
+    def get(self, number: int) -> dict[str, Any] | None:
+        """The record of hand ``number``, or ``None``."""
+        row = self._db.execute("SELECT record FROM hands WHERE number = ?", (number,)).fetchone()
+        return msgpack.unpackb(row[0], strict_map_key=False) if row else None
+
+    def numbers(self) -> Iterator[int]:
+        """Every stored hand number, oldest first."""
+        for (number,) in self._db.execute("SELECT number FROM hands ORDER BY number"):
+            yield number
+
+    # ------------------------------------------------------------ exports
+
+    def engine_hand(self, number: int) -> Hand:
+        """The engine hand of ``number`` rebuilt from its events."""
+        row = self._db.execute("SELECT engine FROM hands WHERE number = ?", (number,)).fetchone()
+        if row is None:
+            raise KeyError(f"There is no hand {number} in the history.")
+        return Hand.replay(from_record(r) for r in msgpack.unpackb(row[0]))
+
+    def to_phh(self, number: int) -> str:
+        """Hand ``number`` in the PHH format."""
+        return hand_to_phh(self.engine_hand(number))
+
+    def to_script(self, number: int) -> str:
+        """Hand ``number``'s table events as table-script lines."""
+        from firmware.table.script import format_event
+
+        row = self._db.execute("SELECT script FROM hands WHERE number = ?", (number,)).fetchone()
+        if row is None:
+            raise KeyError(f"There is no hand {number} in the history.")
+        events = [te.from_record(r) for r in msgpack.unpackb(row[0])]
+        return "\n".join(["shuffle", "cut", *(format_event(e) for e in events)]) + "\n"
+
+    def to_pokerstars(self, number: int, table_name: str = "Mesa 1", unit: float = 0.01) -> str:
+        """Hand ``number`` as PokerStars-style text for tracking tools.
+
+        :param unit: The value of one chip unit in currency (0.01 for cents).
+        """
+        record = self.get(number)
+        if record is None:
+            raise KeyError(f"There is no hand {number} in the history.")
+        return pokerstars_text(record, table_name, unit)
+
+    # ------------------------------------------------------------ retention
+
+    def prune(self, keep_hands: int | None = None, older_than: float | None = None) -> int:
+        """Delete old hands beyond ``keep_hands`` or finished before ``older_than``."""
+        deleted = 0
+        with self._db:
+            if keep_hands is not None:
+                cur = self._db.execute(
+                    "DELETE FROM hands WHERE number NOT IN "
+                    "(SELECT number FROM hands ORDER BY number DESC LIMIT ?)",
+                    (keep_hands,),
+                )
+                deleted += cur.rowcount
+            if older_than is not None:
+                cur = self._db.execute("DELETE FROM hands WHERE finished < ?", (older_than,))
+                deleted += cur.rowcount
+        return deleted
+
+
+def pokerstars_text(record: dict[str, Any], table_name: str, unit: float) -> str:
+    """Write a hand record in the PokerStars hand-history layout."""
+
+    def money(chips: int) -> str:
+        return f"{chips * unit:.2f}" if unit != 1 else str(chips)
+
+    seats = record["seats"]
+    players = record["players"]
+    lines = [
+        f"PokerStars Hand #{record['hand']}: Hold'em No Limit - table {table_name}",
+        f"Table '{table_name}' 10-max Seat #{record['button']} is the button",
+    ]
+    for seat in sorted(seats):
+        chips = money(record["starting_stacks"][str(seat)])
+        lines.append(f"Seat {seat}: {players[str(seat)]} ({chips} in chips)")
+    lines.append("*** HOLE CARDS ***")
+    names = {int(k): v for k, v in players.items()}
+    verbs = {"fold": "folds", "check_call": "checks/calls", "bet_raise": "raises to"}
+    for action in record["actions"]:
+        name = names[action["seat"]]
+        if action["action"] == "bet_raise":
+            lines.append(f"{name}: raises to {money(action['to'])}")
+        elif action["action"] == "show":
+            lines.append(f"{name}: shows [{' '.join(_pairs(action['cards']))}]")
+        elif action["action"] == "muck":
+            lines.append(f"{name}: mucks hand")
+        elif action["action"] == "kill_hand":
+            lines.append(f"{name}: hand killed ({action['reason']})")
+        else:
+            lines.append(f"{name}: {verbs.get(action['action'], action['action'])}")
+    board = _pairs(record["cards"]["board"])
+    if board:
+        lines.append(f"*** SUMMARY *** Board [{' '.join(board)}]")
+    else:
+        lines.append("*** SUMMARY ***")
+    for pot in record["pots"]:
+        for seat, amount in pot["shares"].items():
+            lines.append(f"{names[int(seat)]} collected {money(amount)} from pot")
+    if record.get("void"):
+        lines.append(f"Hand void: {record['void']}")
+    return "\n".join(lines) + "\n"
+
+
+def _pairs(text: str) -> list[str]:
+    return [text[i : i + 2] for i in range(0, len(text), 2)]
+
+
+def main_history(argv: list[str] | None = None) -> int:
+    """``pokertable history list|show``: query and export the hand history."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="pokertable history", description=__doc__)
+    parser.add_argument("--db", default="/var/lib/pokertable/history.sqlite")
+    sub = parser.add_subparsers(dest="command", required=True)
+    listing = sub.add_parser("list", help="list hands, newest first")
+    listing.add_argument("--seat", type=int)
+    listing.add_argument("--player")
+    listing.add_argument("--since", type=float)
+    listing.add_argument("--until", type=float)
+    listing.add_argument("--limit", type=int, default=20)
+    show = sub.add_parser("show", help="show or export one hand")
+    show.add_argument("number", type=int)
+    show.add_argument("--format", choices=("json", "phh", "pokerstars", "script"), default="json")
+    args = parser.parse_args(argv)
+    history = HandHistory(args.db)
+    try:
+        if args.command == "list":
+            for record in history.find(args.seat, args.player, args.since, args.until, args.limit):
+                winners = sorted({w for pot in record["pots"] for w in pot["winners"]})
+                void = f"void: {record['void']}" if record["void"] else ""
+                seats = ",".join(map(str, record["seats"]))
+                print(f"#{record['hand']:>6}  seats {seats}  winners {winners or '-'}  {void}")
+            return 0
+        if args.format == "json":
+            found = history.get(args.number)
+            if found is None:
+                raise KeyError(f"There is no hand {args.number} in the history.")
+            print(json.dumps(found, ensure_ascii=False, indent=2))
+        elif args.format == "phh":
+            print(history.to_phh(args.number), end="")
+        elif args.format == "pokerstars":
+            print(history.to_pokerstars(args.number), end="")
+        else:
+            print(history.to_script(args.number), end="")
+    except KeyError as exc:
+        print(f"pokertable history: {exc.args[0]}")
+        return 1
+    finally:
+        history.close()
+    return 0

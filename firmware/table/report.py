@@ -1,0 +1,92 @@
+"""The record of a finished hand: cards by role, actions, incidents, pots, stacks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from firmware.engine.cards import format_card, format_cards
+from firmware.engine.events import BetRaise, CheckCall, Fold, KillHand, Muck, Show, StartHand
+from firmware.engine.hand import Hand
+from firmware.table.dealing import TableHand
+
+
+def hand_record(number: int, th: TableHand) -> dict[str, Any]:
+    """A plain record of a finished hand: cards by role, actions, incidents, pots, stacks.
+
+    Cards killed unseen (an empty seat's hand) and cards returned to the stub
+    are counted, never named (TDA-21, HG-12).
+    """
+    hand = th.hand
+    assert hand.result is not None
+    seats = th.plan.seats
+    hole: dict[str, list[str]] = {}
+    for position, cards in enumerate(hand.hole):
+        hole[str(seats[position])] = [format_card(c) for c in cards if c is not None]
+    roles: dict[str, list[str]] = {}
+    for draw in th.draws:
+        if draw.role in ("burn", "exposed", "removed", "flop", "turn", "river", "held"):
+            roles.setdefault(draw.role, []).append(format_card(draw.card))
+    actions = []
+    start = hand.events[0]
+    assert isinstance(start, StartHand)
+    replay = Hand.start(start)
+    for event in hand.events[1:]:
+        player = getattr(event, "player", None)
+        before = replay.stacks[player] if player is not None else 0
+        street = replay.street
+        facing = replay.current_bet
+        replay.apply(event)
+        if isinstance(event, Fold | CheckCall | BetRaise | KillHand | Show | Muck):
+            entry: dict[str, Any] = {
+                "seat": seats[event.player],
+                "action": event.kind,
+                "street": street,
+            }
+            if isinstance(event, CheckCall | BetRaise):
+                entry["amount"] = before - replay.stacks[event.player]
+                entry["all_in"] = replay.stacks[event.player] == 0
+            if isinstance(event, BetRaise):
+                entry["to"] = event.to
+                entry["facing"] = facing  # 0: an opening bet, else a raise
+            if isinstance(event, Show):
+                entry["cards"] = format_cards(event.cards)
+            if isinstance(event, KillHand):
+                entry["reason"] = event.reason
+            actions.append(entry)
+    posts = {
+        str(x): {"blind": b, "ante": a, "dead": d}
+        for x, b, a, d in zip(seats, start.blinds, start.antes, start.dead, strict=True)
+        if b or a or d
+    }
+    return {
+        "hand": number,
+        "button": th.plan.button,
+        "seats": list(seats),
+        "players": {str(x): name for x, name in zip(seats, hand.names, strict=True)},
+        "cards": {
+            "hole": hole,
+            "burns": [format_card(c) for c in hand.burns if c is not None],
+            "board": format_cards(hand.board),
+            "by_role": roles,
+            "dead_unseen": sum(1 for d in th.draws if d.role == "dead"),
+            "returned_to_stub": sum(1 for d in th.draws if d.role == "returned"),
+        },
+        "posts": posts,
+        "actions": actions,
+        "incidents": [
+            {"rule": i.rule, "what": i.what, "instruction": i.instruction} for i in th.incidents
+        ],
+        "void": hand.voided,
+        "pots": [
+            {
+                "amount": pot.amount,
+                "winners": [seats[w] for w in pot.winners],
+                "shares": {str(seats[p]): a for p, a in pot.shares},
+            }
+            for pot in hand.result.pots
+        ],
+        "starting_stacks": {str(x): c for x, c in zip(seats, hand.starting_stacks, strict=True)},
+        "finishing_stacks": {
+            str(x): c for x, c in zip(seats, hand.result.finishing_stacks, strict=True)
+        },
+    }

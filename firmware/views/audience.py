@@ -1,0 +1,577 @@
+"""What each audience may see of the table: the one place views are computed.
+
+A view is the ``view`` message of the table protocol (``docs/protocols/table.md``)
+for one audience:
+
+* :func:`seat_view` - a seat's screen: its own hole cards and public cards
+  only (the board, cards exposed during the deal or shown as burns, hands
+  tabled at the showdown, every live hand once no more betting is possible,
+  TDA-9), its legal actions with bet presets when it is to act, and its last
+  ten hands as it could see them;
+* :func:`console_view` - the dealer console: the hand's progress and public
+  cards but no hole card, the dealer's prompt (translated), the next card's
+  role, incidents, the pot distribution after a hand, alerts, the deck, the
+  blind level and the devices;
+* :func:`technician_view` - device status and the test mode
+  (:mod:`firmware.views.diag`): no table and no card.
+
+Free text that names cards (incident reports, alerts) is passed through
+:func:`redact`, which replaces every card the audience may not see with
+``??``; nobody ever sees an undealt card (TDA-21).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from firmware.engine.cards import format_card, parse_cards
+from firmware.engine.evaluator import best_hand
+from firmware.engine.hand import Phase
+from firmware.engine.rules import Structure
+from firmware.errors import PokerTableError
+from firmware.hal import Buttons, CardShoe, ChipTrays, IdReaders
+from firmware.i18n import tr
+from firmware.views.diag import diag_view
+from firmware.views.redact import UNSEEN, redact
+from firmware.views.rules import chip_breakdown, hide_pot, pot_shown, to_show
+
+if TYPE_CHECKING:
+    from firmware.service.controller import Controller
+    from firmware.table.dealing import TableHand
+    from firmware.table.table import Table
+
+RECALL_HANDS = 10
+"""How many past hands a recall shows."""
+
+ALERTS_SHOWN = 20
+"""How many of the latest alerts the console view carries."""
+
+PUBLIC_DRAW_ROLES = ("exposed", "removed", "burn")
+"""Draw roles whose card is public once the draw is marked public (``held`` waits)."""
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _names(cards: Iterable[int | None]) -> list[str]:
+    return [UNSEEN if c is None else format_card(c) for c in cards]
+
+
+def _split(run: str) -> list[str]:
+    """``"AhKd"`` -> ``["Ah", "Kd"]``."""
+    return [run[i : i + 2] for i in range(0, len(run), 2)]
+
+
+def _holding(th: TableHand, position: int) -> list[int | None]:
+    """The hole cards a position holds now (during the deal: those dealt so far)."""
+    if th.s.dealt:
+        return list(th.hand.hole[position])
+    return list(th.s.buffer.get(position, []))
+
+
+def public_cards(th: TableHand) -> set[str]:
+    """Cards everyone at the table may see in the hand in progress.
+
+    The board, cards exposed during the deal or found face up, burns shown
+    after a burn error, hands tabled at the showdown, and every live hand once
+    the cards are turned up because no more betting is possible (TDA-9).
+    """
+    hand = th.hand
+    seen = {format_card(c) for c in hand.board}
+    for draw in th.draws:
+        if draw.public and draw.role in PUBLIC_DRAW_ROLES:
+            seen.add(format_card(draw.card))
+    for position, shown in enumerate(hand.shown):
+        if shown is not None:
+            seen.update(format_card(c) for c in shown)
+        if hand.cards_up and not hand.folded[position]:
+            seen.update(format_card(c) for c in hand.hole[position] if c is not None)
+    return seen
+
+
+def _exposed(th: TableHand) -> list[str]:
+    return [format_card(d.card) for d in th.draws if d.public and d.role in PUBLIC_DRAW_ROLES]
+
+
+def _translate_prompt(table: Table, lang: str) -> str:
+    """What the dealer should do next, translated (the logic of :meth:`Table.prompt`)."""
+    th = table.hand
+    if th is None:
+        if not table.deck.ready:
+            return tr("prompt.checklist", lang)
+        return tr("prompt.shuffle", lang)
+    if not table.deck.cut:
+        return tr("prompt.cut", lang)
+    if th.s.premature:
+        return tr("prompt.premature", lang)
+    role, where = th.next_card_role()
+    if role == "hole":
+        return tr("prompt.hole", lang, seat=where)
+    if role == "dead":
+        return tr("prompt.dead", lang)
+    if role == "replacement":
+        return tr("prompt.replacement", lang, seat=where)
+    if role in ("burn", "board"):
+        street = ("", "flop", "turn", "river")[where or 0]
+        return tr(f"prompt.{role}.{street}", lang)
+    engine = th.hand
+    if engine.actor is not None:
+        return tr("prompt.act", lang, seat=th.seat(engine.actor))
+    return tr("prompt.showdown", lang)
+
+
+# ---------------------------------------------------------------- the table part
+
+
+def _seats(
+    table: Table,
+    th: TableHand | None,
+    viewer: int | None,
+    public: set[str],
+    controller: Controller | None = None,
+) -> list[Any]:
+    rows: list[dict[str, Any]] = []
+    seating = table.seating
+    for number in sorted(seating.seats):
+        seat = seating.seats[number]
+        row: dict[str, Any] = {
+            "seat": number,
+            "name": seat.player,
+            "stack": seat.stack,
+            "bet": 0,
+            "status": "sitting-out" if seat.sitting_out else "away" if seat.away else "waiting",
+            "markers": seat.markers,
+            "blind": "",
+            "button": number == (th.plan.button if th is not None else seating.button),
+            "cards": [],
+            "shown": False,
+            "chips": chip_breakdown(controller, number),
+        }
+        if th is not None and number in th.plan.seats:
+            hand = th.hand
+            position = th.plan.seats.index(number)
+            row["stack"] = hand.stacks[position]
+            row["bet"] = hand.bets[position]
+            if hand.folded[position]:
+                row["status"] = "folded"
+            elif hand.stacks[position] == 0:
+                row["status"] = "all-in"
+            else:
+                row["status"] = "active"
+            if number == th.plan.small_blind_seat:
+                row["blind"] = "SB"
+            elif number == th.plan.big_blind_seat:
+                row["blind"] = "BB"
+            held = _holding(th, position)
+            shown = hand.shown[position]
+            if number == viewer:
+                row["cards"] = _names(held)
+            elif not hand.folded[position]:
+                row["cards"] = [
+                    format_card(c) if c is not None and format_card(c) in public else UNSEEN
+                    for c in held
+                ]
+            row["shown"] = shown is not None or (hand.cards_up and not hand.folded[position])
+            row["declared"] = position in th.s.declared  # a raise declared (TDA-32)
+        rows.append(row)
+    return rows
+
+
+def _record_shown(record: dict[str, Any]) -> dict[str, list[str]]:
+    """The hands tabled in a finished hand, by seat, from its record.
+
+    Hands shown with a show action, and hands turned up when no more betting
+    was possible: in a hand neither void nor awarded by the floor, every hand
+    still in contention at the end (two or more) was tabled, since the pots
+    are awarded at the showdown only when each has been.
+    """
+    shown: dict[str, list[str]] = {}
+    out: set[str] = set()
+    for action in record["actions"]:
+        seat = str(action["seat"])
+        if action["action"] == "show":
+            shown[seat] = list(dict.fromkeys(shown.get(seat, []) + _split(action["cards"])))
+        elif action["action"] in ("fold", "kill_hand", "muck"):
+            out.add(seat)
+    awarded = any(i["rule"] == "TDA-1" for i in record["incidents"])
+    contenders = [str(x) for x in record["seats"] if str(x) not in out]
+    if not record["void"] and not awarded and len(contenders) >= 2:
+        for seat in contenders:
+            cards = record["cards"]["hole"].get(seat, [])
+            if len(cards) == 2 and seat not in shown:
+                shown[seat] = list(cards)
+    return shown
+
+
+def _recall_entry(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """One finished hand as ``viewer`` (a seat, or ``None`` for the console) could see it."""
+    shown = _record_shown(record)
+    roles = record["cards"]["by_role"]
+    exposed = [c for role in ("exposed", "removed") for c in roles.get(role, [])]
+    board = _split(record["cards"]["board"])
+    visible = set(board) | set(exposed)
+    for cards in shown.values():
+        visible.update(cards)
+    own: list[str] = []
+    if viewer is not None:
+        own = list(record["cards"]["hole"].get(str(viewer), []))
+        visible.update(own)
+    actions = []
+    for action in record["actions"]:
+        entry = dict(action)
+        if "cards" in entry:
+            entry["cards"] = _split(entry["cards"])
+        if "reason" in entry:
+            entry["reason"] = redact(entry["reason"], visible)
+        actions.append(entry)
+    return {
+        "hand": record["hand"],
+        "button": record["button"],
+        "players": dict(record["players"]),
+        "board": board,
+        "exposed": exposed,
+        "hole": own,
+        "shown": shown,
+        "actions": actions,
+        "void": record["void"],
+        "pots": [
+            {"amount": p["amount"], "winners": list(p["winners"]), "shares": dict(p["shares"])}
+            for p in record["pots"]
+        ],
+        "starting_stacks": dict(record["starting_stacks"]),
+        "finishing_stacks": dict(record["finishing_stacks"]),
+    }
+
+
+_RECALL_CACHE: dict[tuple[int, int | None], tuple[dict[str, Any], dict[str, Any]]] = {}
+"""Recall entries already built, by record identity and viewer (records never change)."""
+
+
+def _cached_entry(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    key = (id(record), viewer)
+    hit = _RECALL_CACHE.get(key)
+    if hit is not None and hit[0] is record:
+        return hit[1]
+    if len(_RECALL_CACHE) > 4096:
+        _RECALL_CACHE.clear()
+    entry = _recall_entry(record, viewer)
+    _RECALL_CACHE[key] = (record, entry)
+    return entry
+
+
+def _recall(table: Table, viewer: int | None) -> list[dict[str, Any]]:
+    """The last ten hands as ``viewer`` could see them (entries are shared: read only)."""
+    records = table.records
+    if viewer is not None:
+        # Only the hands of the player sitting there now, never a previous occupant's.
+        seat = table.seating.seats.get(viewer)
+        player = seat.player if seat is not None else None
+        mine = [
+            r
+            for r in records[-(RECALL_HANDS * 5) :]
+            if viewer in r["seats"] and r["players"].get(str(viewer)) == player
+        ]
+        return [_cached_entry(r, viewer) for r in mine[-RECALL_HANDS:]]
+    return [_cached_entry(r, None) for r in records[-RECALL_HANDS:]]
+
+
+def _winners(table: Table, lang: str) -> list[dict[str, Any]]:
+    """Who won what in the last finished hand, with the tabled hand described."""
+    if table.hand is not None or not table.records:
+        return []
+    record = table.records[-1]
+    if record["void"]:
+        return []
+    won: dict[int, int] = {}
+    for pot in record["pots"]:
+        for seat, amount in pot["shares"].items():
+            won[int(seat)] = won.get(int(seat), 0) + amount
+    shown = _record_shown(record)
+    board = parse_cards(record["cards"]["board"]) if record["cards"]["board"] else []
+    rows = []
+    for seat in sorted(won):
+        described = ""
+        cards = shown.get(str(seat))
+        if cards and len(cards) + len(board) >= 5:
+            described = best_hand(parse_cards("".join(cards)) + board).describe(lang)
+        rows.append({"seat": seat, "amount": won[seat], "hand": described})
+    return rows
+
+
+def _table(
+    table: Table, lang: str, viewer: int | None, controller: Controller | None = None
+) -> tuple[dict[str, Any], set[str]]:
+    """The ``table`` part of a view and the set of cards its audience may see."""
+    th = table.hand
+    if th is None:
+        plan_button = table.seating.button
+        part: dict[str, Any] = {
+            "hand": None,
+            "last_hand": table.records[-1]["hand"] if table.records else None,
+            "phase": "idle",
+            "street": 0,
+            "button": plan_button,
+            "small_blind": None,
+            "big_blind": None,
+            "board": [],
+            "exposed": [],
+            "pots": [],
+            "pot_total": 0,
+            "actor": None,
+            "clock": None,
+            "cards_up": False,
+            "seats": _seats(table, None, viewer, set(), controller),
+            "to_show": None,
+            "pot_shown": pot_shown(table),
+            "winners": _winners(table, lang),
+        }
+        return part, set()
+    hand = th.hand
+    public = public_cards(th)
+    visible = set(public)
+    if viewer is not None and viewer in th.plan.seats:
+        own = _holding(th, th.plan.seats.index(viewer))
+        visible.update(format_card(c) for c in own if c is not None)
+    seats = th.plan.seats
+    left = th.clock_left(table.now)
+    clock = None
+    if left is not None and th.s.clock.seat is not None:
+        clock = {"seat": th.s.clock.seat, "left": left, "countdown": left <= th.countdown}
+    part = {
+        "hand": table.hand_number,
+        "last_hand": table.records[-1]["hand"] if table.records else None,
+        "phase": hand.phase.value,
+        "street": hand.street,
+        "button": th.plan.button,
+        "small_blind": th.plan.small_blind_seat,
+        "big_blind": th.plan.big_blind_seat,
+        "board": _names(hand.board),
+        "exposed": _exposed(th),
+        "pots": [
+            {"amount": p.amount, "seats": [seats[i] for i in p.eligible]} for p in hand.pots()
+        ],
+        "pot_total": hand.pot_total,
+        "actor": seats[hand.actor] if hand.actor is not None else None,
+        "clock": clock,
+        "cards_up": hand.cards_up,
+        "seats": _seats(table, th, viewer, public, controller),
+        "winners": [],
+        "to_show": to_show(th),
+        "pot_shown": pot_shown(table),
+    }
+    return part, visible
+
+
+def _legal(table: Table, seat: int) -> dict[str, Any] | None:
+    """The seat's choices with bet presets, when that seat is to act now."""
+    th = table.hand
+    if th is None or th.s.premature:
+        return None
+    hand = th.hand
+    if hand.phase is not Phase.BETTING or hand.actor is None or th.seat(hand.actor) != seat:
+        return None
+    legal = hand.legal_actions()
+    position = hand.actor
+    low, high = legal.min_raise_to, legal.max_raise_to
+    result: dict[str, Any] = {
+        "fold": True,
+        "check": legal.can_check,
+        "call": 0 if legal.can_check else legal.call_amount,
+        "min_raise": low,
+        "max_raise": high,
+        "presets": {},
+        "pot_limit": hand.config.structure is Structure.POT_LIMIT,
+        "raise_refusal": legal.raise_refusal,
+    }
+    if low is not None and high is not None:
+        to_call = hand.current_bet - hand.bets[position]
+        after_call = hand.pot_total + to_call
+        all_in = hand.stacks[position] + hand.bets[position]
+
+        def clamp(value: int) -> int:
+            return max(low, min(high, value))
+
+        result["presets"] = {
+            "min": low,
+            "half_pot": clamp(hand.current_bet + after_call // 2),
+            "pot": clamp(hand.current_bet + after_call),
+            "all_in": clamp(all_in),
+        }
+    return result
+
+
+# ---------------------------------------------------------------- devices
+
+
+def _kind(device: object) -> str:
+    if isinstance(device, CardShoe):
+        return "shoe"
+    if isinstance(device, ChipTrays):
+        return "chips"
+    if isinstance(device, Buttons):
+        return "buttons"
+    if isinstance(device, IdReaders):
+        return "id_readers"
+    return type(device).__name__.lower()
+
+
+def devices(controller: Controller | None) -> list[dict[str, Any]]:
+    """Status of every configured device: health, identity and link counters."""
+    if controller is None:
+        return []
+    rows = []
+    for name in sorted(controller.devices):
+        device = controller.devices[name]
+        try:
+            health = device.health().value
+        except Exception:  # a device that cannot say is treated as in fault
+            health = "fault"
+        fault = controller.state.faults.get(name)
+        if fault is not None:
+            health = "fault"
+        identity: dict[str, str] | None
+        try:
+            ident = device.identity()
+            identity = {"model": ident.model, "serial": ident.serial, "firmware": ident.firmware}
+        except (PokerTableError, OSError, RuntimeError, AttributeError):
+            identity = None
+        try:
+            link = {str(k): int(v) for k, v in device.link_stats().items()}
+        except (PokerTableError, OSError, RuntimeError):
+            link = {}
+        rows.append(
+            {
+                "name": name,
+                "kind": _kind(device),
+                "health": health,
+                "identity": identity,
+                "link": link,
+                "fault": redact(fault, ()) if fault is not None else None,
+            }
+        )
+    return rows
+
+
+# ---------------------------------------------------------------- views
+
+
+def seat_view(
+    table: Table, seat: int, lang: str, controller: Controller | None = None
+) -> dict[str, Any]:
+    """The view of ``seat``'s screen: its own cards and public cards only."""
+    part, _ = _table(table, lang, seat, controller)
+    view = {
+        "type": "view",
+        "audience": "seat",
+        "seat": seat,
+        "lang": lang,
+        "table": part,
+        "legal": _legal(table, seat),
+        "recall": _recall(table, seat),
+        "paused": controller.paused if controller is not None else False,
+    }
+    hide_pot(view)
+    return view
+
+
+def _distribution(table: Table, lang: str) -> list[dict[str, Any]]:
+    """Who gets which amount from each pot of the last finished hand."""
+    if table.hand is not None or not table.records:
+        return []
+    record = table.records[-1]
+    rows = []
+    for index, pot in enumerate(record["pots"]):
+        name = tr("pot.main", lang) if index == 0 else tr("pot.side", lang, number=index)
+        rows.append(
+            {
+                "pot": name,
+                "amount": pot["amount"],
+                "shares": {k: v for k, v in pot["shares"].items()},
+            }
+        )
+    return rows
+
+
+def _level(table: Table) -> dict[str, Any] | None:
+    if table.levels is None or table.levels.started_at is None:
+        return None
+    position = table.levels.current(table.now)
+    level = position.level
+    return {
+        "number": position.index + 1,
+        "small_blind": level.small_blind,
+        "big_blind": level.big_blind,
+        "ante": level.ante,
+        "seconds_left": round(position.seconds_left, 1),
+        "on_break": position.on_break,
+    }
+
+
+def console_view(table: Table, lang: str, controller: Controller | None = None) -> dict[str, Any]:
+    """The dealer console's view: the hand's progress and public cards, no hole card."""
+    part, visible = _table(table, lang, None, controller)
+    th = table.hand
+    next_card: dict[str, Any] = {"role": "none", "seat": None, "street": None}
+    incidents: list[dict[str, str]] = []
+    if th is not None:
+        role, where = th.next_card_role()
+        if role in ("hole", "replacement"):
+            next_card = {"role": role, "seat": where, "street": None}
+        elif role == "dead":
+            next_card = {"role": "hole", "seat": None, "street": None, "dead": True}
+        elif role in ("burn", "board"):
+            next_card = {"role": role, "seat": None, "street": where}
+        incidents = [
+            {
+                "rule": i.rule,
+                "what": redact(i.what, visible),
+                "instruction": redact(i.instruction, visible),
+            }
+            for i in th.incidents
+        ]
+    alerts: list[dict[str, Any]] = []
+    if controller is not None:
+        alerts = [
+            {"time": a.time, "text": redact(a.text, visible), "device": a.device}
+            for a in controller.alerts[-ALERTS_SHOWN:]
+        ]
+    deck = table.deck
+    return {
+        "type": "view",
+        "audience": "console",
+        "lang": lang,
+        "table": part,
+        "recall": _recall(table, None),
+        "console": {
+            "prompt": _translate_prompt(table, lang),
+            "next_card": next_card,
+            "incidents": incidents,
+            "distribution": _distribution(table, lang),
+            "paused": controller.paused if controller is not None else False,
+            "card_present": bool(controller and controller.state.readers.get("console")),
+            "alerts": alerts,
+            "deck": {
+                "ready": deck.ready,
+                "checklist": list(deck.checklist),
+                "needs_repair": [format_card(c) for c in deck.needs_repair],
+                "withdrawn": [format_card(c) for c in deck.withdrawn],
+                "cut": deck.cut,
+            },
+            "level": _level(table),
+        },
+        "devices": devices(controller),
+    }
+
+
+def technician_view(controller: Controller, lang: str = "es") -> dict[str, Any]:
+    """The technician's view: device status and the test mode, no table and no card."""
+    return {
+        "type": "view",
+        "audience": "technician",
+        "lang": lang,
+        "devices": devices(controller),
+        "faults": {name: redact(text, ()) for name, text in controller.state.faults.items()},
+        "paused": controller.paused,
+        "diag": diag_view(controller, lang),
+    }
