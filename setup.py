@@ -27,6 +27,7 @@ COMPILED = [
     "firmware/engine/pots.py",
     "firmware/engine/rulings.py",
     "firmware/engine/showdown.py",
+    "firmware/engine/state.py",
 ]
 """Modules compiled by ``POKERTABLE_MYPYC=1``; ``firmware/engine/events.py`` is left out
 (mypyc makes a ``ClassVar`` declared in a dataclass body a field)."""

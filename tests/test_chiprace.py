@@ -18,7 +18,9 @@ def scripted(*cards: str) -> Callable[[], Card]:
 
 
 def test_hg_19_ten_25_chips_become_two_100_chips_with_two_25_left_over() -> None:
-    """HG-19: hg 19 ten 25 chips become two 100 chips with two 25 left over."""
+    """HG-19: whole amounts are exchanged directly when colouring up; ten 25 chips make two 100
+    chips and two 25 chips are left to race.
+    """
     result = chip_race({1: 10, 2: 4}, 25, 100, scripted("2c", "3c"), round_up=True)
     assert result.exchanged == {1: 2, 2: 1}
     assert result.odd_chips == {1: 2, 2: 0}
@@ -48,7 +50,9 @@ def _thirteen_odd_chips(round_up: bool) -> object:
 
 
 def test_hg_19_thirteen_odd_25_chips_race_four_100_chips_one_per_player() -> None:
-    """HG-19: hg 19 thirteen odd 25 chips race four 100 chips one per player."""
+    """HG-19: the odd chips of all players are totalled and raced; thirteen 25 chips become four 100
+    chips, and nobody wins more than one.
+    """
     result = _thirteen_odd_chips(round_up=True)
     assert result.odd_value == 325
     assert result.chips_raced == 4
@@ -63,7 +67,9 @@ def test_hg_19_thirteen_odd_25_chips_race_four_100_chips_one_per_player() -> Non
 
 
 def test_tda_2_rounding_to_nearest_races_three_chips_and_nobody_is_raced_out() -> None:
-    """TDA-2: tda 2 rounding to nearest races three chips and nobody is raced out."""
+    """TDA-2: with rounding to the nearest chip the race gives out three chips, and a player whose
+    only chip loses still receives one higher chip.
+    """
     result = _thirteen_odd_chips(round_up=False)
     assert result.chips_raced == 3
     assert result.won == {1: 1, 2: 1, 3: 1, 4: 0, 5: 0}
@@ -76,7 +82,9 @@ def test_tda_2_rounding_to_nearest_races_three_chips_and_nobody_is_raced_out() -
 
 
 def test_tda_2_chips_to_race_rounds_up_or_to_the_nearest_chip() -> None:
-    """TDA-2: tda 2 chips to race rounds up or to the nearest chip."""
+    """TDA-2/HG-19: the raced total is rounded up (the guide's reading) or to the nearest higher
+    chip, as the profile says.
+    """
     assert chips_to_race(325, 100, round_up=True) == 4
     assert chips_to_race(325, 100, round_up=False) == 3
     assert chips_to_race(350, 100, round_up=False) == 4
@@ -87,7 +95,7 @@ def test_tda_2_chips_to_race_rounds_up_or_to_the_nearest_chip() -> None:
 
 
 def test_tda_2_cards_are_dealt_clockwise_from_seat_1() -> None:
-    """TDA-2: tda 2 cards are dealt clockwise from seat 1."""
+    """TDA-2: race cards are dealt one per odd chip, clockwise starting from seat 1."""
     result = chip_race({7: 1, 2: 1, 4: 2}, 5, 25, scripted("2c", "3c", "4c", "5c"))
     assert result.cards == {
         2: (parse_card("2c"),),
@@ -97,14 +105,16 @@ def test_tda_2_cards_are_dealt_clockwise_from_seat_1() -> None:
 
 
 def test_hg_19_dealing_can_start_at_the_dealers_left() -> None:
-    """HG-19: hg 19 dealing can start at the dealers left."""
+    """HG-19: the guide starts dealing the race cards at the dealer's left; the procedure supports
+    that starting seat.
+    """
     # button on seat 4: the dealer's left is seat 5, so 7 then 2 then 4
     result = chip_race({7: 1, 2: 1, 4: 1}, 5, 25, scripted("2c", "3c", "4c"), start_seat=5)
     assert result.cards == {7: (parse_card("2c"),), 2: (parse_card("3c"),), 4: (parse_card("4c"),)}
 
 
 def test_hg_19_ties_in_rank_go_to_spades_then_hearts_then_diamonds_then_clubs() -> None:
-    """HG-19: hg 19 ties in rank go to spades then hearts then diamonds then clubs."""
+    """HG-19: equal race cards are ordered by suit: spades, hearts, diamonds, then clubs."""
     # four odd 25s (100): one chip raced; all four cards are tens
     for winner_card, winner in (("Ts", 3), ("Th", 1)):
         order = ["Th", "Td", "Ts", "Tc"] if winner == 3 else ["Th", "Td", "Tc", "9s"]
@@ -114,7 +124,9 @@ def test_hg_19_ties_in_rank_go_to_spades_then_hearts_then_diamonds_then_clubs() 
 
 
 def test_tda_2_a_player_with_other_chips_can_lose_the_race() -> None:
-    """TDA-2: tda 2 a player with other chips can lose the race."""
+    """TDA-2: only a player left with no chip at all is protected; one who keeps other chips may
+    lose the race and get nothing.
+    """
     race = chip_race({1: 1, 2: 1}, 25, 100, scripted("As", "2c"), other_chips={1: 500, 2: 500})
     assert race.won == {1: 1, 2: 0}
     assert race.guaranteed == ()
@@ -122,7 +134,9 @@ def test_tda_2_a_player_with_other_chips_can_lose_the_race() -> None:
 
 
 def test_tda_2_race_rejects_bad_denominations_counts_and_cards() -> None:
-    """TDA-2: tda 2 race rejects bad denominations counts and cards."""
+    """TDA-2: a race with a colour-up chip that is not a multiple, negative counts or repeated cards
+    is refused with a sentence.
+    """
     with pytest.raises(ConfigError, match="whole multiple"):
         chip_race({1: 3}, 25, 60, scripted("2c"))
     with pytest.raises(ConfigError, match="larger"):
@@ -136,7 +150,9 @@ def test_tda_2_race_rejects_bad_denominations_counts_and_cards() -> None:
 
 
 def test_hg_19_every_step_is_recorded_for_the_console() -> None:
-    """HG-19: hg 19 every step is recorded for the console."""
+    """HG-19: each exchange and each race card is recorded so the console can show the dealer every
+    step.
+    """
     result = _thirteen_odd_chips(round_up=True)
     kinds = [step.kind for step in result.steps]
     assert kinds.count("exchange") == 5
@@ -155,7 +171,9 @@ def test_hg_19_every_step_is_recorded_for_the_console() -> None:
 def test_tda_2_value_is_conserved_but_for_the_reported_rounding_and_guarantee(
     counts: dict[int, int], ratio: int, round_up: bool
 ) -> None:
-    """TDA-2: tda 2 value is conserved but for the reported rounding and guarantee."""
+    """TDA-2: colouring up keeps the total value except for the rounding and the no-race-out
+    guarantee, which are reported.
+    """
     deck = iter(range(52))
     result = chip_race(counts, 25, 25 * ratio, lambda: next(deck), round_up=round_up)
     assert result.difference == result.rounding_difference + result.guarantee_value

@@ -17,7 +17,9 @@ def _collect(clock: ActionClock, times: list[float]) -> list[int]:
 
 
 def test_tda_5_called_clock_gives_one_minute_then_the_hand_is_dead() -> None:
-    """TDA-5: tda 5 called clock gives one minute then the hand is dead."""
+    """TDA-5: once time is called the player has one minute; if he has not acted then, his hand is
+    dead.
+    """
     clock = ActionClock()
     clock.call(seat=3, now=1000.0, called_by="floor")
     assert clock.seconds_left(1000.0) == 60.0
@@ -30,7 +32,7 @@ def test_tda_5_called_clock_gives_one_minute_then_the_hand_is_dead() -> None:
 
 
 def test_tda_5_countdown_covers_the_last_ten_seconds_only() -> None:
-    """TDA-5: tda 5 countdown covers the last ten seconds only."""
+    """TDA-5: only the last ten seconds of the called clock are counted down aloud."""
     clock = ActionClock(seconds=60, countdown=10)
     clock.call(seat=1, now=0.0, called_by="dealer")
     assert not clock.status(49.9).counting_down
@@ -40,14 +42,16 @@ def test_tda_5_countdown_covers_the_last_ten_seconds_only() -> None:
 
 
 def test_tda_5_each_second_from_ten_to_one_is_announced_once_with_steady_polling() -> None:
-    """TDA-5: tda 5 each second from ten to one is announced once with steady polling."""
+    """TDA-5: each second from ten to one is announced exactly once when the clock is polled
+    steadily.
+    """
     clock = ActionClock()
     clock.call(seat=1, now=0.0, called_by="floor")
     assert _collect(clock, [i * 0.25 for i in range(0, 300)]) == list(range(10, 0, -1))
 
 
 def test_tda_5_irregular_and_repeated_polls_still_announce_each_second_exactly_once() -> None:
-    """TDA-5: tda 5 irregular and repeated polls still announce each second exactly once."""
+    """TDA-5: irregular or repeated polling never repeats nor skips a countdown second."""
     rng = random.Random(5)
     for _ in range(50):
         clock = ActionClock()
@@ -58,7 +62,9 @@ def test_tda_5_irregular_and_repeated_polls_still_announce_each_second_exactly_o
 
 
 def test_tda_5_a_late_poll_gives_the_missed_seconds_highest_first() -> None:
-    """TDA-5: tda 5 a late poll gives the missed seconds highest first."""
+    """TDA-5: a late poll announces the seconds it missed, highest first, so the countdown stays
+    complete.
+    """
     clock = ActionClock()
     clock.call(seat=2, now=0.0, called_by="floor")
     assert clock.status(49.0).announcements == ()
@@ -68,7 +74,7 @@ def test_tda_5_a_late_poll_gives_the_missed_seconds_highest_first() -> None:
 
 
 def test_tda_5_acting_stops_the_clock_and_nothing_more_is_announced() -> None:
-    """TDA-5: tda 5 acting stops the clock and nothing more is announced."""
+    """TDA-5: acting stops the called clock; no further second is announced."""
     clock = ActionClock()
     clock.call(seat=4, now=0.0, called_by="floor")
     clock.status(52.0)
@@ -81,7 +87,9 @@ def test_tda_5_acting_stops_the_clock_and_nothing_more_is_announced() -> None:
 
 
 def test_tda_5_a_seat_requests_the_clock_and_the_floor_confirms() -> None:
-    """TDA-5: tda 5 a seat requests the clock and the floor confirms."""
+    """TDA-5: a seat may ask for the clock, but it starts only when the floor or the dealer
+    confirms.
+    """
     clock = ActionClock()
     clock.request(seat=5, now=3.0, requested_by=2)
     assert clock.pending_request and not clock.running
@@ -94,7 +102,7 @@ def test_tda_5_a_seat_requests_the_clock_and_the_floor_confirms() -> None:
 
 
 def test_tda_5_only_floor_or_dealer_call_the_clock_and_not_twice() -> None:
-    """TDA-5: tda 5 only floor or dealer call the clock and not twice."""
+    """TDA-5: only the floor or the dealer may call the clock, and not twice on the same action."""
     clock = ActionClock()
     with pytest.raises(IllegalAction, match="Only the floor or the dealer"):
         clock.call(seat=1, now=0.0, called_by="seat 3")
@@ -108,7 +116,7 @@ def test_tda_5_only_floor_or_dealer_call_the_clock_and_not_twice() -> None:
 
 
 def test_tda_5_clock_reads_the_table_options() -> None:
-    """TDA-5: tda 5 clock reads the table options."""
+    """TDA-5: the clock's length and countdown come from the table's options."""
     clock = ActionClock.from_options(
         profile_options("tda-tournament", clock_seconds=30, clock_countdown_seconds=5)
     )
@@ -120,7 +128,9 @@ def test_tda_5_clock_reads_the_table_options() -> None:
 
 
 def test_tda_5_action_timer_spends_the_bank_after_the_action_time_then_expires() -> None:
-    """TDA-5: tda 5 action timer spends the bank after the action time then expires."""
+    """TDA-5 (house action timer): after the action time the player's time bank is spent, and when
+    it runs out the hand is dead.
+    """
     timer = ActionTimer(seconds=15, bank_seconds=20)
     assert timer.status(0.0).phase == "idle"
     timer.start(100.0)
@@ -133,7 +143,9 @@ def test_tda_5_action_timer_spends_the_bank_after_the_action_time_then_expires()
 
 
 def test_tda_5_time_bank_carries_over_between_actions() -> None:
-    """TDA-5: tda 5 time bank carries over between actions."""
+    """TDA-5 (house action timer): what is left of the time bank carries over to the player's next
+    action.
+    """
     timer = ActionTimer(seconds=15, bank_seconds=20)
     timer.start(0.0)
     timer.stop(10.0)  # acted within the action time: bank untouched

@@ -111,7 +111,9 @@ def test_pe_5_all_2598960_five_card_hands_rank_into_7462_values() -> None:
 
 
 def test_pe_5_equal_values_are_equal_hands_on_random_five_card_hands() -> None:
-    """PE-5: pe 5 equal values are equal hands on random five card hands."""
+    """PE-5: two five-card hands of equal rank by the norm's ladder get equal strength, checked on
+    random hands.
+    """
     rng = random.Random(5)
     seen: dict[int, tuple[int, ...]] = {}
     for _ in range(20_000):
@@ -167,7 +169,9 @@ PE_5_ORDER = [
 
 @pytest.mark.parametrize(("better", "worse"), PE_5_ORDER)
 def test_pe_5_tie_breaks(better: str, worse: str) -> None:
-    """PE-5: pe 5 tie breaks."""
+    """PE-5: ties break by the norm's order: the higher quads or trips, then the highest cards, the
+    higher then lower pair, then kickers.
+    """
     assert strength(better) > strength(worse)
     assert reference_rank5(tuple(parse_cards(better))) > reference_rank5(tuple(parse_cards(worse)))
 
@@ -182,12 +186,14 @@ def test_pe_5_tie_breaks(better: str, worse: str) -> None:
     ],
 )
 def test_pe_5_identical_ranks_tie(first: str, second: str) -> None:
-    """PE-5: pe 5 identical ranks tie."""
+    """PE-5: hands with the same ranks in different suits tie; suits never break a tie."""
     assert strength(first) == strength(second)
 
 
 def test_pe_5_extremes_and_straight_bounds() -> None:
-    """PE-5: pe 5 extremes and straight bounds."""
+    """PE-5: the royal flush is highest and A-2-3-4-5 is the lowest straight; the ace is high
+    elsewhere.
+    """
     assert strength("AsKsQsJsTs") == 7462
     assert strength("7c5d4h3s2c") == 1
     wheel, six_high, ace_high = (
@@ -220,7 +226,7 @@ def test_cc_11_best_five_of_seven_matches_reference_on_random_hands() -> None:
 
 
 def test_cc_11_six_cards_are_best_five_of_six() -> None:
-    """CC-11: cc 11 six cards are best five of six."""
+    """CC-11: cards speak: the evaluator takes the best five of the cards available."""
     rng = random.Random(6)
     for _ in range(2_000):
         six = tuple(rng.sample(range(52), 6))
@@ -266,12 +272,14 @@ def test_cc_11_agrees_with_phevaluator_on_random_pairs() -> None:
     ],
 )
 def test_cc_11_hole_cards_and_board_together(hole: str, board: str, expected: str) -> None:
-    """CC-11: cc 11 hole cards and board together."""
+    """CC-11: the best five cards come from the two hole cards and the board together, in any
+    combination.
+    """
     assert best_hand(parse_cards(hole + board)).describe("en") == expected
 
 
 def test_cc_11_kicker_from_the_hole_decides() -> None:
-    """CC-11: cc 11 kicker from the hole decides."""
+    """CC-11: a hole card used as a kicker decides between hands that share the board's pair."""
     board = "AhAd8s5c2h"
     assert strength("KcQd" + board) > strength("QcJd" + board)
     # Both players play the board's best five: a split.

@@ -13,7 +13,9 @@ def _fields(text: str) -> set[str]:
 
 @pytest.mark.parametrize("key", sorted(CATALOG))
 def test_tda_14_every_message_exists_in_spanish_and_english(key: str) -> None:
-    """TDA-14: tda 14 every message exists in spanish and english."""
+    """TDA-14: every message shown to people exists in Spanish and English with the same
+    placeholders.
+    """
     entry = CATALOG[key]
     for lang in LANGUAGES:
         assert entry.get(lang), f"{key} has no {lang} text"

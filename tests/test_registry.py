@@ -20,7 +20,9 @@ def test_new_deck_order_is_a_permutation_starting_with_ace_of_spades() -> None:
 
 
 def test_pe_2_learned_deck_survives_a_restart(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """PE-2: pe 2 learned deck survives a restart."""
+    """PE-2: a deck whose tags were learned during the new-deck procedure stays known after a
+    restart.
+    """
     path = str(tmp_path / "tags.sqlite")
     reg = TagRegistry(path)
     reg.learn_deck(tags())
@@ -33,7 +35,9 @@ def test_pe_2_learned_deck_survives_a_restart(tmp_path) -> None:  # type: ignore
 
 
 def test_pe_1_scan_with_joker_or_missing_card_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """PE-1: pe 1 scan with joker or missing card is refused."""
+    """PE-1: a deck scan with a joker, a foreign tag or a missing card is refused; the deck must be
+    complete.
+    """
     reg = TagRegistry(str(tmp_path / "t.sqlite"))
     with pytest.raises(IllegalAction, match="52 distinct tags"):
         reg.learn_deck(tags()[:51])
@@ -43,7 +47,7 @@ def test_pe_1_scan_with_joker_or_missing_card_is_refused(tmp_path) -> None:  # t
 
 
 def test_hg_11_marked_card_gets_a_new_tag(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """HG-11: hg 11 marked card gets a new tag."""
+    """HG-11: a marked card is repaired by registering a new tag for the same card."""
     reg = TagRegistry(str(tmp_path / "t.sqlite"))
     reg.learn_deck(tags())
     kh = reg.card_for("C0DE0C")

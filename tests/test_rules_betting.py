@@ -22,7 +22,9 @@ def six_handed(stacks: int = 1000, **kw: object) -> object:
 
 
 def test_cc_2_deal_starts_left_of_button_one_card_at_a_time() -> None:
-    """CC-2: cc 2 deal starts left of button one card at a time."""
+    """CC-2: dealing starts with the player at the button's left and goes clockwise, one card at a
+    time.
+    """
     hand = start([100, 100, 100, 100])
     order = []
     cards = iter(range(8))
@@ -35,14 +37,18 @@ def test_cc_2_deal_starts_left_of_button_one_card_at_a_time() -> None:
 
 
 def test_cc_3_limit_blinds_are_half_the_lower_limit_rounded_down() -> None:
-    """CC-3: cc 3 limit blinds are half the lower limit rounded down."""
+    """CC-3: in limit games the small blind is half the lower limit rounded down (15-30 gives 7) and
+    the big blind is the lower limit.
+    """
     assert limit_blinds(15) == (7, 15)
     assert limit_blinds(5) == (2, 5)
     assert limit_blinds(100) == (50, 100)
 
 
 def test_cc_4_first_to_act_preflop_is_left_of_big_blind_and_cannot_check() -> None:
-    """CC-4: cc 4 first to act preflop is left of big blind and cannot check."""
+    """CC-4: before the flop the player left of the big blind acts first and may fold, call or
+    raise, but not check.
+    """
     hand = six_handed()
     assert hand.actor == 2
     legal = hand.legal_actions()
@@ -54,7 +60,7 @@ def test_cc_4_first_to_act_preflop_is_left_of_big_blind_and_cannot_check() -> No
 
 
 def test_cc_5_big_blind_option_when_nobody_raised() -> None:
-    """CC-5: cc 5 big blind option when nobody raised."""
+    """CC-5: when nobody raised before the flop, the big blind may still check or raise."""
     hand = six_handed()
     act(hand, "c", "c", "c", "c", "c")  # seats 2..5 call, small blind completes
     assert hand.actor == 1
@@ -66,7 +72,9 @@ def test_cc_5_big_blind_option_when_nobody_raised() -> None:
 
 
 def test_cc_6_flop_is_burn_and_three_cards_first_active_left_of_button_acts() -> None:
-    """CC-6: cc 6 flop is burn and three cards first active left of button acts."""
+    """CC-6: the flop is one burn and three board cards; the first active player left of the button
+    acts first after it.
+    """
     hand = six_handed()
     act(hand, "c", "c", "c", "f", "f", "c")  # button (5) folds, small blind folds
     assert hand.phase is Phase.BOARD and hand.expected() == ("board", 3)
@@ -78,7 +86,9 @@ def test_cc_6_flop_is_burn_and_three_cards_first_active_left_of_button_acts() ->
 
 
 def test_cc_7_fixed_limit_small_bet_then_big_bet() -> None:
-    """CC-7: cc 7 fixed limit small bet then big bet."""
+    """CC-7: fixed limit bets the lower limit before and on the flop, and the upper limit on the
+    turn and river.
+    """
     hand = start([1000] * 3, structure=Structure.FIXED_LIMIT, min_bet=10, blinds=(5, 10, 0))
     deal(hand, "AhAd", "KhKd", "QhQd")
     legal = hand.legal_actions()
@@ -108,7 +118,7 @@ def _capped_round(game: GameKind, players: int) -> object:
 
 
 def test_cc_8_fixed_limit_cap_big_blind_counts_as_the_bet() -> None:
-    """CC-8: cc 8 fixed limit cap big blind counts as the bet."""
+    """CC-8: one bet and three raises per round; before the flop the big blind counts as the bet."""
     hand = _capped_round(GameKind.CASH, 3)
     act(hand, "r20", "r30", "r40")  # BB + three raises = four bets
     legal = hand.legal_actions()
@@ -119,28 +129,28 @@ def test_cc_8_fixed_limit_cap_big_blind_counts_as_the_bet() -> None:
 
 
 def test_cc_8_no_cap_heads_up_in_cash_games() -> None:
-    """CC-8: cc 8 no cap heads up in cash games."""
+    """CC-8: in a cash game raises are unlimited when exactly two players are in the hand."""
     hand = _capped_round(GameKind.CASH, 2)
     act(hand, "r20", "r30", "r40", "r50", "r60", "r70")
     assert hand.legal_actions().min_raise_to == 80
 
 
 def test_cc_8_cap_kept_heads_up_in_tournaments() -> None:
-    """CC-8: cc 8 cap kept heads up in tournaments."""
+    """CC-8: in a tournament the raise cap stays even with two players."""
     hand = _capped_round(GameKind.TOURNAMENT, 2)
     act(hand, "r20", "r30", "r40")
     assert not hand.legal_actions().can_raise
 
 
 def test_cc_8_no_cap_when_two_remain_after_folds_in_cash() -> None:
-    """CC-8: cc 8 no cap when two remain after folds in cash."""
+    """CC-8: in a cash game the cap lifts as soon as folds leave two players in the hand."""
     hand = _capped_round(GameKind.CASH, 3)
     act(hand, "r20", "f", "r30", "r40")
     assert hand.legal_actions().can_raise
 
 
 def test_cc_8_short_all_in_does_not_count_as_a_raise() -> None:
-    """CC-8: cc 8 short all in does not count as a raise."""
+    """CC-8: an all-in short of a full bet does not count toward the raise cap."""
     hand = start(
         [1000, 1000, 25],
         structure=Structure.FIXED_LIMIT,
@@ -160,7 +170,9 @@ def test_cc_8_short_all_in_does_not_count_as_a_raise() -> None:
 
 
 def test_cc_9_turn_and_river_burn_one_card_action_left_of_button() -> None:
-    """CC-9: cc 9 turn and river burn one card action left of button."""
+    """CC-9: the turn and the river are each one burn and one card; the action starts left of the
+    button.
+    """
     hand = six_handed()
     act(hand, "c", "c", "c", "c", "c", "c")
     board(hand, "2c3c4c", burn="5c")
@@ -178,7 +190,7 @@ def test_cc_9_turn_and_river_burn_one_card_action_left_of_button() -> None:
 
 
 def test_tda_10_minimum_raise_is_the_largest_full_raise() -> None:
-    """TDA-10: tda 10 minimum raise is the largest full raise."""
+    """TDA-10: a raise must be at least the largest full bet or raise made in the round."""
     hand = six_handed()
     act(hand, "r10")  # raise of 8
     assert hand.legal_actions().min_raise_to == 18
@@ -189,7 +201,9 @@ def test_tda_10_minimum_raise_is_the_largest_full_raise() -> None:
 
 
 def test_tda_10_short_all_in_does_not_reopen_betting() -> None:
-    """TDA-10: tda 10 short all in does not reopen betting."""
+    """TDA-10: an all-in that is less than a full raise does not reopen raising for players who
+    already acted.
+    """
     hand = start([1000, 1000, 1000, 150])
     deal(hand, "AhAd", "KhKd", "QhQd", "JhJd")
     act(hand, "r100", "r150")  # player 3 all-in: a raise of 50, short of the full 98
@@ -202,7 +216,7 @@ def test_tda_10_short_all_in_does_not_reopen_betting() -> None:
 
 
 def test_tda_10_short_all_ins_that_add_up_to_a_full_raise_reopen() -> None:
-    """TDA-10: tda 10 short all ins that add up to a full raise reopen."""
+    """TDA-10: several short all-ins that together reach a full raise do reopen the betting."""
     hand = start([1000, 1000, 1000, 150, 200])
     deal(hand, "AhAd", "KhKd", "QhQd", "JhJd", "ThTd")
     act(hand, "r100", "r150", "r200")  # two short all-ins: +50 and +50 = a full 100
@@ -212,7 +226,7 @@ def test_tda_10_short_all_ins_that_add_up_to_a_full_raise_reopen() -> None:
 
 
 def test_tda_10_player_who_has_not_acted_may_raise_over_a_short_all_in() -> None:
-    """TDA-10: tda 10 player who has not acted may raise over a short all in."""
+    """TDA-10: a player who has not yet acted in the round may raise over a short all-in."""
     hand = start([1000, 1000, 1000, 150])
     deal(hand, "AhAd", "KhKd", "QhQd", "JhJd")
     act(hand, "r100", "r150")
@@ -221,7 +235,9 @@ def test_tda_10_player_who_has_not_acted_may_raise_over_a_short_all_in() -> None
 
 
 def test_tda_10_player_who_checked_may_raise_over_a_short_all_in_opening_bet() -> None:
-    """TDA-10: tda 10 player who checked may raise over a short all in opening bet."""
+    """TDA-10: a player who checked may raise when a short all-in opens the betting, since he faced
+    no bet before.
+    """
     hand = start([1000, 80, 1000], blinds=(25, 50, 0), min_bet=50)
     deal(hand, "AhAd", "KhKd", "QhQd")
     act(hand, "c", "c", "c")  # button calls, small blind completes, big blind checks
@@ -237,7 +253,9 @@ def test_tda_10_player_who_checked_may_raise_over_a_short_all_in_opening_bet() -
 
 
 def test_tda_10_physical_chips_half_a_raise_forces_a_full_raise() -> None:
-    """TDA-10: tda 10 physical chips half a raise forces a full raise."""
+    """TDA-10: with physical chips, putting in half a raise or more beyond a call obliges a full
+    raise; less is a call with the excess returned.
+    """
     hand = six_handed()
     act(hand, "r10")  # last full raise 8; player 3 faces 10
     event, back = interpret_chip_bet(hand, 3, 14)  # 4 extra = 50% of 8
@@ -251,7 +269,9 @@ def test_tda_10_physical_chips_half_a_raise_forces_a_full_raise() -> None:
 
 
 def test_tda_26_no_limit_allows_unlimited_raises() -> None:
-    """TDA-26: tda 26 no limit allows unlimited raises."""
+    """TDA-26: in no-limit there is no cap on the number of raises; each must be at least the
+    previous raise.
+    """
     hand = start([100_000, 100_000])
     deal(hand, "AhAd", "KhKd")
     to = 2
@@ -264,7 +284,9 @@ def test_tda_26_no_limit_allows_unlimited_raises() -> None:
 
 
 def test_tda_35_heads_up_button_posts_small_blind_acts_first_preflop_last_after() -> None:
-    """TDA-35: tda 35 heads up button posts small blind acts first preflop last after."""
+    """TDA-35: heads-up the button posts the small blind, acts first before the flop and last after
+    it.
+    """
     hand = start([100, 100])  # index 0 big blind, index 1 button
     assert hand.bets == [2, 1]
     deal(hand, "AhAd", "KhKd")
@@ -285,7 +307,7 @@ def test_pot_limit_maximum_is_the_pot_after_calling() -> None:
 
 
 def test_pe_4_a_hand_needs_two_players_one_per_seat() -> None:
-    """PE-4: pe 4 a hand needs two players one per seat."""
+    """PE-4: a hand needs at least two players, and one player never holds two seats."""
     with pytest.raises(IllegalAction, match="at least two players"):
         start([100])
     from firmware.engine.events import StartHand
@@ -309,7 +331,7 @@ def test_pe_4_a_hand_needs_two_players_one_per_seat() -> None:
 
 
 def test_pe_4_table_stakes_only_chips_on_the_table_play() -> None:
-    """PE-4: pe 4 table stakes only chips on the table play."""
+    """PE-4: table stakes: only the chips on the table when the hand starts can be bet."""
     hand = start([50, 1000])
     deal(hand, "AhAd", "KhKd")
     act(hand, "r1000")  # the button shoves 1000; the big blind has only 50 on the table

@@ -37,7 +37,7 @@ def _tie_hand(odd: OddChips):  # type: ignore[no-untyped-def]
 
 
 def test_tda_3_leftover_unit_goes_to_first_winner_left_of_button() -> None:
-    """TDA-3: tda 3 leftover unit goes to first winner left of button."""
+    """TDA-3: the odd chips of a split pot go to the first winner left of the button."""
     hand = _tie_hand(OddChips.FIRST_LEFT_OF_BUTTON)
     assert hand.result is not None
     (pot,) = hand.result.pots
@@ -48,7 +48,9 @@ def test_tda_3_leftover_unit_goes_to_first_winner_left_of_button() -> None:
 
 
 def test_tda_3_split_never_breaks_a_unit_and_one_each_option() -> None:
-    """TDA-3: tda 3 split never breaks a unit and one each option."""
+    """TDA-3: a split never breaks the smallest chip in play; the house option gives leftover units
+    one each to successive winners.
+    """
     assert split_pot(100, [0, 1, 2], chip_unit=25) == {0: 50, 1: 25, 2: 25}
     assert split_pot(200, [4, 1, 2], chip_unit=25) == {1: 100, 2: 50, 4: 50}
     assert split_pot(200, [4, 1, 2], chip_unit=25, odd_chips=OddChips.ONE_EACH_FROM_BUTTON) == {
@@ -64,7 +66,7 @@ def test_tda_3_split_never_breaks_a_unit_and_one_each_option() -> None:
 
 
 def test_tda_4_each_pot_is_split_on_its_own() -> None:
-    """TDA-4: tda 4 each pot is split on its own."""
+    """TDA-4: side pots are split one by one, each with its own odd chips, never merged first."""
     # Player 0 is all-in for 11; the others bet on. Everybody plays the board.
     hand = start([11, 100, 100, 100], dead=(0, 0, 0, 1))
     deal(hand, "2c3d", "2d3h", "2h3s", "2s4c")
@@ -86,7 +88,9 @@ def test_tda_4_each_pot_is_split_on_its_own() -> None:
 
 
 def test_tda_9_all_hands_turned_up_when_no_more_betting() -> None:
-    """TDA-9: tda 9 all hands turned up when no more betting."""
+    """TDA-9: once a player is all-in and no more betting is possible, every live hand is turned
+    face up.
+    """
     hand = start([100, 100, 100])
     deal(hand, "AhAd", "KhKd", "2c7d")
     act(hand, "r100", "f", "c")
@@ -99,7 +103,9 @@ def test_tda_9_all_hands_turned_up_when_no_more_betting() -> None:
 
 
 def test_tda_21_no_rabbit_hunting_after_the_hand_ends() -> None:
-    """TDA-21: tda 21 no rabbit hunting after the hand ends."""
+    """TDA-21: no rabbit hunting: a board card that was not dealt is never shown after the hand
+    ends.
+    """
     hand = start([100, 100, 100])
     deal(hand, "AhAd", "KhKd", "2c7d")
     act(hand, "r10", "f", "f")
@@ -113,7 +119,7 @@ def test_tda_21_no_rabbit_hunting_after_the_hand_ends() -> None:
 
 
 def test_tda_37_showdown_order_last_river_aggressor_first() -> None:
-    """TDA-37: tda 37 showdown order last river aggressor first."""
+    """TDA-37: at showdown the last aggressor of the final betting round shows first."""
     hand = start([1000] * 4)
     deal(hand, "AhAd", "KhKd", "QhQd", "JhJd")
     act(hand, "c", "c", "c", "c")
@@ -128,7 +134,9 @@ def test_tda_37_showdown_order_last_river_aggressor_first() -> None:
 
 
 def test_tda_37_no_river_bet_first_left_of_button_shows_first() -> None:
-    """TDA-37: tda 37 no river bet first left of button shows first."""
+    """TDA-37: with no bet on the river, the first player left of the button shows first, then
+    clockwise.
+    """
     hand = start([1000] * 4)
     deal(hand, "AhAd", "KhKd", "QhQd", "JhJd")
     act(hand, "c", "c", "c", "c")
@@ -142,7 +150,7 @@ def test_tda_37_no_river_bet_first_left_of_button_shows_first() -> None:
 
 
 def test_cc_10_caller_may_muck_and_mucked_hand_never_wins() -> None:
-    """CC-10: cc 10 caller may muck and mucked hand never wins."""
+    """CC-10: a caller need not show and may muck; a mucked hand can never win a pot."""
     hand = start([1000] * 2)
     deal(hand, "2c7d", "AhAd")  # index 0 big blind, index 1 button
     act(hand, "c", "c")
@@ -156,7 +164,7 @@ def test_cc_10_caller_may_muck_and_mucked_hand_never_wins() -> None:
 
 
 def test_tda_29_tabled_hand_cannot_be_mucked() -> None:
-    """TDA-29: tda 29 tabled hand cannot be mucked."""
+    """TDA-29: a hand tabled at showdown cannot be mucked afterwards; cards speak."""
     hand = start([1000] * 2)
     deal(hand, "2c7d", "AhAd")
     act(hand, "c", "c")
@@ -169,7 +177,7 @@ def test_tda_29_tabled_hand_cannot_be_mucked() -> None:
 
 
 def test_tda_40_playing_the_board_needs_both_cards_tabled() -> None:
-    """TDA-40: tda 40 playing the board needs both cards tabled."""
+    """TDA-40: a player who plays the board must table both hole cards to get a share."""
     hand = start([1000] * 2)
     deal(hand, "2c3d", "4c5d")
     act(hand, "c", "c")
@@ -185,7 +193,7 @@ def test_tda_40_playing_the_board_needs_both_cards_tabled() -> None:
 
 
 def test_tda_40_tabling_both_cards_shares_the_pot() -> None:
-    """TDA-40: tda 40 tabling both cards shares the pot."""
+    """TDA-40: tabling both hole cards while playing the board earns an equal share of the pot."""
     hand = start([1000] * 2)
     deal(hand, "2c3d", "4c5d")
     act(hand, "c", "c")
@@ -199,7 +207,9 @@ def test_tda_40_tabling_both_cards_shares_the_pot() -> None:
 
 
 def test_hg_1_smaller_all_in_is_matched_rest_returned() -> None:
-    """HG-1: hg 1 smaller all in is matched rest returned."""
+    """HG-1: when two players are all-in for different amounts, the smaller stack is matched and the
+    rest returns to the bigger one.
+    """
     hand = start([100, 250])  # index 0 big blind, index 1 button
     deal(hand, "AhAd", "KhKd")
     act(hand, "r250", "c")
@@ -209,7 +219,9 @@ def test_hg_1_smaller_all_in_is_matched_rest_returned() -> None:
 
 
 def test_hg_2_short_all_in_against_two_players_main_and_side_pot() -> None:
-    """HG-2: hg 2 short all in against two players main and side pot."""
+    """HG-2: a short all-in against two players makes a main pot all three can win and a side pot
+    only the other two can.
+    """
     hand = start([1000, 1000, 60])
     deal(hand, "KhKd", "QhQd", "AhAd")
     act(hand, "r60", "c", "c")  # button all-in for 60, blinds call
@@ -226,7 +238,7 @@ def test_hg_2_short_all_in_against_two_players_main_and_side_pot() -> None:
 
 
 def test_hg_3_several_all_ins_build_pots_of_any_depth() -> None:
-    """HG-3: hg 3 several all ins build pots of any depth."""
+    """HG-3: several all-ins build one pot per stack size, each remembering who may win it."""
     hand = start([1000, 50, 100, 200, 400])
     deal(hand, "2c3d", "AhAd", "KhKd", "QhQd", "5c5d")
     act(hand, "r100", "r200", "r400", "c", "c")
@@ -244,7 +256,7 @@ def test_hg_3_several_all_ins_build_pots_of_any_depth() -> None:
 
 
 def test_hg_18_stack_below_small_blind_can_win_only_its_stack_from_each() -> None:
-    """HG-18: hg 18 stack below small blind can win only its stack from each."""
+    """HG-18: an all-in player wins at most his own stack from each opponent."""
     hand = start([1000, 1, 1000, 1000], blinds=(1, 2, 0, 0), antes=0)
     # Player 1 has a single chip for the big blind of 2: all-in at once.
     assert hand.stacks[1] == 0 and hand.bets[1] == 1

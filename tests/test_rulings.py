@@ -11,7 +11,9 @@ from tests.kit import act, board, deal, start
 
 
 def test_tda_28_killed_unprotected_hand_gets_back_only_an_uncalled_raise() -> None:
-    """TDA-28: tda 28 killed unprotected hand gets back only an uncalled raise."""
+    """TDA-28: a hand killed by the dealer gets no redress, except that a raise nobody called is
+    returned.
+    """
     hand = start([1000] * 4)
     deal(hand, "AhAd", "KhKd", "QhQd", "JhJd")
     act(hand, "r50")  # player 2 raises to 50; nobody has called yet
@@ -23,7 +25,7 @@ def test_tda_28_killed_unprotected_hand_gets_back_only_an_uncalled_raise() -> No
 
 
 def test_tda_28_called_chips_stay_in_the_pot() -> None:
-    """TDA-28: tda 28 called chips stay in the pot."""
+    """TDA-28: chips that were called stay in the pot when the hand is killed."""
     hand = start([1000] * 3)
     deal(hand, "AhAd", "KhKd", "QhQd")
     act(hand, "r50", "c")  # small blind calls the raise
@@ -33,7 +35,9 @@ def test_tda_28_called_chips_stay_in_the_pot() -> None:
 
 
 def test_tda_8_absent_player_killed_when_deal_ends_blinds_stay_in_pot() -> None:
-    """TDA-8: tda 8 absent player killed when deal ends blinds stay in pot."""
+    """TDA-8: a player not in his seat when the deal ends has his hand killed; his blinds and antes
+    stay in the pot.
+    """
     hand = start([1000] * 3)
     deal(hand, "AhAd")
     hand.apply(KillHand(0, "not seated when the deal ended"))
@@ -49,7 +53,7 @@ def test_tda_8_absent_player_killed_when_deal_ends_blinds_stay_in_pot() -> None:
 
 
 def test_tda_29_tabled_winning_hand_cannot_be_killed() -> None:
-    """TDA-29: tda 29 tabled winning hand cannot be killed."""
+    """TDA-29: a tabled hand that obviously wins cannot be killed."""
     hand = start([100, 100])
     deal(hand, "AhAd", "2c7d")
     act(hand, "c", "c")

@@ -39,7 +39,7 @@ def dead_by_seat(plan: HandPlan) -> dict[int, int]:
 
 
 def test_cc_16_ten_seats_at_most_and_minimum_buy_in() -> None:
-    """CC-16: cc 16 ten seats at most and minimum buy in."""
+    """CC-16: a table has at most ten players, and a buy-in is at least ten times the lower limit."""
     s = seating(players=0)
     with pytest.raises(IllegalAction, match="seats 1 to 10"):
         s.sit(11, "X", 200)
@@ -51,7 +51,7 @@ def test_cc_16_ten_seats_at_most_and_minimum_buy_in() -> None:
 
 
 def test_pe_4_one_player_per_seat_and_one_seat_per_player() -> None:
-    """PE-4: pe 4 one player per seat and one seat per player."""
+    """PE-4: one player per seat and one seat per player."""
     s = seating(players=2)
     with pytest.raises(IllegalAction, match="taken"):
         s.sit(1, "Z", 200)
@@ -60,7 +60,7 @@ def test_pe_4_one_player_per_seat_and_one_seat_per_player() -> None:
 
 
 def test_pe_4_table_stakes_no_chips_leave_during_a_hand() -> None:
-    """PE-4: pe 4 table stakes no chips leave during a hand."""
+    """PE-4: no chips are bought or removed during a hand; buy-ins and cash-outs wait for its end."""
     s = seating(players=3)
     plan = s.plan_hand()
     s.begin_hand(plan)
@@ -74,7 +74,9 @@ def test_pe_4_table_stakes_no_chips_leave_during_a_hand() -> None:
 
 
 def test_hg_6_cash_out_whole_stack_and_wait_before_coming_back() -> None:
-    """HG-6: hg 6 cash out whole stack and wait before coming back."""
+    """HG-6: a cash player takes all his chips or none, and waits the house's time before sitting
+    again.
+    """
     s = seating(players=3)
     with pytest.raises(IllegalAction, match="HG-6"):
         s.remove_chips(2, 50)
@@ -86,7 +88,7 @@ def test_hg_6_cash_out_whole_stack_and_wait_before_coming_back() -> None:
 
 
 def test_hg_7_no_chip_transfers_between_players() -> None:
-    """HG-7: hg 7 no chip transfers between players."""
+    """HG-7: chips come only from the dealer or the cashier, never from another player."""
     s = seating(players=2)
     with pytest.raises(IllegalAction, match="HG-7"):
         s.transfer(1, 2, 50)
@@ -94,7 +96,7 @@ def test_hg_7_no_chip_transfers_between_players() -> None:
 
 
 def test_tda_18_declared_rebuy_is_binding_and_plays_behind() -> None:
-    """TDA-18: tda 18 declared rebuy is binding and plays behind."""
+    """TDA-18: a rebuy declared before the hand is binding, and those chips play as if on the table."""
     s = seating(players=3)
     s.declare_rebuy(3, 100)
     plan = s.plan_hand()
@@ -102,7 +104,7 @@ def test_tda_18_declared_rebuy_is_binding_and_plays_behind() -> None:
 
 
 def test_hg_13_busted_player_must_decide_before_next_hand() -> None:
-    """HG-13: hg 13 busted player must decide before next hand."""
+    """HG-13: a busted player must decide on a rebuy before the next hand is dealt."""
     s = seating(players=3)
     play(s, {2: 0, 3: 400})
     assert s.seats[2].busted
@@ -129,7 +131,9 @@ def test_config_unknown_option_is_an_error_naming_it() -> None:
 
 
 def test_cc_12_forward_button_goes_to_last_hands_small_blind() -> None:
-    """CC-12: cc 12 forward button goes to last hands small blind."""
+    """CC-12: the button moves forward to the player who posted the small blind in the previous
+    hand.
+    """
     s = seating(players=4)
     first = play(s)
     assert (first.button, first.small_blind_seat, first.big_blind_seat) == (1, 2, 3)
@@ -141,7 +145,9 @@ def test_cc_12_forward_button_goes_to_last_hands_small_blind() -> None:
 
 
 def test_cc_13_new_player_posts_a_live_big_blind_or_waits() -> None:
-    """CC-13: cc 13 new player posts a live big blind or waits."""
+    """CC-13: a new player left of the big blind may post a live big blind to play at once, or wait
+    for the big blind.
+    """
     s = seating(players=4)
     play(s)  # button 1, blinds 2 and 3
     s.sit(6, "New", 200)  # seat 6 is after seat 4, before the button's next seats
@@ -157,7 +163,7 @@ def test_cc_13_new_player_posts_a_live_big_blind_or_waits() -> None:
 
 
 def test_cc_13_new_player_between_button_and_blinds_waits() -> None:
-    """CC-13: cc 13 new player between button and blinds waits."""
+    """CC-13: a new player sitting between the button and the blinds waits until the button passes."""
     config = TableConfig("casino-cash", profile_options("casino-cash"), Stakes())
     s = Seating(config)
     for seat in (1, 3, 5, 7):
@@ -170,7 +176,9 @@ def test_cc_13_new_player_between_button_and_blinds_waits() -> None:
 
 
 def test_cc_14_hg_15_missed_big_blind_marker_then_posts_live_and_dead() -> None:
-    """CC-14, HG-15: cc 14 hg 15 missed big blind marker then posts live and dead."""
+    """CC-14/HG-15: a seat that missed the big blind gets an ML marker and on return posts both
+    blinds: the small part dead, the big part live.
+    """
     s = seating(players=5)
     play(s)  # button 1, blinds 2, 3
     s.sit_out(4)
@@ -188,7 +196,9 @@ def test_cc_14_hg_15_missed_big_blind_marker_then_posts_live_and_dead() -> None:
 
 
 def test_cc_15_missed_small_blind_marker_posts_dead_small_blind() -> None:
-    """CC-15: cc 15 missed small blind marker posts dead small blind."""
+    """CC-15: a seat that missed the small blind gets an MS marker and returns after the button
+    passes, posting a dead small blind.
+    """
     s = seating(players=5)
     play(s)  # button 1, blinds 2, 3
     s.sit_out(3)
@@ -202,7 +212,9 @@ def test_cc_15_missed_small_blind_marker_posts_dead_small_blind() -> None:
 
 
 def test_hg_15_returning_player_in_the_small_blind_waits_for_the_button() -> None:
-    """HG-15: hg 15 returning player in the small blind waits for the button."""
+    """HG-15: nobody comes back between the blinds; a returning player in the small blind waits for
+    the button to pass.
+    """
     s = seating(players=4)
     play(s)  # button 1, blinds 2, 3
     s.sit_out(3)
@@ -215,7 +227,9 @@ def test_hg_15_returning_player_in_the_small_blind_waits_for_the_button() -> Non
 
 
 def test_tda_6_dead_button_when_the_small_blind_busts() -> None:
-    """TDA-6: tda 6 dead button when the small blind busts."""
+    """TDA-6: when the player due the button is gone, the button stays on the empty seat one more
+    hand (dead button).
+    """
     s = seating("tda-tournament", players=4)
     first = play(s, {2: 0})  # button 1, blinds 2 and 3; seat 2 busts
     del s.seats[2]
@@ -228,7 +242,9 @@ def test_tda_6_dead_button_when_the_small_blind_busts() -> None:
 
 
 def test_tda_6_no_small_blind_when_the_big_blind_busts() -> None:
-    """TDA-6: tda 6 no small blind when the big blind busts."""
+    """TDA-6: the big blind always advances; when that leaves nobody in the small blind, no small
+    blind is posted.
+    """
     s = seating("tda-tournament", players=4)
     play(s, {3: 0})  # seat 3, the big blind, busts
     del s.seats[3]
@@ -239,7 +255,9 @@ def test_tda_6_no_small_blind_when_the_big_blind_busts() -> None:
 
 
 def test_tda_35_heads_up_transition_nobody_posts_big_blind_twice() -> None:
-    """TDA-35: tda 35 heads up transition nobody posts big blind twice."""
+    """TDA-35: when play goes heads-up the button is placed so that nobody posts the big blind twice
+    in a row.
+    """
     s = seating("tda-tournament", players=3)
     first = play(s, {1: 0})  # button 1, blinds 2 and 3; the button busts
     del s.seats[1]
@@ -252,7 +270,9 @@ def test_tda_35_heads_up_transition_nobody_posts_big_blind_twice() -> None:
 
 
 def test_tda_24_arrival_between_button_and_small_blind_sits_out_a_hand() -> None:
-    """TDA-24: tda 24 arrival between button and small blind sits out a hand."""
+    """TDA-24: a player moved in between the button and the small blind sits out one hand; anywhere
+    else he takes his new seat's obligations.
+    """
     config = TableConfig("tda-tournament", profile_options("tda-tournament"), Stakes())
     s = Seating(config)
     for seat in (1, 2, 5, 6):
@@ -265,7 +285,9 @@ def test_tda_24_arrival_between_button_and_small_blind_sits_out_a_hand() -> None
 
 
 def test_tda_8_hg_17_absent_players_are_dealt_in_in_tournaments() -> None:
-    """TDA-8, HG-17: tda 8 hg 17 absent players are dealt in in tournaments."""
+    """TDA-8/HG-17: in tournaments absent players are dealt in and post their blinds; their hands
+    are killed when the deal ends.
+    """
     s = seating("tda-tournament", players=3)
     s.set_away(3)
     plan = s.plan_hand()
@@ -273,7 +295,7 @@ def test_tda_8_hg_17_absent_players_are_dealt_in_in_tournaments() -> None:
 
 
 def test_hg_18_stack_below_small_blind_is_all_in_in_home_games() -> None:
-    """HG-18: hg 18 stack below small blind is all in in home games."""
+    """HG-18 (home option): a stack below the small blind is automatically all-in next hand."""
     config = TableConfig("home", profile_options("home"), Stakes(small_blind=5, big_blind=10))
     s = Seating(config)
     for seat in (1, 2, 3, 4):
@@ -284,7 +306,7 @@ def test_hg_18_stack_below_small_blind_is_all_in_in_home_games() -> None:
 
 
 def test_pe_4_fewer_than_two_players_cannot_start() -> None:
-    """PE-4: pe 4 fewer than two players cannot start."""
+    """PE-4: a hand cannot start with fewer than two players."""
     s = seating(players=2)
     s.sit_out(2)
     with pytest.raises(IllegalAction, match="at least two players"):

@@ -38,7 +38,9 @@ def schedule() -> LevelSchedule:
 
 
 def test_tda_17_level_at_gives_index_level_and_seconds_left() -> None:
-    """TDA-17: tda 17 level at gives index level and seconds left."""
+    """TDA-17: the schedule tells which level is in force at a moment and how many seconds it has
+    left.
+    """
     s = schedule()
     assert s.level_at(0.0) == (0, Level(25, 50, 0, False, 20.0), 1200.0)
     assert s.level_at(1199.5)[0] == 0
@@ -52,7 +54,7 @@ def test_tda_17_level_at_gives_index_level_and_seconds_left() -> None:
 
 
 def test_tda_17_schedule_loads_from_toml() -> None:
-    """TDA-17: tda 17 schedule loads from toml."""
+    """TDA-17: the blind structure loads from the table configuration."""
     text = """
 structure = "FL"
 chip_unit = 5
@@ -98,13 +100,13 @@ minutes = 15
 def test_tda_17_bad_schedules_are_refused_naming_the_level(
     entries: list[dict[str, object]], message: str
 ) -> None:
-    """TDA-17: tda 17 bad schedules are refused naming the level."""
+    """TDA-17: a blind structure with a bad level is refused with a sentence naming that level."""
     with pytest.raises(ConfigError, match=message):
         LevelSchedule.from_dicts(entries)
 
 
 def test_tda_17_level_change_during_a_hand_does_not_change_that_hands_stakes() -> None:
-    """TDA-17: tda 17 level change during a hand does not change that hands stakes."""
+    """TDA-17: a level that ends during a hand takes effect on the next hand, not this one."""
     clock = TournamentClock(schedule())
     clock.start(1000.0)
     hand_started_at = 2190.0  # shuffle 10 s before level 1 ends at 2200
@@ -117,14 +119,16 @@ def test_tda_17_level_change_during_a_hand_does_not_change_that_hands_stakes() -
 
 
 def test_tda_17_a_hand_shuffled_at_the_exact_level_end_uses_the_new_level() -> None:
-    """TDA-17: tda 17 a hand shuffled at the exact level end uses the new level."""
+    """TDA-17: a hand starts when the shuffle starts; shuffled at the exact end of a level, it plays
+    the new level.
+    """
     clock = TournamentClock(schedule())
     clock.start(0.0)
     assert clock.stakes_for_hand(1200.0).big_blind == 100
 
 
 def test_tda_17_pauses_push_the_level_change_back() -> None:
-    """TDA-17: tda 17 pauses push the level change back."""
+    """TDA-17: pausing the clock pushes the level change back by the pause."""
     clock = TournamentClock(schedule())
     clock.start(0.0)
     clock.pause(600.0)
@@ -137,7 +141,7 @@ def test_tda_17_pauses_push_the_level_change_back() -> None:
 
 
 def test_tda_17_big_blind_ante_level_gives_stakes_and_breaks_refuse_hands() -> None:
-    """TDA-17: tda 17 big blind ante level gives stakes and breaks refuse hands."""
+    """TDA-17: a big-blind-ante level gives its stakes, and no hand starts during a break."""
     clock = TournamentClock(schedule())
     clock.start(0.0)
     with pytest.raises(IllegalAction, match="break"):
@@ -152,7 +156,9 @@ def test_tda_17_big_blind_ante_level_gives_stakes_and_breaks_refuse_hands() -> N
 
 
 def test_tda_7_rounds_are_one_hand_per_player_at_the_table_times_rounds() -> None:
-    """TDA-7: tda 7 rounds are one hand per player at the table times rounds."""
+    """TDA-7: a round of penalty is one hand per player at the table when it is given, the offender
+    included, times the rounds.
+    """
     assert hands_to_miss(1, 9) == 9
     assert hands_to_miss(3, 6) == 18
     assert hands_to_miss(4, 10) == 40
@@ -162,7 +168,9 @@ def test_tda_7_rounds_are_one_hand_per_player_at_the_table_times_rounds() -> Non
 
 
 def test_tda_7_penalised_seat_is_dealt_in_and_killed_until_the_count_runs_out() -> None:
-    """TDA-7: tda 7 penalised seat is dealt in and killed until the count runs out."""
+    """TDA-7: a penalised seat is dealt in and pays its blinds and antes, and its hand is killed
+    until the count runs out.
+    """
     book = PenaltyBook()
     record = book.give(4, Penalty(PenaltyKind.ROUNDS, 1), "threw cards off the table", 50.0, 3)
     assert record.hands_total == 3 and not record.kill_now
@@ -178,7 +186,7 @@ def test_tda_7_penalised_seat_is_dealt_in_and_killed_until_the_count_runs_out() 
 
 
 def test_tda_7_only_hands_the_seat_is_dealt_count() -> None:
-    """TDA-7: tda 7 only hands the seat is dealt count."""
+    """TDA-7: only hands the penalised seat is dealt count toward the penalty."""
     book = PenaltyBook()
     book.give(2, Penalty(PenaltyKind.ROUNDS, 1), "abuse", 0.0, 2)
     assert book.hand_dealt([1, 3]) == frozenset()
@@ -187,7 +195,7 @@ def test_tda_7_only_hands_the_seat_is_dealt_count() -> None:
 
 
 def test_tda_7_penalty_given_during_a_hand_kills_it_and_counts_it() -> None:
-    """TDA-7: tda 7 penalty given during a hand kills it and counts it."""
+    """TDA-7: a penalty given during a hand kills that hand and counts it."""
     book = PenaltyBook()
     book.hand_dealt([1, 2, 3])
     record = book.give(2, Penalty(PenaltyKind.ROUNDS, 1), "abusive language", 10.0, 3)
@@ -196,7 +204,7 @@ def test_tda_7_penalty_given_during_a_hand_kills_it_and_counts_it() -> None:
 
 
 def test_tda_31_showing_cards_penalty_starts_next_hand_and_leaves_this_hand_live() -> None:
-    """TDA-31: tda 31 showing cards penalty starts next hand and leaves this hand live."""
+    """TDA-31: a penalty for showing cards starts with the next hand; the current hand stays live."""
     book = PenaltyBook()
     book.hand_dealt([1, 2, 3, 4])
     record = book.give(
@@ -217,7 +225,7 @@ def test_tda_31_showing_cards_penalty_starts_next_hand_and_leaves_this_hand_live
 
 
 def test_tda_7_warning_and_penalty_need_a_reason() -> None:
-    """TDA-7: tda 7 warning and penalty need a reason."""
+    """TDA-7: warnings and penalties are refused without a stated reason."""
     book = PenaltyBook()
     warning = book.give(1, Penalty(PenaltyKind.WARNING), "slow play", 0.0, 9)
     assert warning.hands_total == 0 and not book.is_serving(1)
@@ -229,7 +237,9 @@ def test_tda_7_warning_and_penalty_need_a_reason() -> None:
 
 
 def test_tda_7_disqualification_removes_the_chips_from_play_and_ends_other_penalties() -> None:
-    """TDA-7: tda 7 disqualification removes the chips from play and ends other penalties."""
+    """TDA-7: a disqualified player's chips are removed from play (recorded) and his other penalties
+    end.
+    """
     book = PenaltyBook()
     book.give(6, Penalty(PenaltyKind.ROUNDS, 2), "soft play", 0.0, 8)
     assert book.disqualify(6, "chip dumping (TDA-33)", 90.0, chips=12_500) == 12_500
@@ -247,7 +257,7 @@ def test_tda_7_disqualification_removes_the_chips_from_play_and_ends_other_penal
 def test_tda_13_seat_draw_is_a_random_assignment_and_is_logged(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """TDA-13: tda 13 seat draw is a random assignment and is logged."""
+    """TDA-13: seats are drawn at random and the draw is logged."""
     players = [f"p{i}" for i in range(7)]
     with caplog.at_level(logging.INFO, logger="firmware.table.draws"):
         result = draw_seats(players, list(range(1, 11)), random.Random(1))
@@ -259,7 +269,7 @@ def test_tda_13_seat_draw_is_a_random_assignment_and_is_logged(
 
 
 def test_tda_13_seat_draw_is_uniform() -> None:
-    """TDA-13: tda 13 seat draw is uniform."""
+    """TDA-13: every seat is equally likely in the draw (a statistical check with a fixed seed)."""
     rng = random.Random(20240607)
     seats = list(range(1, 10))
     runs = 9000
@@ -282,7 +292,9 @@ def test_tda_13_seat_draw_is_uniform() -> None:
 
 
 def test_hg_5_breaking_to_one_table_gives_every_player_a_distinct_seat() -> None:
-    """HG-5: hg 5 breaking to one table gives every player a distinct seat."""
+    """HG-5: when play breaks to one table, every remaining player gets a distinct seat by a new
+    draw.
+    """
     players = [f"p{i}" for i in range(10)]
     result = draw_seats(players, list(range(1, 11)), random.SystemRandom())
     assert sorted(result.values()) == list(range(1, 11))
@@ -293,7 +305,7 @@ def test_hg_5_breaking_to_one_table_gives_every_player_a_distinct_seat() -> None
 def test_tda_13_button_draw_highest_card_wins_ties_by_suit(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """TDA-13: tda 13 button draw highest card wins ties by suit."""
+    """TDA-13: the button goes to the highest card drawn, ties broken by suit."""
     cards = iter(parse_card(c) for c in ["Kd", "Ah", "As", "7c"])
     players = {8: "d", 1: "a", 3: "b", 5: "c"}
     with caplog.at_level(logging.INFO, logger="firmware.table.draws"):
@@ -305,7 +317,9 @@ def test_tda_13_button_draw_highest_card_wins_ties_by_suit(
 
 
 def test_tda_13_button_draw_from_a_shuffled_deck_is_seeded() -> None:
-    """TDA-13: tda 13 button draw from a shuffled deck is seeded."""
+    """TDA-13: the button draw uses a shuffled deck from the given random source, so a seeded test
+    is reproducible.
+    """
     players = {1: "a", 2: "b", 3: "c"}
     first = draw_for_button(players, random.Random(3))
     assert first == draw_for_button(players, random.Random(3))
@@ -323,7 +337,9 @@ def _tables() -> dict[str, dict[int, str]]:
 
 
 def test_tda_25_moves_the_next_big_blind_to_the_seat_closest_to_the_big_blind() -> None:
-    """TDA-25: tda 25 moves the next big blind to the seat closest to the big blind."""
+    """TDA-25: balancing moves the player who will be big blind next, to the seat closest to the big
+    blind at the short table.
+    """
     move = suggest_move(_tables(), big_blinds={"A": 4, "B": 3})
     assert move is not None
     assert (move.player, move.from_table, move.from_seat) == ("a5", "A", 5)
@@ -332,7 +348,7 @@ def test_tda_25_moves_the_next_big_blind_to_the_seat_closest_to_the_big_blind() 
 
 
 def test_tda_25_next_big_blind_skips_empty_seats_and_wraps() -> None:
-    """TDA-25: tda 25 next big blind skips empty seats and wraps."""
+    """TDA-25: finding the next big blind skips empty seats and wraps around the table."""
     tables = _tables()
     move = suggest_move(tables, big_blinds={"A": 9, "B": 8})
     assert move is not None
@@ -340,13 +356,13 @@ def test_tda_25_next_big_blind_skips_empty_seats_and_wraps() -> None:
 
 
 def test_tda_25_no_move_when_tables_differ_by_one_or_less() -> None:
-    """TDA-25: tda 25 no move when tables differ by one or less."""
+    """TDA-25: tables that differ by one player or less are balanced; nobody moves."""
     tables = {"A": {1: "x", 2: "y", 3: "z"}, "B": {1: "u", 2: "v"}}
     assert suggest_move(tables, big_blinds={"A": 1, "B": 1}) is None
 
 
 def test_tda_25_table_short_three_players_pauses() -> None:
-    """TDA-25: tda 25 table short three players pauses."""
+    """TDA-25: play stops at a table short three or more players until it is balanced."""
     counts = {"A": 9, "B": 6, "C": 7}
     assert table_should_pause(counts, "B")
     assert not table_should_pause(counts, "C")
@@ -354,7 +370,9 @@ def test_tda_25_table_short_three_players_pauses() -> None:
 
 
 def test_hg_4_moves_the_player_in_the_same_position_relative_to_the_button() -> None:
-    """HG-4: hg 4 moves the player in the same position relative to the button."""
+    """HG-4: the player moved is the one in the same position relative to the button as the empty
+    seat, so nobody pays or skips blinds twice.
+    """
     # B's chosen empty seat is 4, three seats after its button (1); at A the
     # player three seats after the button (6) is seat 9
     move = suggest_move(
@@ -366,7 +384,7 @@ def test_hg_4_moves_the_player_in_the_same_position_relative_to_the_button() -> 
 
 
 def test_hg_4_takes_the_nearest_position_closer_to_the_button_when_it_is_empty() -> None:
-    """HG-4: hg 4 takes the nearest position closer to the button when it is empty."""
+    """HG-4: when that position is empty, the nearest position closer to the button is taken."""
     tables = _tables()
     del tables["A"][9]
     tables["A"][10] = "a10"
