@@ -24,8 +24,9 @@ pytestmark = pytest.mark.skipif(not LINT.exists(), reason="import-linter is not 
 
 def _copy_tree(dst: pathlib.Path) -> pathlib.Path:
     """Copy the packages and the configuration the contracts read into ``dst``."""
+    skip = shutil.ignore_patterns("*.so", "__pycache__")
     for name in ("firmware", "ui", "drivers", "hal_sim"):
-        shutil.copytree(ROOT / name, dst / name, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+        shutil.copytree(ROOT / name, dst / name, ignore=skip)
     shutil.copy(ROOT / "pyproject.toml", dst / "pyproject.toml")
     return dst
 

@@ -39,7 +39,7 @@ def dead_by_seat(plan: HandPlan) -> dict[int, int]:
 
 
 def test_cc_16_ten_seats_at_most_and_minimum_buy_in() -> None:
-    """CC-16: a table has at most ten players, and a buy-in is at least ten times the lower limit."""
+    """CC-16: at most ten players per table; a buy-in is at least ten times the lower limit."""
     s = seating(players=0)
     with pytest.raises(IllegalAction, match="seats 1 to 10"):
         s.sit(11, "X", 200)
@@ -60,7 +60,7 @@ def test_pe_4_one_player_per_seat_and_one_seat_per_player() -> None:
 
 
 def test_pe_4_table_stakes_no_chips_leave_during_a_hand() -> None:
-    """PE-4: no chips are bought or removed during a hand; buy-ins and cash-outs wait for its end."""
+    """PE-4: no chips are bought or removed during a hand; buy-ins wait for its end."""
     s = seating(players=3)
     plan = s.plan_hand()
     s.begin_hand(plan)
@@ -96,7 +96,7 @@ def test_hg_7_no_chip_transfers_between_players() -> None:
 
 
 def test_tda_18_declared_rebuy_is_binding_and_plays_behind() -> None:
-    """TDA-18: a rebuy declared before the hand is binding, and those chips play as if on the table."""
+    """TDA-18: a rebuy declared before the hand is binding; those chips play as if on the table."""
     s = seating(players=3)
     s.declare_rebuy(3, 100)
     plan = s.plan_hand()
@@ -163,7 +163,7 @@ def test_cc_13_new_player_posts_a_live_big_blind_or_waits() -> None:
 
 
 def test_cc_13_new_player_between_button_and_blinds_waits() -> None:
-    """CC-13: a new player sitting between the button and the blinds waits until the button passes."""
+    """CC-13: a new player between the button and the blinds waits until the button passes."""
     config = TableConfig("casino-cash", profile_options("casino-cash"), Stakes())
     s = Seating(config)
     for seat in (1, 3, 5, 7):

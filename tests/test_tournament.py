@@ -204,7 +204,7 @@ def test_tda_7_penalty_given_during_a_hand_kills_it_and_counts_it() -> None:
 
 
 def test_tda_31_showing_cards_penalty_starts_next_hand_and_leaves_this_hand_live() -> None:
-    """TDA-31: a penalty for showing cards starts with the next hand; the current hand stays live."""
+    """TDA-31: a penalty for showing cards starts next hand; the current hand stays live."""
     book = PenaltyBook()
     book.hand_dealt([1, 2, 3, 4])
     record = book.give(
