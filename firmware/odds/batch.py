@@ -46,10 +46,13 @@ from firmware.errors import CardError
 
 __all__ = [
     "CHUNK_ROWS",
+    "FLUSH_STRENGTHS",
     "MASK_WEIGHTS",
     "PAIR_WEIGHTS64",
     "WEIGHTS64",
     "evaluate_batch",
+    "multiset_index",
+    "rank_strengths",
     "strengths_from_sums",
 ]
 
@@ -133,6 +136,31 @@ def _build() -> tuple[
 
 _LA, _LB, _STRENGTH = _build()
 _FLUSH = np.array(FLUSH_TABLE, dtype=np.uint16)
+#: Strength of the best flush in a 13-bit rank mask of one suit (0 below five bits).
+FLUSH_STRENGTHS: UInt16Array = _FLUSH
+
+
+def multiset_index(v: IntArray, n_cards: int) -> npt.NDArray[np.intp]:
+    """Perfect index ``0 .. M - 1`` of the rank multisets of ``n_cards`` (5, 6 or 7) cards.
+
+    :param v: int64 array of weight sums (or of rank parts alone).
+    """
+    index: npt.NDArray[np.intp] = (
+        _LA[n_cards][v & _LOW_MASK] + _LB[(v >> HIGH_SHIFT) & _HIGH_MASK]
+    ).astype(np.intp)
+    return index
+
+
+def rank_strengths(v: IntArray, n_cards: int) -> UInt16Array:
+    """Strengths of hands ignoring flushes, from the rank part of their weight sums.
+
+    :param v: any-shape int64 array of weight sums (or of rank parts alone).
+    :param n_cards: cards per hand, 5, 6 or 7.
+    """
+    table: UInt16Array = _STRENGTH[n_cards][
+        _LA[n_cards][v & _LOW_MASK] + _LB[(v >> HIGH_SHIFT) & _HIGH_MASK]
+    ]
+    return table
 
 
 def strengths_from_sums(

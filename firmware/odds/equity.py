@@ -20,7 +20,6 @@ preflop is 1,712,304 boards per player.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -28,44 +27,15 @@ import numpy.typing as npt
 from firmware.engine.cards import DECK_SIZE, Card, format_card
 from firmware.errors import CardError
 from firmware.odds.batch import MASK_WEIGHTS, WEIGHTS64, strengths_from_sums
+from firmware.odds.patterns import pattern_equity
+from firmware.odds.shares import Share, Tally
 
-__all__ = ["Share", "board_sums", "equity"]
+__all__ = ["Share", "board_sums", "equity", "equity_by_boards"]
 
 Int64Array = npt.NDArray[np.int64]
 
 #: Boards evaluated per chunk (bounds memory to tens of megabytes).
 CHUNK_BOARDS = 1 << 18
-
-
-@dataclass(frozen=True)
-class Share:
-    """One hand's result over all boards.
-
-    :ivar wins: boards won outright.
-    :ivar ties: boards split with at least one other hand.
-    :ivar tie_share: sum over split boards of 1 / (hands sharing the pot).
-    :ivar boards: number of boards enumerated (the same for every hand).
-    """
-
-    wins: int
-    ties: int
-    tie_share: float
-    boards: int
-
-    @property
-    def win(self) -> float:
-        """Fraction of boards won outright."""
-        return self.wins / self.boards
-
-    @property
-    def tie(self) -> float:
-        """Fractional split shares, as a fraction of all boards."""
-        return self.tie_share / self.boards
-
-    @property
-    def equity(self) -> float:
-        """Expected share of the pot: ``win + tie``."""
-        return self.win + self.tie
 
 
 def board_sums(cards: Sequence[Card], k: int) -> tuple[Int64Array, Int64Array]:
@@ -147,7 +117,10 @@ def equity(
     board: Sequence[Card] = (),
     dead: Sequence[Card] = (),
 ) -> list[Share]:
-    """Exact equity of each hand, enumerating every completion of ``board``.
+    """Exact equity of each hand over every completion of ``board``.
+
+    Counts the boards by rank pattern (:mod:`firmware.odds.patterns`); the
+    result is identical, integer for integer, to :func:`equity_by_boards`.
 
     :param holes: two hole cards per hand (card ints, see :mod:`firmware.engine.cards`).
     :param board: 0, 3, 4 or 5 board cards already dealt.
@@ -155,6 +128,19 @@ def equity(
     :returns: one :class:`Share` per hand, in the order of ``holes``.
     :raises CardError: for fewer than two hands, a hand without exactly two
         cards, a board of 1, 2 or 6+ cards, or a card used twice.
+    """
+    _validate(holes, board, dead)
+    return pattern_equity(holes, board, dead)
+
+
+def equity_by_boards(
+    holes: Sequence[Sequence[Card]],
+    board: Sequence[Card] = (),
+    dead: Sequence[Card] = (),
+) -> list[Share]:
+    """Exact equity of each hand, evaluating every completion of ``board`` one by one.
+
+    The reference for :func:`equity` (same arguments, same result, slower).
     """
     _validate(holes, board, dead)
     used = {int(c) for hole in holes for c in hole} | {int(c) for c in (*board, *dead)}
@@ -167,8 +153,7 @@ def equity(
     hole_w = [int(WEIGHTS64[a]) + int(WEIGHTS64[b]) for a, b in holes]
     hole_m = [int(MASK_WEIGHTS[a]) + int(MASK_WEIGHTS[b]) for a, b in holes]
     players = len(holes)
-    wins = np.zeros(players, dtype=np.int64)
-    split_counts = np.zeros((players, players + 1), dtype=np.int64)  # [p, hands sharing]
+    tally = Tally(players)
     n_boards = all_w.size
     for lo in range(0, n_boards, CHUNK_BOARDS):
         bw, bm = all_w[lo : lo + CHUNK_BOARDS], all_m[lo : lo + CHUNK_BOARDS]
@@ -181,16 +166,5 @@ def equity(
                 return bm[rows] + hm
 
             strengths[p] = strengths_from_sums(bw + hole_w[p], 7, masks)
-        best = strengths.max(axis=0)
-        winners = strengths == best
-        sharing = winners.sum(axis=0)
-        alone = sharing == 1
-        for p in range(players):
-            wins[p] += np.count_nonzero(winners[p] & alone)
-            split_counts[p] += np.bincount(sharing[winners[p]], minlength=players + 1)
-    shares = []
-    for p in range(players):
-        ties = int(split_counts[p, 2:].sum())
-        tie_share = sum(int(split_counts[p, k]) / k for k in range(2, players + 1))
-        shares.append(Share(int(wins[p]), ties, tie_share, n_boards))
-    return shares
+        tally.add(strengths)
+    return tally.shares(n_boards)
