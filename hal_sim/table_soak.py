@@ -18,7 +18,9 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from firmware.engine.bots import RandomBot
 from firmware.engine.events import BetRaise, CheckCall, Fold, Muck, Show
@@ -28,6 +30,7 @@ from firmware.errors import IllegalAction
 from firmware.hal.deck import VirtualDeck
 from firmware.service.journal import Journal
 from firmware.service.recovery import schedule_entries, store_table_setup
+from firmware.service.retention import Retention, after_hand
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
@@ -63,6 +66,8 @@ class Soak:
     :param profile: Rules profile name.
     :param seed: Seed of every random choice (reproducible runs).
     :param incident_rate: Chance per hand of injecting an incident.
+    :param snapshot_every: With a journal, save a snapshot of the table in it every
+        so many hands, as ``pokertable serve`` does (None: never).
     """
 
     def __init__(
@@ -71,6 +76,7 @@ class Soak:
         seed: int,
         incident_rate: float = 0.15,
         journal: Journal | None = None,
+        snapshot_every: int | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.journal = journal
@@ -103,6 +109,20 @@ class Soak:
         self.names = iter(f"{NAMES[i % 10]}{i}" for i in range(10**9))
         for seat in self.rng.sample(range(1, 11), 6):
             self._sit(seat)
+        if journal is not None and snapshot_every:
+            self.table.hand_listeners.append(self._snapshot_listener(snapshot_every))
+
+    def _snapshot_listener(self, every: int) -> Callable[[dict[str, Any], object], None]:
+        """A hand listener saving a snapshot in the journal every ``every`` hands."""
+        policy = Retention(snapshot_every_hands=every, rotate_every_hands=10**12)
+        count = [0]
+
+        def listener(record: dict[str, Any], hand: object) -> None:
+            count[0] += 1
+            if self.journal is not None:
+                self.journal = after_hand(self.journal, self.table, policy, count[0])
+
+        return listener
 
     # ------------------------------------------------------------ helpers
 
@@ -298,9 +318,10 @@ def run_soak(
     seed: int = 1,
     incident_rate: float = 0.15,
     journal: Journal | None = None,
+    snapshot_every: int | None = None,
 ) -> SoakResult:
     """Play ``hands`` hands at a ``profile`` table; raise if a chip is lost or created."""
-    soak = Soak(profile, seed, incident_rate, journal)
+    soak = Soak(profile, seed, incident_rate, journal, snapshot_every)
     started = time.perf_counter()
     while soak.result.hands < hands:
         soak.play_hand()
@@ -316,9 +337,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--journal", help="journal every event to this SQLite file")
+    parser.add_argument(
+        "--snapshot-every", type=int, default=10, help="hands between snapshots in the journal"
+    )
     args = parser.parse_args(argv)
     journal = Journal(args.journal) if args.journal else None
-    result = run_soak(args.profile, args.hands, args.seed, journal=journal)
+    result = run_soak(
+        args.profile, args.hands, args.seed, journal=journal, snapshot_every=args.snapshot_every
+    )
     print(
         f"{result.profile}: {result.hands} hands in {result.seconds:.2f} s "
         f"({result.hands_per_second:.0f} hands/s), {result.voided} void, "

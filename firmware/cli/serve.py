@@ -30,7 +30,7 @@ from firmware.service.meters import Meters
 from firmware.service.notify import Notifier
 from firmware.service.recovery import restore, store_table_setup
 from firmware.service.registry import TagRegistry
-from firmware.service.retention import Retention, prune_history, rotate_journal
+from firmware.service.retention import Retention, after_hand, prune_history
 from firmware.service.virtual_dealer import attach_virtual_dealers
 from firmware.table import events as te
 from firmware.table.options import load_table_config
@@ -103,8 +103,9 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     def retain(record: dict[str, Any], hand: object) -> None:
         # Between hands (the listener runs after the hand ended): never the open hand.
         since_rotation["hands"] += 1
-        if since_rotation["hands"] >= policy.rotate_every_hands:
-            current["journal"] = rotate_journal(current["journal"], table, policy.keep_journals)
+        journal = after_hand(current["journal"], table, policy, since_rotation["hands"])
+        if journal is not current["journal"]:  # rotated
+            current["journal"] = journal
             since_rotation["hands"] = 0
             prune_history(history, policy)
 

@@ -41,7 +41,16 @@ CREATE TABLE IF NOT EXISTS events (
     prev BLOB NOT NULL,
     hash BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS snapshots (
+    event_id INTEGER PRIMARY KEY,
+    hash BLOB NOT NULL,
+    state BLOB NOT NULL,
+    digest BLOB NOT NULL
+);
 """
+
+#: Snapshots kept in a journal (older ones are deleted when a new one is saved).
+KEEP_SNAPSHOTS = 2
 
 
 class JournalError(PokerTableError, OSError):
@@ -134,25 +143,79 @@ class Journal:
     def __len__(self) -> int:
         return self._last_id
 
-    def events(self) -> Iterator[te.TableEvent]:
-        """Every event in order (after checking the chain)."""
-        report = self.verify()
+    # ------------------------------------------------------------ snapshots
+
+    def save_snapshot(self, state: dict[str, Any]) -> int:
+        """Store the table's state as of the last record (between hands); return that number.
+
+        Recovery then starts from the newest snapshot and replays only the
+        records after it. The snapshot is tied to the chain: it stores the
+        hash of its record and a digest of both, checked when it is read.
+        """
+        blob = msgpack.packb(state)
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO snapshots (event_id, hash, state, digest) "
+                "VALUES (?, ?, ?, ?)",
+                (self._last_id, self._last_hash, blob, _digest(self._last_hash, blob)),
+            )
+            self._db.execute(
+                "DELETE FROM snapshots WHERE event_id NOT IN "
+                "(SELECT event_id FROM snapshots ORDER BY event_id DESC LIMIT ?)",
+                (KEEP_SNAPSHOTS,),
+            )
+        return self._last_id
+
+    def latest_snapshot(self) -> tuple[int, dict[str, Any]] | None:
+        """The newest snapshot as ``(record number, state)``, or None.
+
+        :raises JournalError: if the snapshot does not match the record it names.
+        """
+        row = self._db.execute(
+            "SELECT event_id, hash, state, digest FROM snapshots ORDER BY event_id DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        number, chain, blob, digest = row
+        record = self._db.execute("SELECT hash FROM events WHERE id = ?", (number,)).fetchone()
+        expected = GENESIS if number == 0 else (record[0] if record else None)
+        if chain != expected or _digest(chain, blob) != digest:
+            raise JournalError(
+                f"The snapshot at record {number} of the journal {self.path} does not match "
+                "the journal. The table stays stopped; see 'pokertable audit verify' and "
+                "'pokertable audit salvage'."
+            )
+        state: dict[str, Any] = msgpack.unpackb(blob)
+        return number, state
+
+    # ------------------------------------------------------------ reading
+
+    def events(self, after: int = 0) -> Iterator[te.TableEvent]:
+        """Every event after record ``after``, in order (after checking that part of the chain)."""
+        report = self.verify(after)
         if not report.ok:
             raise JournalError(
                 f"The journal {self.path} fails its integrity check at record "
                 f"{report.first_bad}: {report.problem}. The table stays stopped; see "
                 "'pokertable audit verify' and 'pokertable audit salvage'."
             )
-        for (record,) in self._db.execute("SELECT record FROM events ORDER BY id"):
+        for (record,) in self._db.execute(
+            "SELECT record FROM events WHERE id > ? ORDER BY id", (after,)
+        ):
             yield te.from_record(msgpack.unpackb(record))
 
-    def verify(self) -> VerifyReport:
-        """Check that no record was edited, inserted or deleted."""
+    def verify(self, after: int = 0) -> VerifyReport:
+        """Check that no record was edited, inserted or deleted (from record ``after`` on)."""
         prev = GENESIS
-        expected = 1
-        count = 0
+        if after:
+            row = self._db.execute("SELECT hash FROM events WHERE id = ?", (after,)).fetchone()
+            if row is None:
+                return VerifyReport(0, False, f"record {after} is missing", after)
+            prev = row[0]
+        expected = after + 1
+        count = after
         for number, record, stored_prev, digest in self._db.execute(
-            "SELECT id, record, prev, hash FROM events ORDER BY id"
+            "SELECT id, record, prev, hash FROM events WHERE id > ? ORDER BY id", (after,)
         ):
             if number != expected:
                 return VerifyReport(count, False, f"record {expected} is missing", expected)

@@ -1,10 +1,12 @@
 """Rebuilding the table from its journal after a restart.
 
 The journal holds the table's set-up (configuration, blind schedule) as
-metadata and every table event in order. :func:`restore` replays them into a
-new :class:`~firmware.table.table.Table`: events the table refused the first
-time are refused again in the same way, so the result is exactly the state
-at the moment of the crash. With the house option ``void_on_recovery`` an open
+metadata and every table event in order, plus a snapshot of the table
+between hands every few hands. :func:`restore` loads the newest snapshot
+into a new :class:`~firmware.table.table.Table` and replays the events after
+it, so recovery time does not grow with the session. Events the table
+refused the first time are refused again in the same way, so the result is
+exactly the state at the moment of the crash. With the house option ``void_on_recovery`` an open
 hand is then voided with exact refunds instead of resumed.
 """
 
@@ -57,7 +59,10 @@ def store_table_setup(
 
 
 def restore(journal: Journal) -> Table:
-    """Rebuild the table from ``journal`` (its chain is verified first).
+    """Rebuild the table from ``journal``: its newest snapshot, then the records after it.
+
+    The chain is verified from the snapshot on (``pokertable audit verify``
+    checks all of it); without a snapshot every record is verified and replayed.
 
     :raises firmware.service.journal.JournalError: if the journal is damaged or altered.
     :raises IllegalAction: if the journal has no table set-up.
@@ -76,7 +81,14 @@ def restore(journal: Journal) -> Table:
     if setup.get("schedule"):
         schedule = LevelSchedule.from_dicts(setup["schedule"], structure=config.stakes.structure)
     table = Table(config, deck_ready=setup["deck_ready"], schedule=schedule)
-    for event in journal.events():
+    # Start from the newest snapshot (taken between hands every few hands, see
+    # firmware.service.retention) and replay only the records after it.
+    snapshot = journal.latest_snapshot()
+    after = 0
+    if snapshot is not None:
+        after, state = snapshot
+        table.apply(te.Restore(state))
+    for event in journal.events(after):
         # A refused event was refused the first time too: the journal records
         # attempts, not only successes, and replay refuses it the same way.
         with contextlib.suppress(IllegalAction):

@@ -1,13 +1,15 @@
-"""Data retention on the SD card: journal rotation and hand-history pruning.
+"""Data retention on the SD card: snapshots, journal rotation and hand-history pruning.
 
-The journal grows by about 3 MB per 1,000 hands and recovery replays all of
-it, so it is rotated at a hand boundary every ``rotate_every_hands`` hands:
-the current file is archived under a name with the hand number, and a new
-journal starts with the table's set-up and a snapshot of the table between
-hands (:mod:`firmware.table.snapshot`). Only ``keep_journals`` archives are
-kept. The hand history keeps ``keep_hands`` hands and none older than
-``keep_days``. The open hand is never touched: rotation happens only between
-hands, and the history holds finished hands only.
+Every ``snapshot_every_hands`` hands the table's state between hands is saved
+in the journal, so recovery replays only the hands after it. The journal
+grows by about 3 MB per 1,000 hands, so it is rotated at a hand boundary
+every ``rotate_every_hands`` hands: the current file is archived under a
+name with the hand number, and a new journal starts with the table's set-up
+and a snapshot of the table between hands (:mod:`firmware.table.snapshot`).
+Only ``keep_journals`` archives are kept. The hand history keeps
+``keep_hands`` hands and none older than ``keep_days``. The open hand is
+never touched: snapshots and rotation happen only between hands, and the
+history holds finished hands only.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ from firmware.table.table import Table
 class Retention:
     """The retention policy (``[retention]`` in the table configuration)."""
 
+    snapshot_every_hands: int = 10
+    """A snapshot of the table goes into the journal every so many hands, so recovery
+    replays at most that many hands (:func:`firmware.service.recovery.restore`)."""
     rotate_every_hands: int = 5_000
     keep_journals: int = 4
     keep_hands: int = 200_000
@@ -46,10 +51,15 @@ class Retention:
                 f"Unknown [retention] option(s): {', '.join(unknown)}; known: {names}."
             )
         policy = cls(**section)
-        if policy.rotate_every_hands < 1 or policy.keep_journals < 0 or policy.keep_hands < 1:
+        if (
+            policy.rotate_every_hands < 1
+            or policy.snapshot_every_hands < 1
+            or policy.keep_journals < 0
+            or policy.keep_hands < 1
+        ):
             raise ConfigError(
-                "[retention] needs rotate_every_hands and keep_hands of at least 1 and "
-                "keep_journals of 0 or more."
+                "[retention] needs rotate_every_hands, snapshot_every_hands and keep_hands "
+                "of at least 1 and keep_journals of 0 or more."
             )
         return policy
 
@@ -81,6 +91,19 @@ def rotate_journal(journal: Journal, table: Table, keep: int) -> Journal:
             if os.path.exists(target):
                 os.remove(target)
     return fresh
+
+
+def after_hand(
+    journal: Journal, table: Table, policy: Retention, hands_since_rotation: int
+) -> Journal:
+    """What the journal needs between hands: a snapshot every ``snapshot_every_hands``
+    hands, a rotation every ``rotate_every_hands``. Returns the journal to go on with
+    (a new one after a rotation, which starts from a snapshot of its own)."""
+    if hands_since_rotation >= policy.rotate_every_hands:
+        return rotate_journal(journal, table, policy.keep_journals)
+    if hands_since_rotation % policy.snapshot_every_hands == 0:
+        journal.save_snapshot(table_state(table))
+    return journal
 
 
 def prune_history(history: HandHistory, policy: Retention, now: float | None = None) -> int:
