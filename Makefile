@@ -11,7 +11,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 HANDS  ?= 5
 
-.PHONY: run test lint typecheck pytest bench clean compiled pure test-compiled
+.PHONY: run test lint typecheck pytest bench clean compiled pure test-compiled tables
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,11 @@ test: lint typecheck pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
+
+# Rebuild the stored evaluator tables and the heads-up preflop equity table (minutes).
+tables: $(STAMP)
+	$(BIN)/python -c "from firmware.engine.evaluator import write_tables_file as w; w()"
+	$(BIN)/python -m firmware.odds.headsup --build
 
 compiled: $(STAMP)
 	POKERTABLE_MYPYC=1 $(BIN)/python setup.py build_ext --inplace

@@ -38,10 +38,14 @@ integer, the multiset of ranks and a flush flag per suit.
 from __future__ import annotations
 
 import enum
+import sys
+import zlib
+from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
+from pathlib import Path
 
 from firmware.engine.cards import DECK_SIZE, Card, check_distinct, format_cards
 from firmware.errors import CardError, ConfigError
@@ -196,7 +200,67 @@ RANK_TABLE: dict[int, int]
 FLUSH_TABLE: list[int]
 #: Highest strength of each category, in category order.
 CATEGORY_BOUNDS: list[int]
-RANK_TABLE, FLUSH_TABLE, CATEGORY_BOUNDS = _build_tables()
+
+#: The tables as built by :func:`_build_tables`, stored so that import does not rebuild
+#: them (0.15-0.7 s here, several times that on a Pi); ``tests/test_evaluator_tables.py``
+#: checks the file against a fresh build, and a missing or damaged file means a rebuild.
+TABLES_FILE = Path(__file__).resolve().parent / "evaluator_tables.bin"
+_TABLES_MAGIC = b"PTEV1"
+
+
+def dump_tables(table: dict[int, int], flush: list[int], bounds: list[int]) -> bytes:
+    """The three tables as bytes for :data:`TABLES_FILE` (zlib, little-endian arrays)."""
+    keys = array("I", sorted(table))
+    values = array("H", (table[k] for k in keys))
+    parts = [array("I", [len(keys), len(flush), len(bounds)]), keys, values]
+    parts += [array("H", flush), array("H", bounds)]
+    if sys.byteorder == "big":  # pragma: no cover - no big-endian Pi
+        for part in parts:
+            part.byteswap()
+    return _TABLES_MAGIC + zlib.compress(b"".join(p.tobytes() for p in parts), 6)
+
+
+def load_tables(data: bytes) -> tuple[dict[int, int], list[int], list[int]]:
+    """The tables from :func:`dump_tables` bytes.
+
+    :raises ValueError: for bytes that are not such a file (the caller rebuilds).
+    """
+    if not data.startswith(_TABLES_MAGIC):
+        raise ValueError("not an evaluator tables file")
+    raw = zlib.decompress(data[len(_TABLES_MAGIC) :])
+    sizes = array("I", raw[:12])
+    if sys.byteorder == "big":  # pragma: no cover - no big-endian Pi
+        sizes.byteswap()
+    n_keys, n_flush, n_bounds = sizes
+    offset = 12
+    arrays = []
+    for code, count in (("I", n_keys), ("H", n_keys), ("H", n_flush), ("H", n_bounds)):
+        part = array(code)
+        part.frombytes(raw[offset : offset + count * part.itemsize])
+        if sys.byteorder == "big":  # pragma: no cover - no big-endian Pi
+            part.byteswap()
+        offset += count * part.itemsize
+        arrays.append(part)
+    if offset != len(raw) or n_flush != 8192 or n_bounds != len(Category):
+        raise ValueError("evaluator tables file of the wrong size")
+    keys, values, flush, bounds = arrays
+    return dict(zip(keys, values, strict=True)), list(flush), list(bounds)
+
+
+def write_tables_file() -> None:
+    """Rebuild the tables and write :data:`TABLES_FILE` (``make tables``)."""
+    TABLES_FILE.write_bytes(dump_tables(*_build_tables()))
+
+
+def _tables() -> tuple[dict[int, int], list[int], list[int]]:
+    """The tables from :data:`TABLES_FILE`, or built afresh if it is missing or damaged."""
+    try:
+        return load_tables(TABLES_FILE.read_bytes())
+    except (OSError, ValueError, zlib.error):
+        return _build_tables()
+
+
+RANK_TABLE, FLUSH_TABLE, CATEGORY_BOUNDS = _tables()
 
 
 # --------------------------------------------------------------------------
