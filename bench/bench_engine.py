@@ -176,6 +176,10 @@ def main() -> int:
     if pure is not None:
         row("ours, pure (play only)", pure["play"], p_pk)
     row(f"ours, {label} (play only)", p_ours, p_pk)
+    goal = ">= 100" if COMPILED else ">= 40"
+    print(f"RATIO|replay {label} / PokerKit (parse + play)|{t_pk / t_ours:.1f}|{goal}")
+    if pure is not None:
+        print(f"RATIO|replay pure / PokerKit (parse + play)|{t_pk / pure['parse_play']:.1f}|>= 40")
     if args.profile:
         profiler = cProfile.Profile()
         profiler.runcall(ours, texts)

@@ -84,6 +84,8 @@ def main() -> None:
     print(f"{'evaluator':32s} {'ns/hand':>10s} {'M hands/s':>10s} {'vs phevaluator':>15s}")
     for name, per_hand in rows:
         print(f"{name:32s} {per_hand * 1e9:10.0f} {1e-6 / per_hand:10.2f} {peer / per_hand:14.2f}x")
+    print(f"RATIO|evaluate7 / phevaluator (per hand)|{peer / rows[1][1]:.2f}|>= 1.5")
+    print(f"RATIO|evaluate_batch / phevaluator (per hand)|{peer / rows[3][1]:.1f}|>= 25")
 
 
 if __name__ == "__main__":

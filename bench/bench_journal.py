@@ -16,6 +16,10 @@ import statistics
 import sys
 import tempfile
 import time
+from pathlib import Path
+
+# This checkout's packages, not whatever pokertable is installed in the environment.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from firmware.service.journal import Journal
 from firmware.service.recovery import restore

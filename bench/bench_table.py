@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+
+# This checkout's packages, not whatever pokertable is installed in the environment.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hal_sim.table_soak import run_soak
 
