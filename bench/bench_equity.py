@@ -13,7 +13,9 @@ compiles ``bench/omp_driver.cpp`` (ours) against it with ``g++ -O3`` into
 OMPEval's ``HandEvaluator``, then ours, back to back, each ``--repeat`` times.
 Without a path or a compiler the OMPEval columns are skipped with a message.
 
-Every case checks that our wins equal OMPEval's (integers), and
+Heads-up rows are timed twice: through :func:`equity` (the stored table of
+``firmware/odds/data``) and with :func:`pattern_equity` (the enumeration by
+rank pattern, as without the table). Every case checks that our wins equal OMPEval's (integers), and
 ``--phevaluator`` adds the 3-way flop case checked against an enumeration
 through phevaluator, so a fast wrong answer cannot pass. Timings: min and
 median of the repeats; ratios compare the same statistic. Lines starting
@@ -37,10 +39,13 @@ sys.path.insert(0, str(ROOT))
 
 from firmware.engine.cards import parse_cards  # noqa: E402
 from firmware.odds.equity import equity  # noqa: E402
+from firmware.odds.patterns import pattern_equity  # noqa: E402
 
 PREFLOP = [
     ("heads-up AhKh QsQd", ["AhKh", "QsQd"]),
+    ("  same, no table", ["AhKh", "QsQd"]),
     ("heads-up AhAd KsKc", ["AhAd", "KsKc"]),
+    ("  same, no table", ["AhAd", "KsKc"]),
     ("6-way", ["AhKh", "QsQd", "JcTc", "9h9s", "8d7d", "AcKs"]),
     ("9-way", ["AhKh", "QsQd", "JcTc", "9h9s", "8d7d", "AcKs", "5c5d", "4s3s", "2h2d"]),
 ]
@@ -83,13 +88,14 @@ def run_driver(
 
 
 def time_ours(
-    repeat: int, holes: list[list[int]], board: list[int]
+    repeat: int, holes: list[list[int]], board: list[int], table: bool = True
 ) -> tuple[float, float, list[int]]:
-    """Our (min ms, median ms, wins) over ``repeat`` calls."""
+    """Our (min ms, median ms, wins) over ``repeat`` calls (``table=False``: always count
+    by rank pattern, as without the heads-up table)."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        shares = equity(holes, board)
+        shares = equity(holes, board) if table else pattern_equity(holes, board)
         times.append((time.perf_counter() - start) * 1e3)
     return min(times), statistics.median(times), [s.wins for s in shares]
 
@@ -130,7 +136,9 @@ def main() -> None:
     for name, texts in PREFLOP:
         holes = [parse_cards(t) for t in texts]
         peer = run_driver(driver, args.repeat, texts) if driver else {}
-        ours = time_ours(args.repeat, holes, [])
+        ours = time_ours(args.repeat, holes, [], table="no table" not in name)
+        if "no table" in name:
+            name = f"{texts[0]} {texts[1]} no table"
         row = f"{name:20s} {ours[0]:6.2f}/{ours[1]:6.2f}"
         for method, label in (("calc", "OMPEval calculator"), ("loop", "C++ HandEvaluator loop")):
             if method not in peer:

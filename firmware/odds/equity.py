@@ -1,12 +1,19 @@
-"""Exact all-in equity by enumerating every remaining board.
+"""Exact all-in equity over every remaining board.
+
+:func:`equity` is the entry point: it checks its input, then takes heads-up
+preflop from a stored table (:mod:`firmware.odds.headsup`) and counts every
+other case by rank pattern (:mod:`firmware.odds.patterns`), a few thousand
+groups of boards instead of up to 1.7 million boards.
+:func:`equity_by_boards` evaluates every board one by one; it is the
+reference the tests compare both against.
 
 For each hand the result counts the boards it wins outright, the boards it
 splits, and its share of the split boards (a two-way split counts 1/2, a
 three-way split 1/3...). ``equity = win + tie`` where both are fractions of
 all boards, so the equities of all hands add up to 1.
 
-How it is fast: a hand's weight sum (see :mod:`firmware.odds.batch`) is additive,
-so the board completions are enumerated once as *sums* — weight sum and
+How the reference is fast: a hand's weight sum (see :mod:`firmware.odds.batch`)
+is additive, so the board completions are enumerated once as *sums* — weight sum and
 suited-rank-mask sum per board, built column-wise without materialising the
 cards — and each player's two hole cards are added as one scalar. Heads-up
 preflop is 1,712,304 boards per player.
@@ -27,6 +34,7 @@ import numpy.typing as npt
 from firmware.engine.cards import DECK_SIZE, Card, format_card
 from firmware.errors import CardError
 from firmware.odds.batch import MASK_WEIGHTS, WEIGHTS64, strengths_from_sums
+from firmware.odds.headsup import lookup
 from firmware.odds.patterns import pattern_equity
 from firmware.odds.shares import Share, Tally
 
@@ -119,8 +127,10 @@ def equity(
 ) -> list[Share]:
     """Exact equity of each hand over every completion of ``board``.
 
-    Counts the boards by rank pattern (:mod:`firmware.odds.patterns`); the
-    result is identical, integer for integer, to :func:`equity_by_boards`.
+    Heads-up preflop with no dead cards comes from the stored table
+    (:mod:`firmware.odds.headsup`); everything else counts the boards by rank
+    pattern (:mod:`firmware.odds.patterns`). Either way the result is
+    identical, integer for integer, to :func:`equity_by_boards`.
 
     :param holes: two hole cards per hand (card ints, see :mod:`firmware.engine.cards`).
     :param board: 0, 3, 4 or 5 board cards already dealt.
@@ -130,6 +140,11 @@ def equity(
         cards, a board of 1, 2 or 6+ cards, or a card used twice.
     """
     _validate(holes, board, dead)
+    if len(holes) == 2 and not board and not dead:
+        first, second = holes
+        stored = lookup((int(first[0]), int(first[1])), (int(second[0]), int(second[1])))
+        if stored is not None:
+            return stored
     return pattern_equity(holes, board, dead)
 
 
