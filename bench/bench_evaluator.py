@@ -13,12 +13,19 @@ from __future__ import annotations
 
 import argparse
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from pure_import import compiled, use_pure_sources
+
+if "--pure" in sys.argv:  # the pure-Python evaluator, for the compiled build's ratio
+    use_pure_sources()
 
 import numpy as np
 from phevaluator import evaluate_cards
@@ -46,10 +53,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--treys-hands", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--pure", action="store_true", help="print evaluate7 ns/hand, from source")
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
     hands = [tuple(rng.sample(range(52), 7)) for _ in range(args.hands)]
+    if args.pure:
+        print(best_of(args.repeat, lambda: [evaluate7(*h) for h in hands]) / len(hands) * 1e9)
+        return
     array = np.array(hands, dtype=np.int8)
     treys_eval = TreysEvaluator()
     treys_hands = [[TreysCard.new(format_card(c)) for c in h] for h in hands[: args.treys_hands]]
@@ -85,6 +96,13 @@ def main() -> None:
     for name, per_hand in rows:
         print(f"{name:32s} {per_hand * 1e9:10.0f} {1e-6 / per_hand:10.2f} {peer / per_hand:14.2f}x")
     print(f"RATIO|evaluate7 / phevaluator (per hand)|{peer / rows[1][1]:.2f}|>= 1.5")
+    if compiled():
+        command = [sys.executable, __file__, "--pure", "--hands", str(args.hands)]
+        command += ["--repeat", str(args.repeat), "--seed", str(args.seed)]
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        pure = float(out.split()[-1]) / 1e9
+        print(f"{'evaluate7, pure (subprocess)':32s} {pure * 1e9:10.0f} {1e-6 / pure:10.2f}")
+        print(f"RATIO|evaluate7 compiled / pure|{pure / rows[1][1]:.2f}|>= 2")
     print(f"RATIO|evaluate_batch / phevaluator (per hand)|{peer / rows[3][1]:.1f}|>= 25")
 
 

@@ -10,6 +10,7 @@ from firmware.engine import evaluator
 
 
 def test_the_stored_file_holds_exactly_the_built_tables() -> None:
+    assert evaluator.TABLES_FILE.is_file()  # found in the compiled build too
     built = evaluator._build_tables()
     assert evaluator.load_tables(evaluator.TABLES_FILE.read_bytes()) == built
     assert built == (evaluator.RANK_TABLE, evaluator.FLUSH_TABLE, evaluator.CATEGORY_BOUNDS)

@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
 from pathlib import Path
+from typing import Any
 
 from firmware.engine.cards import DECK_SIZE, Card, check_distinct, format_cards
 from firmware.errors import CardError, ConfigError
@@ -204,7 +205,9 @@ CATEGORY_BOUNDS: list[int]
 #: The tables as built by :func:`_build_tables`, stored so that import does not rebuild
 #: them (0.15-0.7 s here, several times that on a Pi); ``tests/test_evaluator_tables.py``
 #: checks the file against a fresh build, and a missing or damaged file means a rebuild.
-TABLES_FILE = Path(__file__).resolve().parent / "evaluator_tables.bin"
+#: Found from the package's folder: a mypyc-compiled module's ``__file__`` is the path
+#: it was compiled from, relative to the build folder, not where it was installed.
+TABLES_FILE = Path(sys.modules["firmware.engine"].__path__[0]).resolve() / "evaluator_tables.bin"
 _TABLES_MAGIC = b"PTEV1"
 
 
@@ -246,7 +249,8 @@ def load_tables(data: bytes) -> tuple[dict[int, int], list[int], list[int]]:
     keys, values, flush, bounds = arrays
     # One int object per strength, shared by all the entries that have it (73,775
     # entries, 7,462 strengths): about 2 MB less than an int per entry.
-    shared = list(range(max(max(values, default=0), max(flush), max(bounds)) + 1))
+    # Typed Any so that the mypyc build keeps the objects instead of unboxing them.
+    shared: list[Any] = list(range(max(max(values, default=0), max(flush), max(bounds)) + 1))
     table = dict(zip(keys, [shared[v] for v in values], strict=True))
     return table, [shared[v] for v in flush], [shared[v] for v in bounds]
 
