@@ -8,7 +8,9 @@ For each session length, plays that many random hands (the table soak) into
 a journal in ``DIR/<hands>/`` the way ``pokertable serve`` keeps it (a
 snapshot every ``snapshot_every_hands`` = 10 hands, rotation every 5,000
 hands; written with ``synchronous=OFF`` only to generate the session
-quickly), stopping 9 hands after a snapshot, the longest tail. Then, on that
+quickly), stopping 9 hands after a snapshot, the longest tail (100 becomes
+99; 10,000 becomes 9,999, whose live journal holds the 4,999 hands since the
+rotation at 5,000, the largest a live journal gets). Then, on that
 file:
 
 * **recovery**: open the journal + :func:`firmware.service.recovery.restore`
@@ -139,7 +141,7 @@ def main() -> int:
     header = f"{'hands':>8s} {'records':>8s} {'tail':>5s} {'recovery':>15s}"
     print(f"{header} {'full replay':>15s} {'serve ready':>15s} {'its CPU':>7s}")
     for hands in (int(h) for h in args.hands.split(",")):
-        hands = hands - hands % 10 + 9  # 9 hands after a snapshot: the longest tail
+        hands = hands - hands % 10 - 1 if hands % 10 == 0 else hands  # 9 after a snapshot
         folder = base / str(hands)
         records = play_session(folder, hands)
         path = folder / "journal.sqlite"
