@@ -10,22 +10,26 @@ are tests. The format is documented in ``docs/table-scripts.md``.
 from __future__ import annotations
 
 import json
-import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from firmware.engine.cards import format_card, format_cards, parse_card, parse_cards
 from firmware.engine.rules import Structure
-from firmware.errors import CardError, ConfigError, IllegalAction, PokerTableError
+from firmware.errors import CardError, ConfigError, PokerTableError
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
+from firmware.table.script_expect import check_expectation
+from firmware.table.script_text import (
+    ScriptError,
+    check_line,
+    check_name,
+    decode_script,
+    split_words,
+    whole,
+)
 from firmware.table.table import Table
 from firmware.table.tournament import LevelSchedule
-
-
-class ScriptError(PokerTableError, ValueError):
-    """A script line cannot be read or an expectation failed."""
 
 
 @dataclass
@@ -40,11 +44,14 @@ class Script:
     levels: list[dict[str, Any]] = field(default_factory=list)
 
 
+MAX_SCRIPT_BYTES = 16 * 1024 * 1024
+"""Largest script file read by ``pokertable script`` (a day of a busy table is about 2 MB)."""
+
+
 def _ints(words: list[str], line: int) -> list[int]:
-    try:
-        return [int(w) for w in words]
-    except ValueError as exc:
-        raise ScriptError(f"Line {line}: expected whole numbers, got {' '.join(words)!r}.") from exc
+    if not words:
+        raise ScriptError(f"Line {line}: a whole number is missing.")
+    return [whole(w, line) for w in words]
 
 
 def _stakes(words: list[str], line: int) -> Stakes:
@@ -55,7 +62,7 @@ def _stakes(words: list[str], line: int) -> Stakes:
         structure = Structure(words[0].upper())
     except ValueError as exc:
         raise ScriptError(f"Line {line}: the structure is NL, PL or FL, not {words[0]!r}.") from exc
-    small, big = _ints(words[1].split("/"), line)
+    small, big = _blinds(words[1], line)
     kw: dict[str, Any] = {}
     rest = words[2:]
     while rest:
@@ -67,7 +74,18 @@ def _stakes(words: list[str], line: int) -> Stakes:
             kw[name] = _ints([rest.pop(0)], line)[0]
         else:
             raise ScriptError(f"Line {line}: unknown stakes word {key!r}.")
-    return Stakes(structure=structure, small_blind=small, big_blind=big, **kw)
+    try:
+        return Stakes(structure=structure, small_blind=small, big_blind=big, **kw)
+    except (ConfigError, TypeError) as exc:
+        raise ScriptError(f"Line {line}: {exc}") from exc
+
+
+def _blinds(text: str, line: int) -> tuple[int, int]:
+    parts = text.split("/")
+    if len(parts) != 2:
+        raise ScriptError(f"Line {line}: write the blinds as SMALL/BIG, for example 1/2.")
+    small, big = _ints(parts, line)
+    return small, big
 
 
 def _option_value(text: str) -> Any:
@@ -90,10 +108,11 @@ def parse_script(text: str) -> Script:
     levels: list[dict[str, Any]] = []
     body: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
+        check_line(raw, number)
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        words = shlex.split(line)
+        words = split_words(line, number)
         head = words[0].lower()
         header = ("profile", "stakes", "option", "seat", "button", "deck-ready", "level", "break")
         if body or head not in header:
@@ -106,7 +125,8 @@ def parse_script(text: str) -> Script:
         elif head == "option" and len(words) == 3:
             options[words[1]] = _option_value(words[2])
         elif head == "seat" and len(words) == 4:
-            seats.append((_ints([words[1]], number)[0], words[2], _ints([words[3]], number)[0]))
+            name = check_name(words[2], number)
+            seats.append((_ints([words[1]], number)[0], name, _ints([words[3]], number)[0]))
         elif head == "button" and len(words) == 2:
             button = _ints([words[1]], number)[0]
         elif head == "deck-ready":
@@ -128,7 +148,7 @@ def _level(words: list[str], line: int) -> dict[str, Any]:
     """``level 25/50 [ante 10] [bb-ante] minutes 20``."""
     if not words or "/" not in words[0]:
         raise ScriptError(f"Line {line}: write a level as 'level 25/50 minutes 20'.")
-    small, big = _ints(words[0].split("/"), line)
+    small, big = _blinds(words[0], line)
     level: dict[str, Any] = {"small_blind": small, "big_blind": big}
     rest = words[1:]
     while rest:
@@ -162,7 +182,7 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
             return [te.Restore(json.loads(line[len("restore ") :]))]
         except ValueError as exc:
             raise ScriptError(f"Line {number}: 'restore' takes the table's state as JSON.") from exc
-    words = shlex.split(line)
+    words = split_words(line, number)
     head, rest = words[0].lower(), words[1:]
     simple: dict[str, te.TableEvent] = {"shuffle": te.Shuffle(), "cut": te.Cut()}
     if head in simple and not rest:
@@ -171,13 +191,16 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
         return [te.CardDrawn(c) for c in _cards(rest, number)]
     if head == "tick" and len(rest) == 1:
         try:
-            return [te.Tick(float(rest[0]))]
+            seconds = float(rest[0])
         except ValueError as exc:
             raise ScriptError(f"Line {number}: 'tick' takes a number of seconds.") from exc
+        if not 0 <= seconds < 1e12:
+            raise ScriptError(f"Line {number}: 'tick' takes a number of seconds from 0 up.")
+        return [te.Tick(seconds)]
     if head == "clock" and not rest:
         return [te.CallClock(table.now)]
     if head.isdigit() and rest:
-        seat, action = int(head), rest[0].lower()
+        seat, action = _ints([head], number)[0], rest[0].lower()
         amount = _ints(rest[1:2], number)[0] if len(rest) > 1 else 0
         return [te.Act(seat, action, amount)]
     if head == "declare" and len(rest) == 1:
@@ -192,7 +215,7 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
         wait = len(rest) == 4 and rest[3] == "wait"
         owes = len(rest) == 4 and rest[3] == "owes-bb"
         seat, chips = _ints(rest[:1], number)[0], _ints(rest[2:3], number)[0]
-        return [te.SitDown(seat, rest[1], chips, wait, owes)]
+        return [te.SitDown(seat, check_name(rest[1], number), chips, wait, owes)]
     one_seat = {
         "sitout": lambda s: te.SitOut(s, True),
         "sitin": lambda s: te.SitOut(s, False),
@@ -342,17 +365,24 @@ def run_script(text: str) -> tuple[Table, list[dict[str, Any]]]:
         raise ScriptError(f"Set-up: {exc}") from exc
     expected_error: str | None = None
     for number, line in script.lines:
-        words = shlex.split(line)
+        words = split_words(line, number)
         if words[0].lower() == "expect":
             if len(words) >= 3 and words[1] == "error":
                 expected_error = " ".join(words[2:])
-            else:
+                continue
+            try:
                 check_expectation(table, words[1:], number)
+            except ScriptError:
+                raise
+            except PokerTableError as exc:
+                raise ScriptError(f"Line {number} ({line}): {exc}") from exc
             continue
         try:
             for event in parse_event(line, number, table):
                 table.apply(event)
-        except (IllegalAction, ConfigError) as exc:
+        except ScriptError:
+            raise
+        except PokerTableError as exc:
             if expected_error is not None and expected_error.lower() in str(exc).lower():
                 expected_error = None
                 continue
@@ -363,95 +393,6 @@ def run_script(text: str) -> tuple[Table, list[dict[str, Any]]]:
                 f"with '{expected_error}'."
             )
     return table, table.records
-
-
-def check_expectation(table: Table, words: list[str], number: int) -> None:
-    """Check one ``expect`` line against the table (see docs/table-scripts.md)."""
-    what, args = words[0], words[1:]
-    last = table.records[-1] if table.records else None
-    current = table.hand
-    actual: Any
-    if what == "stacks":
-        wanted = dict(a.split("=") for a in args)
-        actual = {str(k): v.stack for k, v in table.seating.seats.items() if str(k) in wanted}
-        if current is not None:
-            # During a hand, a seat in the hand has its chips behind in the engine.
-            for position, seat in enumerate(current.plan.seats):
-                if str(seat) in wanted:
-                    actual[str(seat)] = current.hand.stacks[position]
-        wanted_ints = {k: int(v) for k, v in wanted.items()}
-        if actual != wanted_ints:
-            raise ScriptError(f"Line {number}: expected stacks {wanted_ints}, found {actual}.")
-        return
-    if what == "board":
-        actual = (
-            format_cards(current.hand.board)
-            if current
-            else (last or {}).get("cards", {}).get("board")
-        )
-        if actual != "".join(args):
-            raise ScriptError(f"Line {number}: expected board {''.join(args)}, found {actual}.")
-        return
-    if what == "burns":
-        burns = current.hand.burns if current else None
-        actual = (
-            format_cards(c for c in burns if c is not None)
-            if burns is not None
-            else "".join((last or {}).get("cards", {}).get("burns", []))
-        )
-        if actual != "".join(args):
-            raise ScriptError(f"Line {number}: expected burns {''.join(args)}, found {actual}.")
-        return
-    if what == "hole" and len(args) == 2:
-        if current is not None:
-            position = current.position(int(args[0]))
-            actual = format_cards(c for c in current.hand.hole[position] if c is not None)
-        else:
-            actual = "".join((last or {}).get("cards", {}).get("hole", {}).get(args[0], []))
-        if actual != args[1]:
-            raise ScriptError(
-                f"Line {number}: expected seat {args[0]} to hold {args[1]}, found {actual}."
-            )
-        return
-    if what == "void":
-        if not last or not last.get("void"):
-            raise ScriptError(f"Line {number}: expected the last hand to be void.")
-        return
-    if what == "incident" and args:
-        incidents = (
-            (last or {}).get("incidents", [])
-            if current is None
-            else [{"rule": i.rule} for i in current.incidents]
-        )
-        if not any(i["rule"] == args[0] for i in incidents):
-            raise ScriptError(f"Line {number}: expected an incident {args[0]}, found {incidents}.")
-        return
-    if what == "button" and len(args) == 1:
-        actual = last["button"] if last else None
-        if actual != int(args[0]):
-            raise ScriptError(
-                f"Line {number}: expected the button on seat {args[0]}, found {actual}."
-            )
-        return
-    if what == "next" and args:
-        actual = table.prompt()
-        if " ".join(args).lower() not in actual.lower():
-            raise ScriptError(
-                f"Line {number}: expected the prompt to say {' '.join(args)!r}, found {actual!r}."
-            )
-        return
-    if what == "countdown":
-        said = [str(n) for n in current.s.announced] if current is not None else []
-        if said != args:
-            raise ScriptError(f"Line {number}: expected the countdown {args}, heard {said}.")
-        return
-    if what == "hands" and len(args) == 1:
-        if len(table.records) != int(args[0]):
-            raise ScriptError(
-                f"Line {number}: expected {args[0]} hands played, found {len(table.records)}."
-            )
-        return
-    raise ScriptError(f"Line {number}: unknown expectation {' '.join(words)!r}.")
 
 
 def format_event(event: te.TableEvent) -> str:
@@ -568,10 +509,42 @@ def export_script(config: TableConfig, events: list[te.TableEvent], deck_ready: 
 
 
 def iter_script_records(path: str) -> Iterator[dict[str, Any]]:
-    """Run the script file at ``path`` and yield its hand records."""
-    with open(path, encoding="utf-8") as handle:
-        _, records = run_script(handle.read())
+    """Run the script file at ``path`` and yield its hand records.
+
+    A file must play at least one whole hand and must not stop in the middle
+    of one; either is a :class:`ScriptError` (a script cut off, or not a
+    script at all, never passes silently).
+    """
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_SCRIPT_BYTES + 1)
+    if len(data) > MAX_SCRIPT_BYTES:
+        raise ScriptError(
+            f"The file is larger than {MAX_SCRIPT_BYTES} bytes; split it into several scripts."
+        )
+    text = decode_script(data)
+    table, records = run_script(text)
+    last = _last_line(text)
+    if table.hand is not None and last != "expect unfinished":
+        raise ScriptError(
+            f"The script ends in the middle of hand {table.hand_number} (the table waits for: "
+            f"{table.prompt()}); add the rest of the hand, or end the script with "
+            "'expect unfinished' if it stops there on purpose."
+        )
+    if not records and table.hand is None and last != "expect hands 0":
+        raise ScriptError(
+            "The script plays no hand; add at least one whole hand, or end the script with "
+            "'expect hands 0' if it plays none on purpose."
+        )
     yield from records
+
+
+def _last_line(text: str) -> str:
+    """The last line of a script that is not blank or a comment, words single-spaced."""
+    for raw in reversed(text.splitlines()):
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            return " ".join(line.split())
+    return ""
 
 
 def main_script(argv: list[str] | None = None) -> int:
