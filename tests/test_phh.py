@@ -113,7 +113,7 @@ actions = ["d dh p1 Ac??", "# a comment only", "p3 cbr 6 # raise", "p1 cc", "p2 
         ("p1 xx", "not Texas hold'em PHH syntax"),
         ("p9 f", "has players p1 to p3"),
         ("q1 f", "not a player label"),
-        ("p1 cbr 2.5", "whole number"),
+        ("p1 cbr 2,5", "write an amount"),
         ("d db ??2c3c", "unknown card"),
         ("p1 sm -", "without naming them"),
         ("p1 sd", "not Texas hold'em PHH syntax"),
@@ -142,7 +142,7 @@ actions = ["d dh p2 AcKd", "{action}"]
         (('variant = "NT"', 'variant = "PO"'), "not a Texas hold'em variant"),
         (("min_bet = 2\n", ""), "lacks the field 'min_bet'"),
         (("starting_stacks = [100, 50]", "starting_stacks = [100, 50, 7]"), "one value per player"),
-        (("starting_stacks = [100, 50]", "starting_stacks = [100, 50.5]"), "whole numbers"),
+        (("starting_stacks = [100, 50]", "starting_stacks = [100, -50]"), "from 0 to"),
         (("variant", "variant = = "), "not valid TOML"),
     ],
 )

@@ -1,35 +1,49 @@
-"""The ``pokertable replay`` command: replay PHH hand histories through the engine.
+"""The ``pokertable replay`` command: replay hand histories through the engine.
 
-``pokertable replay PATH... [--game cash|tournament] [--no-auto-showdown]``
+``pokertable replay PATH... [--game cash|tournament] [--no-auto-showdown]
+[--unit 0.01] [--rake PERCENT [--rake-cap AMOUNT] [--rake-preflop]]``
 
-Each PATH is a ``.phh`` file or a folder searched recursively for ``*.phh``
-files (sorted by path). Every hand is played through our engine with the
-chosen rules (``cash``: no fixed-limit raise cap when two players are in the
-hand; ``tournament``, the default: the cap always applies) and printed as ONE
-JSON object per line on standard output::
+Each PATH is a ``.phh`` hand, a ``.phhs`` collection (``[1]``, ``[2]``...
+sections), a PokerStars-style text file, or a folder searched recursively for
+them (see :mod:`firmware.cli.history_files`). Every hand is played through our
+engine with the chosen rules (``cash``: no fixed-limit raise cap when two
+players are in the hand; ``tournament``, the default: the cap always applies)
+and printed as ONE JSON object per line on standard output::
 
-    {"file": "...", "ok": true, "variant": "NT", "players": ["p1", "p2"],
-     "finishing_stacks": [...], "pots": [{"amount": 150, "winners": [2]}],
-     "auto_showdown": 0, "matches_file": true}
+    {"file": "...", "hand": "3", "ok": true, "decided": true, "variant": "NT",
+     "unit": "0.01", "players": ["p1", "p2"], "finishing_stacks": [...],
+     "winnings": [...], "pots": [{"amount": 150, "winners": [1]}], "rake": 7,
+     "auto_showdown": 0, "matches_file": false,
+     "difference": {"winnings": [0, -7]}}
 
-* ``finishing_stacks`` is in the file's player order (``p1`` first).
-* ``pots`` lists the main pot then the side pots; ``winners`` are 0-based
-  indices in the file's player order (0 is ``p1``); ``players`` gives the
-  labels (the file's ``players`` names, or ``p1``, ``p2``...).
+* ``hand`` is the section of a ``.phhs`` file (``null`` for a ``.phh`` file)
+  or the hand number of a PokerStars hand.
+* Amounts are whole chip units; ``unit`` is the money one unit is worth
+  (``null``: the file's amounts are whole chips). The unit comes from
+  ``--unit`` or from the hand's own amounts (``0.25`` and ``200.3`` give
+  ``0.01``); decimal amounts are read exactly, never as floats.
+* ``finishing_stacks`` and ``winnings`` are in the file's player order
+  (``p1`` first), after the rake; ``pots`` lists the main pot then the side
+  pots, ``winners`` are 0-based indices in that order.
 * ``auto_showdown`` counts the show/muck decisions we added because the
-  file's actions stop exactly at the showdown (the file records no show or
-  muck for those players); each was made by
-  :func:`~firmware.engine.showdown.auto_showdown_event` (show when the hand can win,
-  muck otherwise). Any other early end is an error. ``--no-auto-showdown``
-  makes that an error too.
-* ``matches_file`` compares with the file's ``finishing_stacks`` (``null``
-  when the file has none).
+  file's actions stop exactly at the showdown (made by
+  :func:`~firmware.engine.showdown.auto_showdown_event`); ``--no-auto-showdown``
+  makes such a hand an error.
+* ``matches_file`` compares our ``finishing_stacks`` and ``winnings`` with the
+  file's (``null`` when the file records neither); ``difference`` gives, per
+  field that differs, the file's value minus ours for each player. A
+  difference never makes a playable hand an error.
+* ``--rake 5 --rake-cap 3`` takes 5 % of each pot, at most 3 (in the file's
+  money), and nothing when no flop was dealt unless ``--rake-preflop``; see
+  :mod:`firmware.engine.histories.rake`.
+* A hand whose shown cards nobody recorded (``sm ????``) and whose result
+  depends on them is ``"decided": false`` with ``undecidable``, a sentence;
+  see :mod:`firmware.engine.histories.unknown`.
 
-A file that cannot be replayed (bad TOML, unknown action syntax, an illegal
-action) prints ``{"file": ..., "ok": false, "error": "..."}`` on standard
-output and the error sentence on standard error; the command goes on with
-the other files and exits with status 1 at the end. Nothing is repaired
-silently: a missing check or fold is an illegal-action error.
+A hand or path that cannot be replayed prints ``{"file": ..., "ok": false,
+"error": "..."}`` and the error sentence on standard error; the command goes
+on with the other hands and paths and exits with status 1 at the end.
+Nothing is repaired silently: a missing check or fold is an error.
 """
 
 from __future__ import annotations
@@ -38,71 +52,128 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
+from decimal import ROUND_FLOOR, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from firmware.engine.histories.phh import load_phh, play_phh
+from firmware.cli.history_files import find_history_files
+from firmware.engine.histories.amounts import parse_unit
+from firmware.engine.histories.phh import PHHHand, read_text_file
+from firmware.engine.histories.phhs import loads_phhs
+from firmware.engine.histories.rake import Rake, take_rake, winnings
+from firmware.engine.histories.unknown import decide_phh
 from firmware.engine.rules import GameKind
 from firmware.errors import HandHistoryError
 
 
-def find_phh_files(paths: list[str]) -> list[Path]:
-    """Expand files and folders (recursively, sorted) into ``.phh`` files.
+def replay_hand(
+    phh: PHHHand,
+    game: GameKind,
+    *,
+    auto_showdown: bool = True,
+    rake: Rake | None = None,
+    rake_cap: Decimal | None = None,
+) -> dict[str, Any]:
+    """Replay one hand and return its result line (without ``file`` and ``hand``).
 
-    :raises HandHistoryError: if a path does not exist.
+    :param rake_cap: The rake cap in the file's money (converted with the hand's unit).
+    :raises HandHistoryError: if the hand cannot be replayed.
     """
-    found: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*.phh") if p.is_file()))
-        elif path.is_file():
-            found.append(path)
-        else:
-            raise HandHistoryError(
-                f"The path {raw} is neither a .phh file nor a folder; check the spelling."
-            )
-    return found
-
-
-def replay_file(path: Path, game: GameKind, *, auto_showdown: bool = True) -> dict[str, Any]:
-    """Replay one PHH file and return its result line (see the module docstring).
-
-    :raises HandHistoryError: if the file cannot be read or replayed.
-    """
-    phh = load_phh(path)
-    played = play_phh(phh, game, finish_showdown=auto_showdown)
-    result = played.hand.result
-    assert result is not None
-    finishing = list(result.finishing_stacks)
-    return {
-        "file": str(path),
+    decision = decide_phh(phh, game, finish_showdown=auto_showdown)
+    n = phh.player_count
+    line: dict[str, Any] = {
         "ok": True,
+        "decided": decision.decided,
         "variant": phh.variant,
         "game": game.value,
-        "players": list(phh.players)
-        if phh.players
-        else [f"p{i + 1}" for i in range(len(finishing))],
-        "finishing_stacks": finishing,
-        "pots": [{"amount": pot.amount, "winners": list(pot.winners)} for pot in result.pots],
-        "auto_showdown": played.auto_showdown,
-        "matches_file": (
-            None if phh.finishing_stacks is None else list(phh.finishing_stacks) == finishing
-        ),
+        "unit": None if phh.unit is None else str(phh.unit),
+        "players": list(phh.players) if phh.players else [f"p{i + 1}" for i in range(n)],
     }
+    if decision.replay is None:
+        line.update(undecidable=decision.reason, stopped_at=decision.stopped_at)
+        line.update(finishing_stacks=None, winnings=None, pots=None, matches_file=None)
+        return line
+    played = decision.replay
+    result = played.hand.result
+    assert result is not None
+    won = list(winnings(result, n))
+    finishing = list(result.finishing_stacks)
+    raked = 0
+    if rake is not None:
+        if rake_cap is not None:
+            cap = int((rake_cap / (phh.unit or Decimal(1))).to_integral_value(ROUND_FLOOR))
+            rake = Rake(rake.percent, cap, rake.no_flop_no_drop)
+        raked, taken = take_rake(result, len(played.hand.board), rake)
+        won = [w - t for w, t in zip(won, taken, strict=True)]
+        finishing = [f - t for f, t in zip(finishing, taken, strict=True)]
+    difference: dict[str, list[int]] = {}
+    for key, ours, theirs in (
+        ("finishing_stacks", finishing, phh.finishing_stacks),
+        ("winnings", won, phh.winnings),
+    ):
+        if theirs is not None and list(theirs) != ours:
+            difference[key] = [t - o for t, o in zip(theirs, ours, strict=True)]
+    recorded = phh.finishing_stacks is not None or phh.winnings is not None
+    line.update(
+        finishing_stacks=finishing,
+        winnings=won,
+        pots=[{"amount": pot.amount, "winners": list(pot.winners)} for pot in result.pots],
+        rake=raked,
+        auto_showdown=played.auto_showdown,
+        matches_file=(not difference) if recorded else None,
+    )
+    if difference:
+        line["difference"] = difference
+    return line
+
+
+def replay_file(
+    path: Path,
+    game: GameKind,
+    *,
+    auto_showdown: bool = True,
+    unit: Decimal | None = None,
+    rake: Rake | None = None,
+    rake_cap: Decimal | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Replay every hand of one file; yield a result line per hand.
+
+    :raises HandHistoryError: if the file cannot be read or holds no hand.
+    """
+    text = read_text_file(path, str(path))
+    entries = loads_phhs(text, name=str(path), unit=unit)
+    for entry in entries:
+        head: dict[str, Any] = {"file": str(path), "hand": entry.label}
+        if entry.hand is None:
+            yield {**head, "ok": False, "error": entry.error}
+            continue
+        try:
+            yield {
+                **head,
+                **replay_hand(
+                    entry.hand, game, auto_showdown=auto_showdown, rake=rake, rake_cap=rake_cap
+                ),
+            }
+        except HandHistoryError as exc:
+            yield {**head, "ok": False, "error": str(exc)}
 
 
 def replay_paths(
-    paths: list[str], game: str = "tournament", *, auto_showdown: bool = True
+    paths: list[str],
+    game: str = "tournament",
+    *,
+    auto_showdown: bool = True,
+    unit: Decimal | None = None,
+    rake: Rake | None = None,
+    rake_cap: Decimal | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Replay every hand under ``paths`` and yield one result dict per file.
+    """Replay every hand under ``paths`` and yield one result dict per hand.
 
-    A file that fails yields ``{"file", "ok": False, "error"}`` and the
-    replay goes on. Player positions in the PHH file are our position
-    indices, so ``finishing_stacks`` and ``winners`` are in the file's order.
+    A hand, file or path that fails yields ``{"file", "ok": False, "error"}``
+    and the replay goes on.
 
     :param game: ``"cash"`` or ``"tournament"`` (the rules that differ).
-    :raises HandHistoryError: if ``game`` is unknown or a path does not exist.
+    :raises HandHistoryError: if ``game`` is unknown.
     """
     try:
         kind = GameKind(game)
@@ -110,21 +181,43 @@ def replay_paths(
         raise HandHistoryError(
             f"The game {game!r} is not known; use 'cash' or 'tournament'."
         ) from exc
-    for path in find_phh_files(paths):
+    for found in find_history_files(paths):
+        if found.error is not None:
+            yield {"file": found.path, "hand": None, "ok": False, "error": found.error}
+            continue
         try:
-            yield replay_file(path, kind, auto_showdown=auto_showdown)
+            yield from replay_file(
+                Path(found.path),
+                kind,
+                auto_showdown=auto_showdown,
+                unit=unit,
+                rake=rake,
+                rake_cap=rake_cap,
+            )
         except HandHistoryError as exc:
-            yield {"file": str(path), "ok": False, "error": str(exc)}
+            yield {"file": found.path, "hand": None, "ok": False, "error": str(exc)}
+
+
+def _decimal(parser: argparse.ArgumentParser, option: str, text: str | None) -> Decimal | None:
+    if text is None:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        value = Decimal(-1)
+    if not value.is_finite() or value < 0 or value > 10**12:
+        parser.error(f"{option} takes a number from 0 up, not {text!r}.")
+    return value
 
 
 def main_replay(argv: list[str] | None = None) -> int:
     """Run ``pokertable replay``; return 0 if every hand replayed, 1 otherwise."""
     parser = argparse.ArgumentParser(
         prog="pokertable replay",
-        description="Replay PHH hand histories (.phh files or folders of them) through the "
-        "engine and print one JSON line per hand.",
+        description="Replay hand histories (.phh hands, .phhs collections, PokerStars-style "
+        "text, or folders of them) through the engine and print one JSON line per hand.",
     )
-    parser.add_argument("paths", nargs="+", metavar="PATH", help=".phh file or folder")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="file or folder")
     parser.add_argument(
         "--game",
         choices=[kind.value for kind in GameKind],
@@ -136,17 +229,35 @@ def main_replay(argv: list[str] | None = None) -> int:
         action="store_true",
         help="treat actions that stop at the showdown as an error instead of finishing it",
     )
+    parser.add_argument("--unit", help="money value of one chip unit, e.g. 0.01 (default: derived)")
+    parser.add_argument("--rake", help="rake in percent of the pot, e.g. 5 (default: none)")
+    parser.add_argument("--rake-cap", help="most rake per hand, in the file's money")
+    parser.add_argument(
+        "--rake-preflop", action="store_true", help="rake hands ended before the flop too"
+    )
     args = parser.parse_args(argv)
-    status = 0
     try:
-        for line in replay_paths(args.paths, args.game, auto_showdown=not args.no_auto_showdown):
-            print(json.dumps(line), flush=True)
-            if not line["ok"]:
-                status = 1
-                print(f"pokertable replay: {line['error']}", file=sys.stderr)
+        unit = None if args.unit is None else parse_unit(args.unit)
     except HandHistoryError as exc:
-        print(f"pokertable replay: {exc}", file=sys.stderr)
-        return 1
+        parser.error(str(exc))
+    percent = _decimal(parser, "--rake", args.rake)
+    cap = _decimal(parser, "--rake-cap", args.rake_cap)
+    if percent is not None and percent > 100:
+        parser.error("--rake is a percentage from 0 to 100.")
+    rake = None if percent is None else Rake(percent, None, not args.rake_preflop)
+    status = 0
+    for line in replay_paths(
+        args.paths,
+        args.game,
+        auto_showdown=not args.no_auto_showdown,
+        unit=unit,
+        rake=rake,
+        rake_cap=cap,
+    ):
+        print(json.dumps(line), flush=True)
+        if not line["ok"]:
+            status = 1
+            print(f"pokertable replay: {line['error']}", file=sys.stderr)
     return status
 
 

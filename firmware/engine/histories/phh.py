@@ -56,179 +56,43 @@ Our engine's hands are written by :mod:`firmware.engine.histories.phh_writer`
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
 from firmware.engine.events import (
+    DealHole,
     Event,
     Muck,
     Show,
-    StartHand,
 )
 from firmware.engine.hand import Hand, Phase
+from firmware.engine.histories.amounts import MAX_CHIPS, from_chips, to_chips, unit_for
 from firmware.engine.histories.fasttoml import fast_toml
-from firmware.engine.histories.phh_actions import action_error, parse_action, parse_actions
+from firmware.engine.histories.phh_actions import action_error, parse_actions
+from firmware.engine.histories.phh_hand import (
+    _KNOWN_FIELDS,
+    MAX_ACTIONS,
+    MAX_FILE_BYTES,
+    MAX_PLAYERS,
+    VARIANTS,
+    PHHAction,
+    PHHHand,
+)
 from firmware.engine.histories.phh_writer import (
     dump_phh,
     hand_to_phh,
     hand_to_phh_data,
-    slots_to_players,
 )
-from firmware.engine.rules import GameKind, HandConfig, Structure
+from firmware.engine.rules import GameKind
 from firmware.engine.showdown import auto_showdown_event
-from firmware.errors import ConfigError, HandHistoryError, IllegalAction
-
-VARIANTS: dict[str, Structure] = {"NT": Structure.NO_LIMIT, "FT": Structure.FIXED_LIMIT}
-"""PHH variant codes we read and write, and their betting structures."""
-
-_KNOWN_FIELDS = frozenset(
-    {
-        "variant",
-        "ante_trimming_status",
-        "antes",
-        "blinds_or_straddles",
-        "min_bet",
-        "small_bet",
-        "big_bet",
-        "starting_stacks",
-        "actions",
-        "finishing_stacks",
-        "seats",
-        "players",
-        "_dead",
-    }
-)
-
-
-@dataclass(frozen=True)
-class PHHAction:
-    """One entry of a PHH ``actions`` list and the event it means.
-
-    :param index: Position of the action in the ``actions`` list (0-based).
-    :param text: The action exactly as written in the file.
-    :param event: The event, or ``None`` for a comment-only entry.
-    """
-
-    index: int
-    text: str
-    event: Event | None
-
-
-_CONFIGS: dict[tuple[Structure, GameKind, int | None, int | None, int | None], HandConfig] = {}
-"""HandConfig (immutable) by the fields it is built from; hands of one file or game share it."""
+from firmware.errors import HandHistoryError, IllegalAction
 
 _Item = tuple[int, str, Event]
 """An action as played: its index in the file, its text and its event."""
-
-
-@dataclass(frozen=True)
-class PHHHand:
-    """A Texas hold'em hand read from PHH; amounts per *PHH slot* as in the file.
-
-    :param source: File name (or ``<text>``) used in error messages.
-    :param variant: ``NT`` or ``FT``.
-    :param antes: Antes per blind slot, as written.
-    :param blinds_or_straddles: Blinds and straddles per blind slot, as written.
-    :param min_bet: No-limit minimum bet (the big blind).
-    :param small_bet: Fixed-limit small bet.
-    :param big_bet: Fixed-limit big bet.
-    :param starting_stacks: Stacks of ``p1 .. pN``.
-    :param actions: The action strings.
-    :param ante_trimming_status: Whether antes are matched (``True``) or dead.
-    :param finishing_stacks: Stacks after the hand, if the file records them.
-    :param seats: Seat numbers of ``p1 .. pN``, if recorded.
-    :param players: Player names of ``p1 .. pN``, if recorded.
-    :param dead: Project extension ``_dead``: dead money per player.
-    :param ignored: Other fields of the file, read and ignored.
-    """
-
-    source: str
-    variant: str
-    antes: tuple[int, ...]
-    blinds_or_straddles: tuple[int, ...]
-    min_bet: int | None
-    small_bet: int | None
-    big_bet: int | None
-    starting_stacks: tuple[int, ...]
-    actions: tuple[str, ...]
-    ante_trimming_status: bool = False
-    finishing_stacks: tuple[int, ...] | None = None
-    seats: tuple[int, ...] | None = None
-    players: tuple[str, ...] | None = None
-    dead: tuple[int, ...] | None = None
-    ignored: dict[str, Any] = field(default_factory=dict, compare=False)
-
-    @property
-    def player_count(self) -> int:
-        """Number of players in the hand."""
-        return len(self.starting_stacks)
-
-    def config(self, game: GameKind = GameKind.TOURNAMENT) -> HandConfig:
-        """Return the rules of this hand under ``game`` (cash or tournament)."""
-        structure = VARIANTS[self.variant]
-        key = (structure, game, self.min_bet, self.small_bet, self.big_bet)
-        config = _CONFIGS.get(key)
-        if config is None:
-            config = self._new_config(structure, game)
-            if len(_CONFIGS) >= 1024:
-                _CONFIGS.clear()
-            _CONFIGS[key] = config
-        return config
-
-    def _new_config(self, structure: Structure, game: GameKind) -> HandConfig:
-        try:
-            if structure is Structure.FIXED_LIMIT:
-                assert self.small_bet is not None and self.big_bet is not None
-                return HandConfig(structure, game, min_bet=self.small_bet, big_bet=self.big_bet)
-            assert self.min_bet is not None
-            return HandConfig(structure, game, min_bet=self.min_bet)
-        except ConfigError as exc:
-            raise HandHistoryError(f"In {self.source}, the bet sizes are not valid: {exc}") from exc
-
-    def start_event(self, game: GameKind = GameKind.TOURNAMENT) -> StartHand:
-        """Return the :class:`StartHand` event of this hand (position order)."""
-        n = self.player_count
-        blinds = slots_to_players(self.blinds_or_straddles)
-        antes = slots_to_players(self.antes)
-        if self.ante_trimming_status:
-            matched, dead = antes, self.dead or (0,) * n
-        else:
-            matched, dead = (0,) * n, antes
-            if self.dead is not None:
-                dead = tuple(a + d for a, d in zip(dead, self.dead, strict=True))
-        return StartHand(
-            config=self.config(game),
-            seats=self.seats if self.seats is not None else tuple(range(1, n + 1)),
-            names=self.players if self.players is not None else tuple(_labels(n)),
-            stacks=self.starting_stacks,
-            antes=matched,
-            blinds=blinds,
-            dead=dead,
-        )
-
-    def parsed_actions(self) -> list[PHHAction]:
-        """Return every action with the event it means.
-
-        :raises HandHistoryError: if an action's syntax is not PHH hold'em syntax.
-        """
-        n = self.player_count
-        return [
-            PHHAction(i, text, parse_action(self.source, n, i, text))
-            for i, text in enumerate(self.actions)
-        ]
-
-    def to_events(self, game: GameKind = GameKind.TOURNAMENT) -> list[Event]:
-        """Return the hand as our events: :class:`StartHand` then one per action.
-
-        This is a translation only; :func:`play_phh` also checks every event
-        against the rules.
-        """
-        events: list[Event] = [self.start_event(game)]
-        events.extend(a.event for a in self.parsed_actions() if a.event is not None)
-        return events
 
 
 @dataclass(frozen=True)
@@ -250,46 +114,111 @@ class PHHReplay:
 # --------------------------------------------------------------------- reading
 
 
-def load_phh(source: str | Path, *, name: str | None = None) -> PHHHand:
+def load_phh(
+    source: str | Path, *, name: str | None = None, unit: Decimal | None = None
+) -> PHHHand:
     """Read one PHH hand from a file path or from PHH text.
 
     A :class:`~pathlib.Path`, or a string that names an existing file and
     contains no newline, is read as a file; any other string is PHH text.
 
     :param name: Name used in error messages (defaults to the path or ``<text>``).
+    :param unit: Value of one chip unit in the file's money; derived from the
+        file when ``None`` (see :mod:`firmware.engine.histories.amounts`).
     :raises HandHistoryError: if the file cannot be read or is not a valid hand.
     """
     if isinstance(source, Path) or ("\n" not in source and Path(source).is_file()):
         path = Path(source)
         label = name or str(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise HandHistoryError(
-                f"The hand history {label} cannot be read ({exc}); check the path and that it "
-                "is a UTF-8 text file."
-            ) from exc
+        text = read_text_file(path, label)
     else:
         text = str(source)
         label = name or "<text>"
-    return loads_phh(text, name=label)
+    return loads_phh(text, name=label, unit=unit)
 
 
-def loads_phh(text: str, *, name: str = "<text>") -> PHHHand:
+def read_text_file(path: Path, label: str) -> str:
+    """The UTF-8 text of a hand-history file, at most :data:`MAX_FILE_BYTES` long.
+
+    :raises HandHistoryError: if the file cannot be read, is too large or is not UTF-8.
+    """
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise HandHistoryError(
+            f"The hand history {label} cannot be read ({exc.strerror or exc}); check the path."
+        ) from exc
+    if len(data) > MAX_FILE_BYTES:
+        raise HandHistoryError(
+            f"The hand history {label} is larger than {MAX_FILE_BYTES} bytes; split it."
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise HandHistoryError(
+            f"The hand history {label} is not UTF-8 text: line {line} has the byte "
+            f"{data[exc.start : exc.start + 1]!r}; save it as UTF-8."
+        ) from exc
+
+
+def loads_phh(text: str, *, name: str = "<text>", unit: Decimal | None = None) -> PHHHand:
     """Read one PHH hand from its TOML text (see :func:`load_phh`)."""
+    if not text.strip():
+        raise HandHistoryError(f"{name} is empty; it holds no hand.")
     data = fast_toml(text)
     if data is not None:
-        return _from_mapping(data, name)
+        return _from_mapping(data, name, unit)
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise HandHistoryError(
             f"{name} is not valid TOML ({exc}); a PHH file is a TOML document."
         ) from exc
-    return _from_mapping(data, name)
+    except (ValueError, RecursionError) as exc:
+        raise HandHistoryError(
+            f"{name} has a value TOML cannot hold ({str(exc)[:80]}); check the numbers."
+        ) from exc
+    return _from_mapping(data, name, unit)
 
 
-def _from_mapping(data: dict[str, Any], name: str) -> PHHHand:
+_AMOUNT_FIELDS = (
+    "antes",
+    "blinds_or_straddles",
+    "min_bet",
+    "small_bet",
+    "big_bet",
+    "starting_stacks",
+    "finishing_stacks",
+    "winnings",
+    "_dead",
+)
+
+
+def _file_unit(data: dict[str, Any], name: str) -> Decimal | None:
+    """The unit that makes every amount of the hand whole (``None``: they are)."""
+    values: list[Decimal] = []
+    for key in _AMOUNT_FIELDS:
+        raw = data.get(key)
+        items = raw if isinstance(raw, list) else [raw]
+        values.extend(v for v in items if isinstance(v, Decimal))
+    actions = data.get("actions")
+    if isinstance(actions, list):
+        for text in actions:
+            if isinstance(text, str) and "." in text and " cbr " in text:
+                words = text.split("#", 1)[0].split()
+                if len(words) == 3 and words[1] == "cbr":
+                    try:
+                        values.append(Decimal(words[2]))
+                    except ArithmeticError:
+                        continue  # the action's reader names the bad amount
+    if not values:
+        return None
+    return unit_for(values)
+
+
+def _from_mapping(data: dict[str, Any], name: str, unit: Decimal | None = None) -> PHHHand:
     variant = data.get("variant")
     if variant not in VARIANTS:
         raise HandHistoryError(
@@ -300,15 +229,22 @@ def _from_mapping(data: dict[str, Any], name: str) -> PHHHand:
     for required in ("antes", "blinds_or_straddles", "starting_stacks", "actions"):
         if required not in data:
             raise HandHistoryError(f"{name} lacks the required field {required!r}; add it.")
-    stacks = _int_list(data, "starting_stacks", name)
+    if unit is None:
+        unit = _file_unit(data, name)
+    stacks = _int_list(data, "starting_stacks", name, None, unit)
     n = len(stacks)
     if n < 2:
         raise HandHistoryError(f"{name} has {n} starting stack(s); a hand needs two players.")
+    if n > MAX_PLAYERS:
+        raise HandHistoryError(
+            f"In {name}, the field 'starting_stacks' gives {n} players; a hand has at most "
+            f"{MAX_PLAYERS} players (a table seats ten)."
+        )
     raw_antes = data["antes"]
-    if isinstance(raw_antes, int) and not isinstance(raw_antes, bool):
+    if not isinstance(raw_antes, (list, bool)):
         data = {**data, "antes": [raw_antes] * n}
-    antes = _int_list(data, "antes", name, n)
-    blinds = _int_list(data, "blinds_or_straddles", name, n)
+    antes = _int_list(data, "antes", name, n, unit)
+    blinds = _int_list(data, "blinds_or_straddles", name, n, unit)
     amounts: dict[str, int | None] = {}
     needed = ("small_bet", "big_bet") if variant == "FT" else ("min_bet",)
     for key in ("min_bet", "small_bet", "big_bet"):
@@ -320,22 +256,29 @@ def _from_mapping(data: dict[str, Any], name: str) -> PHHHand:
                 )
             amounts[key] = None
             continue
-        amounts[key] = _whole(value, f"the field {key!r}", name)
+        amounts[key] = to_chips(value, unit, f"the field {key!r}", name)
     actions = data["actions"]
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise HandHistoryError(f"In {name}, the field 'actions' must be a list of strings.")
+    if len(actions) > MAX_ACTIONS:
+        raise HandHistoryError(
+            f"In {name}, the field 'actions' has {len(actions)} actions; a hand has at most "
+            f"{MAX_ACTIONS}."
+        )
     trimming = data.get("ante_trimming_status", False)
     if not isinstance(trimming, bool):
         raise HandHistoryError(f"In {name}, the field 'ante_trimming_status' must be true/false.")
-    finishing = _int_list(data, "finishing_stacks", name, n) if "finishing_stacks" in data else None
-    seats = _int_list(data, "seats", name, n) if "seats" in data else None
+
+    def optional(key: str) -> tuple[int, ...] | None:
+        return _int_list(data, key, name, n, unit) if key in data else None
+
+    seats = _int_list(data, "seats", name, n, None) if "seats" in data else None
     players: tuple[str, ...] | None = None
     if "players" in data:
         raw = data["players"]
         if not isinstance(raw, list) or len(raw) != n or not all(isinstance(p, str) for p in raw):
             raise HandHistoryError(f"In {name}, the field 'players' must list {n} names.")
         players = tuple(raw)
-    dead = _int_list(data, "_dead", name, n) if "_dead" in data else None
     return PHHHand(
         source=name,
         variant=str(variant),
@@ -347,25 +290,22 @@ def _from_mapping(data: dict[str, Any], name: str) -> PHHHand:
         starting_stacks=stacks,
         actions=tuple(actions),
         ante_trimming_status=trimming,
-        finishing_stacks=finishing,
+        finishing_stacks=optional("finishing_stacks"),
         seats=seats,
         players=players,
-        dead=dead,
+        dead=optional("_dead"),
         ignored={k: v for k, v in data.items() if k not in _KNOWN_FIELDS},
+        unit=unit,
+        winnings=optional("winnings"),
     )
 
 
-def _whole(value: Any, what: str, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise HandHistoryError(
-            f"In {name}, {what} is {value!r}; chip amounts must be whole numbers, 0 or more "
-            "(write amounts in the smallest chip unit)."
-        )
-    return value
-
-
 def _int_list(
-    data: dict[str, Any], key: str, name: str, length: int | None = None
+    data: dict[str, Any],
+    key: str,
+    name: str,
+    length: int | None = None,
+    unit: Decimal | None = None,
 ) -> tuple[int, ...]:
     raw = data[key]
     if not isinstance(raw, list):
@@ -375,14 +315,15 @@ def _int_list(
             f"In {name}, the field {key!r} has {len(raw)} values but the hand has {length} "
             "players; give one value per player."
         )
-    for v in raw:
-        if v.__class__ is not int or v < 0:
-            return tuple(_whole(v, f"a value of the field {key!r}", name) for v in raw)
-    return tuple(raw)
-
-
-def _labels(n: int) -> list[str]:
-    return [f"p{i + 1}" for i in range(n)]
+    if unit is None:
+        for v in raw:
+            if v.__class__ is not int or not 0 <= v <= MAX_CHIPS:
+                break
+        else:
+            return tuple(raw)
+    return tuple(
+        to_chips(v, unit, f"value {i + 1} of the field {key!r}", name) for i, v in enumerate(raw)
+    )
 
 
 def _fail(phh: PHHHand, index: int, text: str, why: str) -> HandHistoryError:
@@ -397,12 +338,18 @@ def play_phh(
     game: GameKind = GameKind.TOURNAMENT,
     *,
     finish_showdown: bool = False,
+    holes: dict[int, tuple[int, ...]] | None = None,
 ) -> PHHReplay:
     """Apply every action of ``phh`` to a new hand of our engine.
 
     :param game: Cash game or tournament rules (the fixed-limit cap heads-up differs).
     :param finish_showdown: If the actions stop exactly at the showdown,
         finish it with :func:`~firmware.engine.showdown.auto_showdown_event`.
+    :param holes: Hole cards to use for some players (position index to two
+        cards) in place of the dealt ones and of their ``sm ????`` shows; a
+        ``sm ????`` of any other player shows the cards dealt to him, which
+        must be known (:func:`firmware.engine.histories.unknown.decide_phh`
+        handles the other case).
     :raises HandHistoryError: naming the file, the action and the reason, if an
         action is not legal, the hand does not start, or it ends early.
     """
@@ -410,7 +357,9 @@ def play_phh(
         hand = Hand.start(phh.start_event(game))
     except IllegalAction as exc:
         raise HandHistoryError(f"The hand in {phh.source} cannot start: {exc}") from exc
-    items = parse_actions(phh.source, phh.player_count, phh.actions)
+    items = parse_actions(phh.source, phh.player_count, phh.actions, phh.unit)
+    if holes or any(isinstance(i[2], Show) and not i[2].cards for i in items):
+        items = _with_holes(phh, items, holes or {})
     deferred: list[_Item] = []
     apply = hand.apply
     complete = Phase.COMPLETE
@@ -477,6 +426,30 @@ def play_phh(
     return PHHReplay(phh=phh, hand=hand, auto_showdown=added)
 
 
+def _with_holes(phh: PHHHand, items: list[_Item], holes: dict[int, tuple[int, ...]]) -> list[_Item]:
+    """``items`` with the given hole cards dealt and shown, and ``sm ????`` resolved."""
+    dealt: dict[int, tuple[int | None, ...]] = {}
+    out: list[_Item] = []
+    for index, text, event in items:
+        if isinstance(event, DealHole):
+            if event.player in holes:
+                event = DealHole(event.player, holes[event.player])
+            dealt[event.player] = dealt.get(event.player, ()) + event.cards
+        elif isinstance(event, Show) and not event.cards:
+            cards = holes.get(event.player) or dealt.get(event.player, ())
+            if len(cards) != 2 or None in cards:
+                raise HandHistoryError(
+                    f"In {phh.source}, action {index} ({text!r}) shows cards nobody recorded "
+                    f"for p{event.player + 1}, whose hole cards are not known either; the "
+                    "result may depend on them.",
+                    key="error.phh.unknown_show",
+                    file=phh.source,
+                )
+            event = Show(event.player, tuple(c for c in cards if c is not None))
+        out.append((index, text, event))
+    return out
+
+
 def _apply_deferred(phh: PHHHand, hand: Hand, deferred: list[_Item]) -> None:
     """Apply shows made before an all-in runout, now that the showdown has begun."""
     for item in deferred:
@@ -515,23 +488,36 @@ def _illegal(phh: PHHHand, item: _Item, exc: IllegalAction) -> HandHistoryError:
 
 
 def dumps_phh(phh: PHHHand) -> str:
-    """Return a :class:`PHHHand` as PHH text (fields as read; ignored fields dropped)."""
+    """Return a :class:`PHHHand` as PHH text (fields as read; ignored fields dropped).
+
+    Amounts are written back in the file's money with its unit (``250`` chip
+    units at ``0.01`` are written ``2.50``), exactly, as the file had them.
+    """
+    unit = phh.unit
+
+    def money(values: tuple[int, ...]) -> list[int | Decimal]:
+        return [from_chips(v, unit) for v in values]
+
     data: dict[str, Any] = {"variant": phh.variant}
     data["ante_trimming_status"] = phh.ante_trimming_status
-    data["antes"] = list(phh.antes)
-    data["blinds_or_straddles"] = list(phh.blinds_or_straddles)
+    data["antes"] = money(phh.antes)
+    data["blinds_or_straddles"] = money(phh.blinds_or_straddles)
     for key in ("min_bet", "small_bet", "big_bet"):
         value = getattr(phh, key)
         if value is not None:
-            data[key] = value
-    data["starting_stacks"] = list(phh.starting_stacks)
+            data[key] = from_chips(value, unit)
+    data["starting_stacks"] = money(phh.starting_stacks)
     data["actions"] = list(phh.actions)
-    for key in ("finishing_stacks", "seats", "players"):
-        value = getattr(phh, key)
-        if value is not None:
-            data[key] = list(value)
+    if phh.finishing_stacks is not None:
+        data["finishing_stacks"] = money(phh.finishing_stacks)
+    if phh.winnings is not None:
+        data["winnings"] = money(phh.winnings)
+    if phh.seats is not None:
+        data["seats"] = list(phh.seats)
+    if phh.players is not None:
+        data["players"] = list(phh.players)
     if phh.dead is not None:
-        data["_dead"] = list(phh.dead)
+        data["_dead"] = money(phh.dead)
     return tomli_w.dumps(data)
 
 

@@ -10,8 +10,11 @@ look-up tables hand out shared instances.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from firmware.engine.cards import format_card, parse_card
 from firmware.engine.events import BetRaise, CheckCall, DealBoard, DealHole, Event, Fold, Muck, Show
+from firmware.engine.histories.amounts import amount_text
 from firmware.errors import CardError, HandHistoryError
 
 MAX_PLAYERS = 100
@@ -43,8 +46,9 @@ _SHOWN_PAIRS: dict[str, tuple[int, ...]] = {
 
 def action_error(source: str, index: int, text: str, why: str) -> HandHistoryError:
     """The error for action ``index`` (``text``) of the file ``source``."""
+    shown = text if len(text) <= 60 else text[:60] + "..."
     return HandHistoryError(
-        f"In {source}, action {index} ({text!r}) {why}",
+        f"In {source}, action {index} ({shown!r}) {why}",
         key="error.phh.action",
         file=source,
         index=index,
@@ -97,7 +101,7 @@ def fast_event(text: str, players: int) -> Event | None:
         return None if simple is None else simple[1]
     if count == 3:
         verb, arg = words[1], words[2]
-        if verb == "cbr" and arg.isascii() and arg.isdigit():
+        if verb == "cbr" and len(arg) <= 18 and arg.isascii() and arg.isdigit():
             return BetRaise(player, int(arg))
         if verb == "sm":
             shown = _SHOWN_PAIRS.get(arg)
@@ -105,12 +109,23 @@ def fast_event(text: str, players: int) -> Event | None:
     return None
 
 
-def parse_action(source: str, players: int, index: int, text: str) -> Event | None:
+UNKNOWN_SHOW: tuple[int, ...] = ()
+"""The cards of ``pN sm ????``: a player showed, but nobody recorded the cards.
+
+:func:`parse_action` returns ``Show(player, UNKNOWN_SHOW)`` for it; the engine
+never sees that event (see :mod:`firmware.engine.histories.unknown`)."""
+
+
+def parse_action(
+    source: str, players: int, index: int, text: str, unit: Decimal | None = None
+) -> Event | None:
     """The event action ``index`` (``text``) means, or ``None`` for a comment-only entry.
 
+    :param unit: Value of one chip unit in the file's money (amounts are
+        converted to chip units), or ``None`` for whole-chip amounts.
     :raises HandHistoryError: if the syntax is not PHH hold'em syntax.
     """
-    event = fast_event(text, players)
+    event = fast_event(text, players) if unit is None else None
     if event is not None:
         return event
     body = text.split("#", 1)[0]
@@ -172,14 +187,12 @@ def parse_action(source: str, players: int, index: int, text: str) -> Event | No
         case [label, "cc"]:
             return CheckCall(player(label))
         case [label, "cbr", amount]:
-            if not amount.isdigit():
-                raise action_error(
-                    source,
-                    index,
-                    text,
-                    f"has the amount {amount!r}; write a whole number of chips.",
-                )
-            return BetRaise(player(label), int(amount))
+            try:
+                chips = amount_text(amount, unit, "the amount", source)
+            except HandHistoryError as exc:
+                why = str(exc).split(", ", 1)[-1]
+                raise action_error(source, index, text, f"is not valid: {why}") from exc
+            return BetRaise(player(label), chips)
         case [label, "sm"]:
             return Muck(player(label))
         case [label, "sm", "-"]:
@@ -190,6 +203,9 @@ def parse_action(source: str, players: int, index: int, text: str) -> Event | No
                 "shows cards without naming them; write the shown cards, for example 'p1 sm AcKd'.",
             )
         case [label, "sm", chunk]:
+            if "?" in chunk and len(chunk) == 4:
+                cards(chunk, unknown_ok=True)  # check the known card, if any
+                return Show(player(label), UNKNOWN_SHOW)
             shown = cards(chunk, unknown_ok=False)
             return Show(player(label), tuple(c for c in shown if c is not None))
         case _:
@@ -203,18 +219,19 @@ def parse_action(source: str, players: int, index: int, text: str) -> Event | No
 
 
 def parse_actions(
-    source: str, players: int, actions: tuple[str, ...]
+    source: str, players: int, actions: tuple[str, ...], unit: Decimal | None = None
 ) -> list[tuple[int, str, Event]]:
     """``(index, text, event)`` of every action that is not a comment, in order.
 
+    :param unit: As for :func:`parse_action`.
     :raises HandHistoryError: at the first action whose syntax is not PHH hold'em syntax.
     """
     out: list[tuple[int, str, Event]] = []
     fast = fast_event
     for index, text in enumerate(actions):
-        event = fast(text, players)
+        event = fast(text, players) if unit is None else None
         if event is None:
-            event = parse_action(source, players, index, text)
+            event = parse_action(source, players, index, text, unit)
             if event is None:
                 continue
         out.append((index, text, event))

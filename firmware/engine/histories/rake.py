@@ -1,0 +1,78 @@
+"""The house's rake, for comparing our results with a cash game's recorded winnings.
+
+Our engine conserves chips: the pots go to the winners whole. A card room
+takes a rake from each pot first, so the ``winnings`` (and
+``finishing_stacks``) a cash-game history records are smaller than ours by the
+rake. :class:`Rake` models the usual rule: a percentage of the pot, rounded
+down to the chip unit, at most a cap, and nothing when the hand ends before
+the flop ("no flop, no drop"). :func:`take_rake` splits it over the pots in
+proportion to their size and, within a pot, over its winners in proportion to
+their shares (largest remainders first, ties to the earlier player).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_FLOOR, Decimal
+
+from firmware.engine.state import HandResult
+
+
+@dataclass(frozen=True)
+class Rake:
+    """A rake rule.
+
+    :param percent: Share of the pot taken, in percent (``5`` for 5 %).
+    :param cap: Most chips taken from one hand (``None``: no cap), in chip units.
+    :param no_flop_no_drop: Take nothing when no flop was dealt.
+    """
+
+    percent: Decimal
+    cap: int | None = None
+    no_flop_no_drop: bool = True
+
+    def amount(self, pot: int, board_cards: int) -> int:
+        """The rake taken from a hand whose pots total ``pot`` chips."""
+        if self.no_flop_no_drop and board_cards < 3:
+            return 0
+        raked = int((pot * self.percent / 100).to_integral_value(rounding=ROUND_FLOOR))
+        return raked if self.cap is None else min(raked, self.cap)
+
+
+def _split(total: int, weights: list[int]) -> list[int]:
+    """``total`` split in proportion to ``weights`` (largest remainders, then earlier first)."""
+    whole = sum(weights)
+    if whole == 0 or total == 0:
+        return [0] * len(weights)
+    parts = [total * w // whole for w in weights]
+    order = sorted(range(len(weights)), key=lambda i: (-(total * weights[i] % whole), i))
+    for i in order[: total - sum(parts)]:
+        parts[i] += 1
+    return parts
+
+
+def take_rake(result: HandResult, board_cards: int, rake: Rake) -> tuple[int, tuple[int, ...]]:
+    """The rake of a hand and what it takes from each player's winnings.
+
+    :returns: ``(rake, taken)`` where ``taken[i]`` is subtracted from player
+        ``i``'s winnings and finishing stack.
+    """
+    pots = [pot for pot in result.pots if pot.amount]
+    total = rake.amount(sum(pot.amount for pot in pots), board_cards)
+    taken = [0] * len(result.finishing_stacks)
+    for pot, share in zip(pots, _split(total, [pot.amount for pot in pots]), strict=True):
+        players = [player for player, _chips in pot.shares]
+        for player, part in zip(
+            players, _split(share, [chips for _p, chips in pot.shares]), strict=True
+        ):
+            taken[player] += part
+    return total, tuple(taken)
+
+
+def winnings(result: HandResult, players: int) -> tuple[int, ...]:
+    """Chips each player collected from the pots (before any rake)."""
+    won = [0] * players
+    for pot in result.pots:
+        for player, chips in pot.shares:
+            won[player] += chips
+    return tuple(won)
