@@ -14,13 +14,19 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import msgpack
 
-from firmware.engine.events import from_record, to_record
+from firmware.engine.events import StartHand, from_record, to_record
 from firmware.engine.hand import Hand
+from firmware.engine.histories.amounts import parse_unit
 from firmware.engine.histories.phh import hand_to_phh
+from firmware.engine.histories.pokerstars import PokerStarsStyle, hand_to_pokerstars
+from firmware.engine.rules import GameKind
+from firmware.errors import HandHistoryError
 from firmware.table import events as te
 
 if TYPE_CHECKING:
@@ -38,6 +44,10 @@ CREATE TABLE IF NOT EXISTS hands (
 );
 CREATE INDEX IF NOT EXISTS hands_finished ON hands (finished);
 """
+
+
+DEFAULT_UNIT = Decimal("0.01")
+"""Money value of one chip unit in cash-game exports unless told otherwise."""
 
 
 class HandHistory:
@@ -143,15 +153,48 @@ class HandHistory:
         events = [te.from_record(r) for r in msgpack.unpackb(row[0])]
         return "\n".join(["shuffle", "cut", *(format_event(e) for e in events)]) + "\n"
 
-    def to_pokerstars(self, number: int, table_name: str = "Mesa 1", unit: float = 0.01) -> str:
+    def to_pokerstars(
+        self,
+        number: int,
+        table_name: str = "Mesa 1",
+        unit: Decimal | None = DEFAULT_UNIT,
+        currency: str = "USD",
+        *,
+        tournament: int | None = None,
+        hero: int | None = None,
+    ) -> str:
         """Hand ``number`` as PokerStars-style text for tracking tools.
 
-        :param unit: The value of one chip unit in currency (0.01 for cents).
+        :param unit: The money value of one chip unit (``0.01`` for cents);
+            ``None`` writes whole chips without a currency, as tournament and
+            play-money hands are written (tournament hands always are).
+        :param tournament: Tournament number for the header; by default a
+            tournament hand is numbered 1.
+        :raises HandHistoryError: for a void hand (it has no PokerStars form).
         """
         record = self.get(number)
         if record is None:
             raise KeyError(f"There is no hand {number} in the history.")
-        return pokerstars_text(record, table_name, unit)
+        hand = self.engine_hand(number)
+        start = hand.events[0]
+        assert isinstance(start, StartHand)
+        if start.config.game is GameKind.TOURNAMENT:
+            unit, tournament = None, tournament or 1
+        finished = record.get("finished_at") or 0.0
+        started = datetime.fromtimestamp(float(finished), UTC)
+        style = PokerStarsStyle(
+            hand_id=number,
+            table=table_name,
+            started=started,
+            eastern=_eastern(started),
+            zone="UTC",
+            unit=unit,
+            currency=currency,
+            button=record.get("button"),
+            tournament=tournament,
+            hero=hero,
+        )
+        return hand_to_pokerstars(hand, style)
 
     # ------------------------------------------------------------ retention
 
@@ -172,51 +215,14 @@ class HandHistory:
         return deleted
 
 
-def pokerstars_text(record: dict[str, Any], table_name: str, unit: float) -> str:
-    """Write a hand record in the PokerStars hand-history layout."""
+def _eastern(when: datetime) -> datetime:
+    """``when`` in US Eastern time, which PokerStars headers also give."""
+    try:
+        from zoneinfo import ZoneInfo
 
-    def money(chips: int) -> str:
-        return f"{chips * unit:.2f}" if unit != 1 else str(chips)
-
-    seats = record["seats"]
-    players = record["players"]
-    lines = [
-        f"PokerStars Hand #{record['hand']}: Hold'em No Limit - table {table_name}",
-        f"Table '{table_name}' 10-max Seat #{record['button']} is the button",
-    ]
-    for seat in sorted(seats):
-        chips = money(record["starting_stacks"][str(seat)])
-        lines.append(f"Seat {seat}: {players[str(seat)]} ({chips} in chips)")
-    lines.append("*** HOLE CARDS ***")
-    names = {int(k): v for k, v in players.items()}
-    verbs = {"fold": "folds", "check_call": "checks/calls", "bet_raise": "raises to"}
-    for action in record["actions"]:
-        name = names[action["seat"]]
-        if action["action"] == "bet_raise":
-            lines.append(f"{name}: raises to {money(action['to'])}")
-        elif action["action"] == "show":
-            lines.append(f"{name}: shows [{' '.join(_pairs(action['cards']))}]")
-        elif action["action"] == "muck":
-            lines.append(f"{name}: mucks hand")
-        elif action["action"] == "kill_hand":
-            lines.append(f"{name}: hand killed ({action['reason']})")
-        else:
-            lines.append(f"{name}: {verbs.get(action['action'], action['action'])}")
-    board = _pairs(record["cards"]["board"])
-    if board:
-        lines.append(f"*** SUMMARY *** Board [{' '.join(board)}]")
-    else:
-        lines.append("*** SUMMARY ***")
-    for pot in record["pots"]:
-        for seat, amount in pot["shares"].items():
-            lines.append(f"{names[int(seat)]} collected {money(amount)} from pot")
-    if record.get("void"):
-        lines.append(f"Hand void: {record['void']}")
-    return "\n".join(lines) + "\n"
-
-
-def _pairs(text: str) -> list[str]:
-    return [text[i : i + 2] for i in range(0, len(text), 2)]
+        return when.astimezone(ZoneInfo("America/New_York"))
+    except (ImportError, KeyError, OSError, ValueError):
+        return when - timedelta(hours=5)  # no time-zone data: Eastern standard time
 
 
 def main_history(argv: list[str] | None = None) -> int:
@@ -235,6 +241,10 @@ def main_history(argv: list[str] | None = None) -> int:
     show = sub.add_parser("show", help="show or export one hand")
     show.add_argument("number", type=int)
     show.add_argument("--format", choices=("json", "phh", "pokerstars", "script"), default="json")
+    show.add_argument("--unit", default="0.01", help="PokerStars: money per chip unit, or 'chips'")
+    show.add_argument("--currency", default="USD", help="PokerStars: ISO currency code")
+    show.add_argument("--table-name", default="Mesa 1", help="PokerStars: the table's name")
+    show.add_argument("--hero", type=int, help="PokerStars: seat written first in 'Dealt to'")
     args = parser.parse_args(argv)
     history = HandHistory(args.db)
     try:
@@ -253,11 +263,18 @@ def main_history(argv: list[str] | None = None) -> int:
         elif args.format == "phh":
             print(history.to_phh(args.number), end="")
         elif args.format == "pokerstars":
-            print(history.to_pokerstars(args.number), end="")
+            unit = None if args.unit == "chips" else parse_unit(args.unit)
+            text = history.to_pokerstars(
+                args.number, args.table_name, unit, args.currency.upper(), hero=args.hero
+            )
+            print(text, end="")
         else:
             print(history.to_script(args.number), end="")
     except KeyError as exc:
         print(f"pokertable history: {exc.args[0]}")
+        return 1
+    except HandHistoryError as exc:
+        print(f"pokertable history: {exc}")
         return 1
     finally:
         history.close()
