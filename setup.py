@@ -27,6 +27,8 @@ COMPILED = [
     "firmware/engine/histories/phh_hand.py",
     "firmware/engine/histories/phh_writer.py",
     "firmware/engine/histories/phhs.py",
+    "firmware/engine/histories/pokerstars.py",
+    "firmware/engine/histories/pokerstars_import.py",
     "firmware/engine/histories/rake.py",
     "firmware/engine/histories/unknown.py",
     "firmware/engine/pots.py",

@@ -1,10 +1,11 @@
 """Fuzzing both readers: any text gives results or one-line errors, never another exception.
 
-Hypothesis mutates real inputs (the scenario scripts, the PHH test hands and
-a ``.phhs`` collection of them) by inserting, deleting, duplicating and
-replacing pieces, and also feeds arbitrary text. The budget is fixed
-(``max_examples``) and derandomized, so the suite always runs the same cases
-in about the same time. A failure prints the input that broke a reader.
+Hypothesis mutates real inputs (the scenario scripts, the PHH test hands, a
+``.phhs`` collection of them and the PokerStars-style test hands) by
+inserting, deleting, duplicating and replacing pieces, and also feeds
+arbitrary text. The budget is fixed (``max_examples``) and derandomized, so
+the suite always runs the same cases in about the same time. A failure
+prints the input that broke a reader.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware.engine.histories.phhs import loads_phhs
+from firmware.engine.histories.pokerstars_import import loads_pokerstars
 from firmware.engine.histories.unknown import decide_phh
 from firmware.engine.rules import GameKind
 from firmware.errors import HandHistoryError
@@ -24,6 +26,7 @@ HERE = Path(__file__).parent
 SCRIPTS = [p.read_text(encoding="utf-8") for p in sorted((HERE / "scenarios").glob("*.txt"))[:8]]
 HANDS = [p.read_text(encoding="utf-8") for p in sorted((HERE / "data" / "phh").glob("*.phh"))]
 COLLECTION = "".join(f"[{i + 1}]\n{text}\n" for i, text in enumerate(HANDS))
+STARS = [p.read_text(encoding="utf-8") for p in sorted((HERE / "data" / "pokerstars").glob("*"))]
 PIECES = [
     "\x00", "\xff", '"', "'", "[", "]", "[2]", "=", "#", "\n", " ", "????", "sm", "cbr",
     "0.5", "-1", "1e9", "99999999999999999999", "nan", "inf", "/", "expect", "seat",
@@ -63,7 +66,10 @@ def mutated(draw: st.DrawFn, seeds: list[str]) -> str:
 
 def _replay_all(text: str) -> None:
     try:
-        entries = loads_phhs(text, name="fuzz.phhs")
+        if text.lstrip("\ufeff").startswith("PokerStars "):
+            entries = loads_pokerstars(text, name="fuzz.txt")
+        else:
+            entries = loads_phhs(text, name="fuzz.phhs")
     except HandHistoryError:
         return
     for entry in entries:
@@ -87,6 +93,6 @@ def test_script_reader_never_raises_anything_but_script_error(text: str) -> None
 
 
 @FUZZ
-@given(st.one_of(mutated([*HANDS, COLLECTION]), st.text(max_size=300)))
-def test_phh_reader_never_raises_anything_but_hand_history_error(text: str) -> None:
+@given(st.one_of(mutated([*HANDS, COLLECTION, *STARS]), st.text(max_size=300)))
+def test_history_readers_never_raise_anything_but_hand_history_error(text: str) -> None:
     _replay_all(text)

@@ -56,10 +56,11 @@ from decimal import ROUND_FLOOR, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from firmware.cli.history_files import find_history_files
+from firmware.cli.history_files import find_history_files, looks_like_pokerstars
 from firmware.engine.histories.amounts import parse_unit
 from firmware.engine.histories.phh import PHHHand, read_text_file
 from firmware.engine.histories.phhs import loads_phhs
+from firmware.engine.histories.pokerstars_import import loads_pokerstars
 from firmware.engine.histories.rake import Rake, take_rake, winnings
 from firmware.engine.histories.unknown import decide_phh
 from firmware.engine.rules import GameKind
@@ -99,6 +100,10 @@ def replay_hand(
     won = list(winnings(result, n))
     finishing = list(result.finishing_stacks)
     raked = 0
+    file_rake = phh.ignored.get("_rake")
+    if rake is None and isinstance(file_rake, int) and file_rake > 0:
+        rake = Rake(Decimal(100), file_rake, no_flop_no_drop=False)  # the rake the file states
+        rake_cap = None
     if rake is not None:
         if rake_cap is not None:
             cap = int((rake_cap / (phh.unit or Decimal(1))).to_integral_value(ROUND_FLOOR))
@@ -141,7 +146,10 @@ def replay_file(
     :raises HandHistoryError: if the file cannot be read or holds no hand.
     """
     text = read_text_file(path, str(path))
-    entries = loads_phhs(text, name=str(path), unit=unit)
+    if looks_like_pokerstars(path):
+        entries = loads_pokerstars(text, name=str(path), unit=unit)
+    else:
+        entries = loads_phhs(text, name=str(path), unit=unit)
     for entry in entries:
         head: dict[str, Any] = {"file": str(path), "hand": entry.label}
         if entry.hand is None:

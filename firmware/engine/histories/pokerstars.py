@@ -42,6 +42,7 @@ from firmware.engine.events import (
 )
 from firmware.engine.hand import Hand, Phase
 from firmware.engine.histories.amounts import chips_text
+from firmware.engine.histories.rake import net_shares, pot_rakes
 from firmware.engine.rules import Structure
 from firmware.errors import HandHistoryError
 
@@ -269,6 +270,8 @@ def _streets(
     for i, cards in enumerate(hand.shown):
         if cards is not None and len(cards) == 2 and i not in shown_by_event:
             shows.append(_show_line(hand, start.names[i], cards))  # tabled all-in (TDA-9)
+    n = replay.player_count
+    waiting: dict[int, int] = {}  # killed out of turn: player -> first position not yet passed
     for event in hand.events[1:]:
         if isinstance(event, Show):
             shows.append(_show_line(hand, start.names[event.player], event.cards))
@@ -276,12 +279,36 @@ def _streets(
             shows.append(f"{start.names[event.player]}: mucks hand")
         elif isinstance(event, Fold | KillHand):
             folded_on[event.player] = len(replay.board)
+        actor = replay.actor
+        if isinstance(event, Fold | CheckCall | BetRaise) and actor is not None:
+            # A hand killed out of turn folds, in PokerStars' wording, when its turn comes.
+            due: list[tuple[int, int]] = []
+            for p, cursor in list(waiting.items()):
+                cursor = actor if cursor < 0 else cursor  # killed before the betting began
+                if (p - cursor) % n < (actor - cursor) % n:
+                    due.append(((p - cursor) % n, p))
+                    del waiting[p]
+                else:
+                    waiting[p] = (actor + 1) % n
+            lines.extend(f"{start.names[p]}: folds" for _d, p in sorted(due))
         text = _action(replay, event, style)
+        if isinstance(event, KillHand) and actor != event.player:
+            waiting[event.player] = -1 if actor is None else actor
+            text = None
         before = list(replay.stacks)
         board = len(replay.board)
         replay.apply(event)
         if text is not None:
             lines.append(text)
+        if (
+            waiting
+            and replay.phase is not Phase.DEALING
+            and (replay.phase is not Phase.BETTING or len(replay.board) != board)
+        ):
+            base = next(iter(waiting.values()))
+            order = sorted(waiting, key=lambda p: (p - max(base, 0)) % n)
+            lines.extend(f"{start.names[p]}: folds" for p in order)
+            waiting.clear()
         if isinstance(event, DealBoard):
             for size in range(board + 1, len(replay.board) + 1):
                 if size in STREETS:
@@ -323,31 +350,13 @@ def _collected(hand: Hand, start: StartHand, style: PokerStarsStyle) -> list[str
     result = hand.result
     assert result is not None
     pots = [pot for pot in result.pots if pot.amount]
-    rakes = _rake_by_pot([pot.amount for pot in pots], style.rake)
+    rakes = pot_rakes([pot.amount for pot in pots], style.rake)
     lines = []
     for name, pot, rake in zip(_pot_names(len(pots)), pots, rakes, strict=True):
-        paid = _less_rake([chips for _p, chips in pot.shares], rake)
+        paid = net_shares(pot.shares, rake)
         for (player, _chips), chips in zip(pot.shares, paid, strict=True):
             lines.append(f"{start.names[player]} collected {style.money(chips)} from {name}")
     return lines
-
-
-def _rake_by_pot(amounts: list[int], rake: int) -> list[int]:
-    total = sum(amounts)
-    if not total or not rake:
-        return [0] * len(amounts)
-    parts = [rake * a // total for a in amounts]
-    parts[0] += rake - sum(parts)
-    return parts
-
-
-def _less_rake(shares: list[int], rake: int) -> list[int]:
-    total = sum(shares)
-    if not total or not rake:
-        return shares
-    cut = [rake * s // total for s in shares]
-    cut[0] += rake - sum(cut)
-    return [s - c for s, c in zip(shares, cut, strict=True)]
 
 
 def _summary(
@@ -369,9 +378,9 @@ def _summary(
         lines.append(f"Board [{_cards(hand.board)}]")
     labels = _positions(start, style)
     won = {i: 0 for i in range(len(start.seats))}
-    rakes = _rake_by_pot([pot.amount for pot in pots], style.rake)
+    rakes = pot_rakes([pot.amount for pot in pots], style.rake)
     for pot, rake in zip(pots, rakes, strict=True):
-        paid = _less_rake([chips for _p, chips in pot.shares], rake)
+        paid = net_shares(pot.shares, rake)
         for (player, _c), chips in zip(pot.shares, paid, strict=True):
             won[player] += chips
     showdown = any(cards is not None and len(cards) == 2 for cards in hand.shown)

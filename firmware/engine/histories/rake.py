@@ -6,8 +6,9 @@ takes a rake from each pot first, so the ``winnings`` (and
 rake. :class:`Rake` models the usual rule: a percentage of the pot, rounded
 down to the chip unit, at most a cap, and nothing when the hand ends before
 the flop ("no flop, no drop"). :func:`take_rake` splits it over the pots in
-proportion to their size and, within a pot, over its winners in proportion to
-their shares (largest remainders first, ties to the earlier player).
+proportion to their size (largest remainders first) and, as card rooms do,
+splits what is left of each pot equally among its winners, odd chips to the
+first in position order.
 """
 
 from __future__ import annotations
@@ -51,6 +52,28 @@ def _split(total: int, weights: list[int]) -> list[int]:
     return parts
 
 
+def pot_rakes(amounts: list[int], total: int) -> list[int]:
+    """The rake ``total`` split over pots of ``amounts`` in proportion to their size."""
+    return _split(total, amounts)
+
+
+def net_shares(shares: tuple[tuple[int, int], ...], rake: int) -> list[int]:
+    """What each winner of a pot collects once ``rake`` is taken from it.
+
+    The rest of the pot is split equally, odd chips to the first winners in
+    position order (left of the button first), as card rooms do.
+    """
+    if not rake:
+        return [chips for _player, chips in shares]
+    net = sum(chips for _player, chips in shares) - rake
+    count = len(shares)
+    order = sorted(range(count), key=lambda k: shares[k][0])
+    out = [net // count] * count
+    for k in order[: net - (net // count) * count]:
+        out[k] += 1
+    return out
+
+
 def take_rake(result: HandResult, board_cards: int, rake: Rake) -> tuple[int, tuple[int, ...]]:
     """The rake of a hand and what it takes from each player's winnings.
 
@@ -60,12 +83,9 @@ def take_rake(result: HandResult, board_cards: int, rake: Rake) -> tuple[int, tu
     pots = [pot for pot in result.pots if pot.amount]
     total = rake.amount(sum(pot.amount for pot in pots), board_cards)
     taken = [0] * len(result.finishing_stacks)
-    for pot, share in zip(pots, _split(total, [pot.amount for pot in pots]), strict=True):
-        players = [player for player, _chips in pot.shares]
-        for player, part in zip(
-            players, _split(share, [chips for _p, chips in pot.shares]), strict=True
-        ):
-            taken[player] += part
+    for pot, share in zip(pots, pot_rakes([pot.amount for pot in pots], total), strict=True):
+        for (player, chips), net in zip(pot.shares, net_shares(pot.shares, share), strict=True):
+            taken[player] += chips - net
     return total, tuple(taken)
 
 
