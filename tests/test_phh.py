@@ -274,6 +274,9 @@ def test_fast_toml_reads_exactly_what_tomllib_reads() -> None:
     data_dir = Path(__file__).parent / "data" / "phh"
     texts = [p.read_text(encoding="utf-8") for p in sorted(data_dir.glob("*.phh"))]
     texts += _exported_hands(int(os.environ.get("POKERTABLE_DIFF_HANDS", "2000")))
+    from pokerkit import HandHistory
+
+    texts += [HandHistory.loads(t).dumps() for t in texts[:300]]  # PokerKit's own writer
     assert len(texts) > 1000
     for text in texts:
         ours = fast_toml(text)
@@ -297,6 +300,10 @@ def test_fast_toml_reads_exactly_what_tomllib_reads() -> None:
         'a = "x"\t# t\n',
         'a = [true, "f"]',
         '  a  =  "é"  ',
+        "a = 'x'",
+        "a = ['d dh p1 AcKd', 'p2 f', '']",
+        "a = ['a\"b#c', \"it's\"] # 'c'",
+        "a = [\n  'x', # 'y'\n  'z',\n]",
     ):
         assert fast_toml(text) == tomllib.loads(text), text
 
@@ -313,7 +320,7 @@ def test_fast_toml_reads_exactly_what_tomllib_reads() -> None:
         "a = 1 2",
         "a =\n1",
         "a = +1",
-        "a = 'x'",
+        "a = 'x''y'",
         "a = 01",
         'a = """x"""',
         "a.b = 1",

@@ -172,3 +172,12 @@ def test_bad_pokerstars_text_is_an_error_per_hand(
 def test_text_without_any_hand_is_an_error() -> None:
     with pytest.raises(HandHistoryError, match="holds no PokerStars hand"):
         loads_pokerstars("PokerStars Home Games\n", name="x.txt")
+
+
+def test_a_showdown_that_cannot_be_finished_is_an_error_not_a_crash() -> None:
+    # Found by the fuzz test: two show lines run together leave a hand unknown.
+    text = (DATA / "cash_6max_allin_rake_usd.txt").read_text(encoding="utf-8")
+    (entry,) = loads_pokerstars(text.replace("[Ah Qh] (a pair of Queens)\n", "[Ah Qh]"))
+    assert entry.hand is not None
+    with pytest.raises(HandHistoryError, match="cannot be finished"):
+        decide_phh(entry.hand, GameKind.CASH, finish_showdown=True)

@@ -14,7 +14,10 @@ import re
 from typing import Any
 
 _TOML_COMMENT = r"#[^\n\x00-\x08\x0a-\x1f\x7f]*"
-_TOML_SCALAR = r'"[^"\\\x00-\x08\x0a-\x1f\x7f]*"|true|false|-?(?:0|[1-9][0-9]{0,17})'
+_TOML_SCALAR = (
+    r'"[^"\\\x00-\x08\x0a-\x1f\x7f]*"|\'[^\'\x00-\x08\x0a-\x1f\x7f]*\''
+    r"|true|false|-?(?:0|[1-9][0-9]{0,17})"
+)
 _TOML_GAP = rf"[ \t\n]*(?:{_TOML_COMMENT}\n[ \t\n]*)*"
 _TOML_LINE = re.compile(
     rf"(?:[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*"
@@ -23,7 +26,7 @@ _TOML_LINE = re.compile(
     rf"[ \t]*(?:{_TOML_COMMENT})?(?:\n|\Z)"
 )
 """One line of the subset: blank, a comment, or ``key = value`` (arrays may span lines)."""
-_TOML_ITEM = re.compile(rf'({_TOML_COMMENT})|"([^"]*)"|(true|false)|(-?[0-9]+)')
+_TOML_ITEM = re.compile(rf"({_TOML_COMMENT})|\"([^\"]*)\"|'([^']*)'|(true|false)|(-?[0-9]+)")
 _TOML_INTS = re.compile(r"-?[0-9]+")
 _TOML_STRINGS = re.compile(r'"([^"]*)"')
 _INT = r"-?(?:0|[1-9][0-9]{0,17})"
@@ -47,10 +50,11 @@ def fast_toml(text: str) -> dict[str, Any] | None:
 
     The subset: ``key = value`` lines with bare keys, values that are
     decimal integers, ``true``/``false``, double-quoted strings without
-    escapes, or arrays of those (over several lines, with comments and a
-    trailing comma); blank and comment lines. Within it the result is exactly
+    escapes, single-quoted literal strings (as PokerKit writes), or arrays
+    of those (over several lines, with comments and a trailing comma); blank
+    and comment lines. Within it the result is exactly
     what :func:`tomllib.loads` returns (``tests/test_phh.py`` checks this).
-    Anything else (tables, floats, dates, escapes, literal strings, nested
+    Anything else (tables, floats, dates, escapes, multi-line strings, nested
     arrays, duplicate keys, syntax errors) returns ``None`` so the caller
     falls back to :mod:`tomllib`, which then reads or rejects the text.
     """
@@ -77,20 +81,20 @@ def fast_toml(text: str) -> dict[str, Any] | None:
 
 def _toml_value(value: str) -> Any:
     first = value[0]
-    if first == '"':
+    if first == '"' or first == "'":
         return value[1:-1]
     if first == "t" or first == "f":
         return first == "t"
     if first != "[":
         return int(value)
-    if "#" not in value:
+    if "#" not in value and "'" not in value:
         if '"' not in value:
             if "t" not in value and "f" not in value:
                 return [int(x) for x in _TOML_INTS.findall(value)]
         elif _TOML_ONLY_STRINGS.fullmatch(value):
             return _TOML_STRINGS.findall(value)
     items: list[Any] = []
-    for comment, string, boolean, integer in _TOML_ITEM.findall(value):
+    for comment, string, literal, boolean, integer in _TOML_ITEM.findall(value):
         if comment:
             continue
         if integer:
@@ -98,7 +102,7 @@ def _toml_value(value: str) -> Any:
         elif boolean:
             items.append(boolean == "true")
         else:
-            items.append(string)
+            items.append(string or literal)
     return items
 
 

@@ -401,7 +401,15 @@ def play_phh(
     added = 0
     if hand.phase is Phase.SHOWDOWN and finish_showdown:
         while hand.phase is Phase.SHOWDOWN:
-            hand.apply(auto_showdown_event(hand))
+            try:
+                hand.apply(auto_showdown_event(hand))
+            except IllegalAction as exc:
+                raise HandHistoryError(
+                    f"In {phh.source}, the actions stop at the showdown and it cannot be "
+                    f"finished for the file: {exc} Add the show or muck actions.",
+                    key="error.phh.incomplete",
+                    file=phh.source,
+                ) from exc
             added += 1
     if hand.phase is not Phase.COMPLETE:
         waits, who = hand.expected()
