@@ -31,6 +31,10 @@ PIECES = [
     "\x00", "\xff", '"', "'", "[", "]", "[2]", "=", "#", "\n", " ", "????", "sm", "cbr",
     "0.5", "-1", "1e9", "99999999999999999999", "nan", "inf", "/", "expect", "seat",
     "draw Ah", "1 raise 5", "stakes NL 2/1", "d dh p11 AcKd", "p1 sm ????", "é", "\t",
+    "restore {}", 'restore {"seats": 5}', "levels start", "level 1/2 minutes 1", "tick 99",
+    "floor award 1,2 x", "deck show ??Ah", "chiprace 1 5 Ah", "sit 3 Zoe 50 wait",
+    "penalty 1 rounds",
+    "Uncalled bet ($2) returned to", "*** FLOP *** [Ah]", "posts small & big blinds $9", "$",
 ]  # fmt: skip
 
 FUZZ = settings(

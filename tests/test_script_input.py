@@ -31,6 +31,7 @@ CASES = {
     "nul_in_name": (HEAD.replace(b"Ana", b"A\x00na"), "Line 4", "NUL"),
     "control_in_name": (HEAD.replace(b"Ana", b"A\x1bna"), "Line 4", "control character"),
     "bad_stacks_expect": (GOOD.replace(b"hands 1", b"stacks 1:200"), "Line 11", "SEAT=CHIPS"),
+    "bad_restore": (GOOD.replace(b"1 fold\n", b'restore {"seats": 5}\n'), "Line 10", "restore"),
     "huge_number": (HEAD.replace(b"Ana 200", b"Ana " + b"9" * 3000), "Line 4", "whole number"),
 }
 

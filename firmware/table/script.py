@@ -349,6 +349,22 @@ def build_table(script: Script) -> Table:
     return table
 
 
+def _apply(table: Table, event: te.TableEvent, number: int) -> None:
+    """Apply one event; a ``restore`` state of the wrong shape is a line error."""
+    if not isinstance(event, te.Restore):
+        table.apply(event)
+        return
+    try:
+        table.apply(event)
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
+        if isinstance(exc, PokerTableError):
+            raise
+        raise ScriptError(
+            f"Line {number}: the 'restore' state is not a table state this firmware writes "
+            f"({type(exc).__name__}: {str(exc)[:60]}); restore a state exported by the table."
+        ) from exc
+
+
 def run_script(text: str) -> tuple[Table, list[dict[str, Any]]]:
     """Run a script; return the table and the records of the hands it played.
 
@@ -379,7 +395,7 @@ def run_script(text: str) -> tuple[Table, list[dict[str, Any]]]:
             continue
         try:
             for event in parse_event(line, number, table):
-                table.apply(event)
+                _apply(table, event, number)
         except ScriptError:
             raise
         except PokerTableError as exc:
