@@ -58,6 +58,34 @@ def replay(text):
         return f"{type(exc).__name__}: {exc}"
     return repr((hand.result, hand.phase, [to_record(e) for e in hand.events]))
 
+from datetime import datetime, timezone
+from decimal import Decimal
+from firmware.engine.histories.phhs import loads_phhs
+from firmware.engine.histories.pokerstars import PokerStarsStyle, hand_to_pokerstars
+from firmware.engine.histories.pokerstars_import import loads_pokerstars
+from firmware.engine.histories.rake import Rake, take_rake
+from firmware.engine.histories.unknown import decide_phh
+WHEN = datetime(2026, 12, 1, tzinfo=timezone.utc)
+def histories(hand, text):
+    # The histories modules added for issue 14: .phhs, money amounts, rake,
+    # unrecorded shows, PokerStars out and in.
+    out = []
+    try:
+        money = text.replace("min_bet = ", "min_bet = 0.0")
+        for entry in loads_phhs("[1]\n" + text + "\n[2]\n" + money):
+            out.append(entry.error or repr(entry.hand.unit))
+        unknown = text.replace('sm ', 'sm ????  # ', 1)
+        decision = decide_phh(loads_phh(unknown))
+        out.append(repr((decision.reason, decision.tried)))
+        if hand.result is not None and hand.voided is None:
+            out.append(repr(take_rake(hand.result, len(hand.board), Rake(Decimal(5), 7))))
+            ps = hand_to_pokerstars(hand, PokerStarsStyle(1, "T", WHEN, WHEN, unit=Decimal("0.05")))
+            out.append(ps)
+            entry = loads_pokerstars(ps)[0]
+            out.append(entry.error or repr(entry.hand))
+    except Exception as exc:
+        out.append(f"{type(exc).__name__}: {exc}")
+    return "\n".join(out)
 rng = random.Random(7)
 for seed in range(int(sys.argv[3])):
     try:
@@ -72,6 +100,7 @@ for seed in range(int(sys.argv[3])):
         print(f"{type(exc).__name__}: {exc}")
         continue
     print(replay(text))
+    print(histories(outcome.hand, text))
     lines = text.splitlines()
     acts = [i for i, line in enumerate(lines) if line.strip().startswith('"')]
     if acts:
