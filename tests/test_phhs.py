@@ -158,3 +158,9 @@ def test_unknown_show_of_cards_dealt_face_up_shows_them() -> None:
     assert decision.decided and decision.tried == 0
     assert decision.replay is not None and decision.replay.hand.result is not None
     assert decision.replay.hand.result.finishing_stacks == (0, 200)
+
+
+def test_reading_a_collection_as_one_hand_says_what_it_is() -> None:
+    text = "[1]\n" + (DATA / "nt_heads_up_allin.phh").read_text() + "\n[2]\nvariant = 'NT'\n"
+    with pytest.raises(HandHistoryError, match=r"collection of 2 hands \(\.phhs\)"):
+        loads_phh(text, name="two.phhs")

@@ -220,6 +220,11 @@ def _file_unit(data: dict[str, Any], name: str) -> Decimal | None:
 
 def _from_mapping(data: dict[str, Any], name: str, unit: Decimal | None = None) -> PHHHand:
     variant = data.get("variant")
+    if variant is None and data and all(isinstance(v, dict) for v in data.values()):
+        raise HandHistoryError(
+            f"{name} is a collection of {len(data)} hands (.phhs), not one hand; read it with "
+            "firmware.engine.histories.phhs.loads_phhs or pokertable replay."
+        )
     if variant not in VARIANTS:
         raise HandHistoryError(
             f"{name} has the variant {variant!r}, which is not a Texas hold'em variant we read; "
