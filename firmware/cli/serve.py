@@ -36,6 +36,33 @@ from firmware.table import events as te
 from firmware.table.options import load_table_config
 from firmware.table.table import Table
 
+MAX_RECOVERY_ALERTS = 10
+"""Journal records skipped by recovery shown one by one; the rest are counted."""
+
+MIN_FREE_BYTES = 4 * 1024 * 1024
+"""Free space the data directory needs before a paused journal is written again."""
+
+
+def storage_has_room(data_dir: str, need: int = MIN_FREE_BYTES) -> bool:
+    """Whether the data directory has ``need`` bytes free and takes a write.
+
+    A test file of 64 KiB is written, synced and removed: free space alone
+    does not prove that the disk takes writes (a failing SD card).
+    """
+    try:
+        stat = os.statvfs(data_dir)
+        if stat.f_bavail * stat.f_frsize < need:
+            return False
+        probe = os.path.join(data_dir, ".space-probe")
+        with open(probe, "wb") as handle:
+            handle.write(b"\0" * 65536)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.remove(probe)
+    except OSError:
+        return False
+    return True
+
 
 def staff_directory(entries: object) -> StaffDirectory:
     """Staff accounts from the configuration's ``[[staff]]`` entries.
@@ -79,8 +106,9 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     restored = len(journal) > 0
     # An electronic table's virtual deck needs no new-deck checklist.
     virtual = any(getattr(d, "automatic", False) for d in devices.values())
+    problems: list[str] = []
     if restored:
-        table = restore(journal)
+        table = restore(journal, problems)
     else:
         store_table_setup(journal, config, deck_ready=virtual)
         table = Table(config, deck_ready=virtual)
@@ -94,7 +122,20 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
         if isinstance(event, te.AdjustStack | te.AwardPot | te.VoidByFloor | te.UndoLast):
             meters.bump("overrides")
 
-    controller = Controller(table, devices, registry, journal=journal_and_count)
+    controller = Controller(
+        table,
+        devices,
+        registry,
+        journal=journal_and_count,
+        storage_ok=lambda: storage_has_room(data_dir),
+    )
+    for text in problems[:MAX_RECOVERY_ALERTS]:
+        controller.alerts.append(Alert(controller.table_time(), text))
+    if len(problems) > MAX_RECOVERY_ALERTS:
+        more = len(problems) - MAX_RECOVERY_ALERTS
+        controller.alerts.append(
+            Alert(controller.table_time(), f"Recovery skipped {more} more journal record(s).")
+        )
     history = HandHistory(os.path.join(data_dir, "history.sqlite"))
     table.hand_listeners.append(history.listener(time.time))
     policy = Retention.from_config(dict(data.get("retention", {})))

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from firmware.protocol.clients import ClientState
-from firmware.protocol.requests import Refused
 
 if TYPE_CHECKING:
     from firmware.service.controller import Controller
@@ -28,47 +27,30 @@ DIAG_REQUESTS = ("diag_start", "diag_answer", "diag_cancel")
 """The technician's request types."""
 
 DIAG_FIELDS = {"diag_start": {"device"}, "diag_answer": {"yes"}, "diag_cancel": set()}
-"""The fields each request takes (besides ``type``)."""
+"""The fields each request takes (besides ``type``); declared in :mod:`firmware.protocol.schema`."""
 
 
 def diag_request(
     client: ClientState,
     kind: str,
-    message: dict[str, Any],
-    staff_run: Callable[[ClientState, Callable[[], None]], None],
+    values: dict[str, Any],
+    staff_run: Callable[[ClientState, Callable[[], None], str], None],
     controller: Controller,
 ) -> None:
-    """Check a technician request and hand it to the controller's loop.
+    """Hand a technician request, already checked against its declared fields
+    and the technician role (:mod:`firmware.protocol.schema`), to the controller's loop.
 
-    :param staff_run: Runs a callable on the loop thread and sends a refusal
-        it raises back to ``client`` (:meth:`TableServer.run_for`).
-    :raises Refused: (the server's ``Refused``) for the wrong role or fields,
-        sent back at once.
+    :param staff_run: Runs a callable on the loop thread and answers ``client``
+        with ``ok`` or the refusal it raises (:meth:`TableServer.run_for`).
     """
-    if client.role != "technician":
-        raise Refused(
-            "Only a technician, logged in on the console, runs the diagnostics.",
-            key="protocol.permission.technician",
-        )
-    extra = sorted(set(message) - {"type"} - DIAG_FIELDS[kind])
-    if extra:
-        raise Refused(
-            f"The {kind} request has fields it does not take: {', '.join(extra)}.",
-            key="protocol.fields",
-        )
     if kind == "diag_start":
-        device = message.get("device")
-        if device is not None and not isinstance(device, str):
-            raise Refused("The field 'device' must be a device's name.", key="protocol.fields")
-        staff = client.staff
-        staff_run(client, lambda: controller.start_diagnostics(device, staff))
+        device, staff = values.get("device"), client.staff
+        staff_run(client, lambda: controller.start_diagnostics(device, staff), kind)
     elif kind == "diag_answer":
-        yes = message.get("yes")
-        if not isinstance(yes, bool):
-            raise Refused("The field 'yes' must be true or false.", key="protocol.fields")
-        staff_run(client, lambda: controller.answer_diagnostics(yes))
+        yes = bool(values["yes"])
+        staff_run(client, lambda: controller.answer_diagnostics(yes), kind)
     else:
-        staff_run(client, controller.cancel_diagnostics)
+        staff_run(client, controller.cancel_diagnostics, kind)
 
 
 __all__ = ["DIAG_FIELDS", "DIAG_REQUESTS", "diag_request"]

@@ -54,7 +54,9 @@ from firmware.protocol.requests import (
     SERVER_FIELDS,
     Refused,
     TableRequests,
+    lookup,
 )
+from firmware.protocol.schema import check_fields
 from firmware.protocol.tls import common_name, server_ssl_context
 from firmware.service.controller import Controller
 from firmware.views.audience import console_view, seat_view, technician_view
@@ -316,32 +318,22 @@ class TableServer(TableRequests):
         if kind == "hello":
             raise Closing("a second hello on an authenticated connection")
         try:
-            if kind == "language":
-                lang = message.get("lang")
-                if lang not in LANGUAGES:
-                    raise Refused(
-                        "The language must be es or en.", key="protocol.language", lang=str(lang)
-                    )
-                client.lang = str(lang)
+            spec = lookup(client, message)
+            values = check_fields(spec, message)
+            if spec.event is not None:
+                self._event_request(client, spec, values)
+            elif spec.name == "language":
+                client.lang = str(values["lang"])
+                self._queue(client, {"type": "ok", "request": "language"})
                 self._request_view(client)
-            elif kind == "login":
-                await self._login(client, message)
-            elif kind == "logout":
+            elif spec.name == "login":
+                await self._login(client, values)
+            elif spec.name == "logout":
                 self._logout(client)
-            elif kind in SEAT_REQUESTS:
-                self._seat_request(client, kind, message)
-            elif kind == "report":
-                self._report(client, message)
-            elif kind == "override":
-                self._override(client, message)
-            elif kind in DIAG_REQUESTS:
-                diag_request(client, kind, message, self.run_for, self.controller)
+            elif spec.name in DIAG_REQUESTS:
+                diag_request(client, spec.name, values, self.run_for, self.controller)
             else:
-                raise Refused(
-                    f"The request {kind!r} is not part of the table protocol.",
-                    key="protocol.unknown",
-                    kind=kind,
-                )
+                self._control_report(client, spec)
         except Refused as exc:
             self._refuse(client, exc)
 
@@ -381,21 +373,18 @@ class TableServer(TableRequests):
         self._request_view(client)
 
     async def _login(self, client: ClientState, message: dict[str, Any]) -> None:
-        if client.terminal != "console":
-            raise Refused("Staff log in on the dealer console.", key="protocol.login.console")
+        """``login {pin, badge?}``, its fields already checked (:mod:`firmware.protocol.schema`)."""
         inserted = self.controller.state.readers.get("console")
         # The badge is the card in the console's reader; a client may name it, and then it
         # must be that card.
-        badge, pin = message.get("badge", inserted), message.get("pin")
-        if not isinstance(pin, str) or (badge is not None and not isinstance(badge, str)):
-            raise Refused("A login needs a badge and a PIN.", key="protocol.login.failed")
+        badge, pin = message.get("badge", inserted), str(message["pin"])
         if inserted is None or inserted != badge:
             raise Refused(
                 "Insert your staff card in the console's reader, then log in.",
                 key="protocol.login.card",
             )
         try:
-            account = await asyncio.to_thread(self.staff.login, badge, pin)
+            account = await asyncio.to_thread(self.staff.login, inserted, pin)
         except AuthError as exc:
             log.warning("Failed staff login on the console for badge %r: %s", badge, exc)
             raise Refused(str(exc), key=exc.key, **exc.params) from None
@@ -408,8 +397,6 @@ class TableServer(TableRequests):
         self._request_view(client)
 
     def _logout(self, client: ClientState) -> None:
-        if client.terminal != "console":
-            raise Refused("Only the console has staff logins.", key="protocol.login.console")
         client.role = client.staff = client.badge = None
         self._queue(client, {"type": "welcome", "terminal": "console", "role": None})
         self._request_view(client)

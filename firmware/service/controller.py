@@ -29,7 +29,6 @@ import re
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from firmware.errors import HardwareError, IllegalAction
@@ -50,8 +49,10 @@ from firmware.hal import (
 )
 from firmware.hal.backends import open_devices
 from firmware.service.chipbets import ChipBets
+from firmware.service.controller_state import Alert, ControllerState, DiagSession
 from firmware.service.diag import Diagnostics, Item, RelayTechnician, Report
 from firmware.service.registry import TagRegistry
+from firmware.service.safety import Stops, trial_apply
 from firmware.table import events as te
 from firmware.table.table import Table
 
@@ -62,51 +63,7 @@ SEAT_BUTTON = re.compile(r"seat(\d+)\.(action|raise|time)")
 """Table events that come from the devices and must wait while the hand is paused."""
 
 
-@dataclass(frozen=True)
-class Alert:
-    """Something the dealer console must show: a sentence, and the device if any."""
-
-    time: float
-    text: str
-    device: str | None = None
-
-
-@dataclass
-class ControllerState:
-    """What the controller knows beyond the table: faults, readers, zones."""
-
-    faults: dict[str, str] = field(default_factory=dict)
-    manual_pause: bool = False
-    held: list[tuple[te.TableEvent, str, str | None]] = field(default_factory=list)
-    last_seq: dict[str, int] = field(default_factory=dict)
-    readers: dict[str, str] = field(default_factory=dict)
-    zones: dict[str, frozenset[str]] = field(default_factory=dict)
-    leds: dict[tuple[str, str], bool] = field(default_factory=dict)
-
-
-@dataclass
-class DiagSession:
-    """One run of the diagnostics from the console (test mode).
-
-    Changed on the loop thread only; the worker thread hands its changes over
-    with :meth:`Controller.call_soon`.
-    """
-
-    device: str | None
-    """The device tested, or ``None`` for all."""
-    staff: str | None
-    """Who started it (the technician logged in on the console)."""
-    diagnostics: Diagnostics
-    relay: RelayTechnician
-    running: bool = True
-    prompt: dict[str, Any] | None = None
-    """The step shown to the technician (see :class:`~firmware.service.diag.RelayTechnician`)."""
-    report: Report | None = None
-    dropped: int = 0
-    """Device events that reached the controller during the test (not applied)."""
-
-
-class Controller:
+class Controller(Stops):
     """Runs the table from device events.
 
     :param table: The table it owns.
@@ -115,6 +72,9 @@ class Controller:
     :param journal: Called with every table event before it is applied.
     :param clock: Monotonic time in seconds (injectable for tests).
     :param tick_seconds: How often timer events reach the table.
+    :param storage_ok: Whether the journal's disk has room again; while the
+        journal cannot be written the table is paused and this is checked
+        every tick (``None``: retried on the next event instead).
     """
 
     def __init__(
@@ -125,6 +85,7 @@ class Controller:
         journal: Callable[[te.TableEvent], object] | None = None,
         clock: Callable[[], float] = time.monotonic,
         tick_seconds: float = 1.0,
+        storage_ok: Callable[[], bool] | None = None,
     ) -> None:
         self.table = table
         self.devices = dict(devices)
@@ -132,6 +93,8 @@ class Controller:
         self.journal = journal
         self.clock = clock
         self.tick_seconds = tick_seconds
+        self.storage_ok = storage_ok
+        """Whether the journal can be written again (checked each tick while it could not)."""
         self.state = ControllerState()
         self.chip_bets = ChipBets(registry)
         self.alerts: list[Alert] = []
@@ -195,8 +158,7 @@ class Controller:
             for hook in self.loop_hooks:
                 hook(now)
             if now >= next_tick:
-                if not self.testing:  # test mode applies nothing to the table
-                    self.apply(te.Tick(self.table_time(now)))
+                self._tick(now)
                 next_tick = now + self.tick_seconds
             if until is not None and until():
                 break
@@ -243,7 +205,12 @@ class Controller:
     @property
     def paused(self) -> bool:
         """The table is paused: a device is in fault, the dealer paused it, or a test runs."""
-        return bool(self.state.faults) or self.state.manual_pause or self.testing
+        return (
+            bool(self.state.faults)
+            or self.state.manual_pause
+            or self.testing
+            or bool(self.state.stops)
+        )
 
     @property
     def testing(self) -> bool:
@@ -251,13 +218,24 @@ class Controller:
         return self.diag is not None and self.diag.running
 
     def dispatch(self, item: DeviceEvent | Callable[[], None]) -> None:
-        """Handle one queued item on the loop thread."""
-        if isinstance(item, DeviceEvent):
-            self.handle(item)
-        else:
-            item()
+        """Handle one queued item on the loop thread.
+
+        A fault of the firmware (any unexpected exception) never ends the
+        loop: the table pauses with an alert, and the dealer resumes it from
+        the console once the floor has looked (``report resume``).
+        """
+        try:
+            if isinstance(item, DeviceEvent):
+                self.handle(item)
+            else:
+                item()
+        except Exception as exc:
+            self._stopped_by_error(exc)
         for listener in self.listeners:
-            listener(self)
+            try:
+                listener(self)
+            except Exception as exc:
+                self._stopped_by_error(exc)
 
     def handle(self, event: DeviceEvent) -> None:
         """Turn one device event into table events, alerts and state (none in test mode)."""
@@ -366,12 +344,28 @@ class Controller:
                 "ends.",
                 key="diag.busy",
             )
+        if "journal" in self.state.stops and not self._storage_back():
+            raise IllegalAction(self.state.stops["journal"], key="table.journal_full")
+        # Tried on a copy first: only an event the table accepts reaches the journal.
+        trial_apply(self.table, event)
         if self.journal is not None:
-            self.journal(event)
+            try:
+                self.journal(event)
+            except Exception as exc:
+                self._journal_failed(exc)
+                raise IllegalAction(self.state.stops["journal"], key="table.journal_full") from exc
         try:
             self.table.apply(event)
         finally:
             self._outputs()
+
+    def _tick(self, now: float) -> None:
+        """A timer event for the table (none in test mode or while stopped)."""
+        if "journal" in self.state.stops and self.storage_ok is not None:
+            self._storage_back()
+        if self.testing or self.state.stops:
+            return
+        self.apply(te.Tick(self.table_time(now)))
 
     # ------------------------------------------------------------ test mode (loop thread)
 
@@ -592,3 +586,6 @@ class Controller:
                         self._alert(str(exc), device.name)
                         continue
                     self.state.leds[key] = on
+
+
+__all__ = ["Alert", "Controller", "ControllerState", "DiagSession"]

@@ -16,6 +16,7 @@ again from the cards not yet seen).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sqlite3
 import time
@@ -82,7 +83,8 @@ class Journal:
         self.path = path
         self._clock = clock
         try:
-            self._db = sqlite3.connect(path, isolation_level=None)
+            # One thread at a time (the controller's loop); the loop may not be the opener's.
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             status = self._db.execute("PRAGMA quick_check").fetchone()[0]
@@ -127,16 +129,26 @@ class Journal:
         record = msgpack.packb(te.to_record(event))
         digest = _digest(self._last_hash, record)
         number = self._last_id + 1
-        self._db.execute("BEGIN IMMEDIATE")
         try:
-            self._db.execute(
-                "INSERT INTO events (id, time, kind, record, prev, hash) VALUES (?, ?, ?, ?, ?, ?)",
-                (number, self._clock(), event.kind, record, self._last_hash, digest),
-            )
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "INSERT INTO events (id, time, kind, record, prev, hash) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (number, self._clock(), event.kind, record, self._last_hash, digest),
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                # SQLite may already have rolled back (a full disk does): a failed ROLLBACK
+                # must not hide the real error.
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise JournalError(
+                f"The journal {self.path} cannot be written ({exc}); record {number} "
+                f"({event.kind}) was not recorded."
+            ) from exc
         self._last_id, self._last_hash = number, digest
         return number
 

@@ -4,15 +4,14 @@ The journal holds the table's set-up (configuration, blind schedule) as
 metadata and every table event in order, plus a snapshot of the table
 between hands every few hands. :func:`restore` loads the newest snapshot
 into a new :class:`~firmware.table.table.Table` and replays the events after
-it, so recovery time does not grow with the session. Events the table
-refused the first time are refused again in the same way, so the result is
-exactly the state at the moment of the crash. With the house option ``void_on_recovery`` an open
+it, so recovery time does not grow with the session and the result is
+exactly the state at the moment of the crash; an event the table refuses is
+skipped and reported, never a reason to stay down. With the house option ``void_on_recovery`` an open
 hand is then voided with exact refunds instead of resumed.
 """
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import asdict
 from typing import Any
 
@@ -58,12 +57,21 @@ def store_table_setup(
     )
 
 
-def restore(journal: Journal) -> Table:
+def restore(journal: Journal, problems: list[str] | None = None) -> Table:
     """Rebuild the table from ``journal``: its newest snapshot, then the records after it.
 
     The chain is verified from the snapshot on (``pokertable audit verify``
     checks all of it); without a snapshot every record is verified and replayed.
 
+    Replay never stops on an event the table refuses: a refused event is
+    skipped and described in ``problems`` (the console shows each as an
+    alert). The controller journals only events the table accepted, so a
+    refusal here means an older journal or a change of the rules; a refusal
+    that is a fault of the firmware (not an ``IllegalAction``) may have half
+    applied, so the replay starts again without that event: the result is
+    exactly the table as if it had never been journaled.
+
+    :param problems: Receives one sentence per event skipped.
     :raises firmware.service.journal.JournalError: if the journal is damaged or altered.
     :raises IllegalAction: if the journal has no table set-up.
     """
@@ -80,21 +88,44 @@ def restore(journal: Journal) -> Table:
     schedule = None
     if setup.get("schedule"):
         schedule = LevelSchedule.from_dicts(setup["schedule"], structure=config.stakes.structure)
-    table = Table(config, deck_ready=setup["deck_ready"], schedule=schedule)
     # Start from the newest snapshot (taken between hands every few hands, see
     # firmware.service.retention) and replay only the records after it.
     snapshot = journal.latest_snapshot()
-    after = 0
-    if snapshot is not None:
-        after, state = snapshot
-        table.apply(te.Restore(state))
-    for event in journal.events(after):
-        # A refused event was refused the first time too: the journal records
-        # attempts, not only successes, and replay refuses it the same way.
-        with contextlib.suppress(IllegalAction):
-            table.apply(event)
+    after, state = snapshot if snapshot is not None else (0, None)
+    events = list(journal.events(after))
+    skipped: set[int] = set()
+    while True:
+        table = Table(config, deck_ready=setup["deck_ready"], schedule=schedule)
+        if state is not None:
+            table.apply(te.Restore(state))
+        notes: list[str] = []
+        faulty = None
+        for number, event in enumerate(events, start=1):
+            if number in skipped:
+                notes.append(_skipped(number, event, "a fault of the firmware"))
+                continue
+            try:
+                table.apply(event)
+            except IllegalAction as exc:  # refused, and a refusal changes nothing
+                notes.append(_skipped(number, event, str(exc)))
+            except Exception:
+                faulty = number
+                break
+        if faulty is None:
+            break
+        skipped.add(faulty)
+    if problems is not None:
+        problems.extend(notes)
     if table.hand is not None and config.options.void_on_recovery:
         event = te.VoidByFloor("power loss: the open hand is void by house rule", staff="system")
         journal.append(event)
         table.apply(event)
     return table
+
+
+def _skipped(number: int, event: te.TableEvent, why: str) -> str:
+    return (
+        f"Recovery skipped journal event {number} ({event.kind}) after the last snapshot: the "
+        f"table refuses it ({why}). "
+        "The table resumed without it; tell the floor."
+    )

@@ -1,0 +1,64 @@
+"""What the controller knows beyond the table (split from :mod:`firmware.service.controller`).
+
+:class:`Alert` is a sentence for the dealer console; :class:`ControllerState`
+the faults, readers, chip zones, LEDs and the controller's own pauses;
+:class:`DiagSession` one run of the technician's diagnostics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from firmware.service.diag import Diagnostics, RelayTechnician, Report
+from firmware.table import events as te
+
+
+@dataclass(frozen=True)
+class Alert:
+    """Something the dealer console must show: a sentence, and the device if any."""
+
+    time: float
+    text: str
+    device: str | None = None
+
+
+@dataclass
+class ControllerState:
+    """What the controller knows beyond the table: faults, readers, zones."""
+
+    faults: dict[str, str] = field(default_factory=dict)
+    manual_pause: bool = False
+    held: list[tuple[te.TableEvent, str, str | None]] = field(default_factory=list)
+    last_seq: dict[str, int] = field(default_factory=dict)
+    readers: dict[str, str] = field(default_factory=dict)
+    zones: dict[str, frozenset[str]] = field(default_factory=dict)
+    leds: dict[tuple[str, str], bool] = field(default_factory=dict)
+    stops: dict[str, str] = field(default_factory=dict)
+    """Why the controller itself paused the table: ``journal`` (the journal cannot be
+    written: disk full) or ``error`` (a fault of the firmware); each a sentence."""
+
+
+@dataclass
+class DiagSession:
+    """One run of the diagnostics from the console (test mode).
+
+    Changed on the loop thread only; the worker thread hands its changes over
+    with :meth:`Controller.call_soon`.
+    """
+
+    device: str | None
+    """The device tested, or ``None`` for all."""
+    staff: str | None
+    """Who started it (the technician logged in on the console)."""
+    diagnostics: Diagnostics
+    relay: RelayTechnician
+    running: bool = True
+    prompt: dict[str, Any] | None = None
+    """The step shown to the technician (see :class:`~firmware.service.diag.RelayTechnician`)."""
+    report: Report | None = None
+    dropped: int = 0
+    """Device events that reached the controller during the test (not applied)."""
+
+
+__all__ = ["Alert", "ControllerState", "DiagSession"]

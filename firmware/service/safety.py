@@ -1,0 +1,179 @@
+"""What keeps one bad event from stopping the table.
+
+* :func:`trial_apply` applies an event to a copy of the table first, so the
+  controller journals only events the table accepts: a refused event (for any
+  reason, an :class:`~firmware.errors.IllegalAction` or a fault of the
+  firmware) leaves the table, the journal and the meters untouched.
+* :class:`LogThrottle` keeps a repeated error from filling the disk with the
+  same line: the first few of each kind per window are logged, then one
+  summary line says how many were left out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from firmware.errors import IllegalAction, PokerTableError
+from firmware.table import events as te
+from firmware.table.table import Table
+
+log = logging.getLogger("firmware.service")
+
+APPEND_ONLY = ("log", "records", "audit", "chip_races")
+"""Table lists that only grow (or are trimmed): a trial shares their items."""
+
+
+def trial_copy(table: Table) -> Table:
+    """A copy of ``table`` an event can be tried on without touching the original.
+
+    The copy has no hand listeners (history, retention, meters never see a
+    trial) and shares the finished items of the append-only lists, so a trial
+    costs about the size of the hand in progress, not of the table's past.
+    """
+    memo: dict[int, Any] = {id(table.hand_listeners): []}
+    for name in APPEND_ONLY:
+        items = getattr(table, name, None)
+        if isinstance(items, list):
+            memo[id(items)] = list(items)
+    return copy.deepcopy(table, memo)
+
+
+def trial_apply(table: Table, event: te.TableEvent) -> None:
+    """Check that ``table`` accepts ``event`` by applying it to a copy.
+
+    :raises IllegalAction: the table's own refusal, or, for a fault of the
+        firmware (any other exception), a refusal that names it
+        (``table.refused_fault``); the original table is untouched either way.
+    """
+    trial = trial_copy(table)
+    try:
+        trial.apply(event)
+    except IllegalAction:
+        raise
+    except PokerTableError as exc:  # a refusal of another kind (a chip race's ConfigError)
+        raise IllegalAction(str(exc), key=exc.key, **exc.params) from exc
+    except Exception as exc:
+        raise IllegalAction(
+            f"The table cannot take the {event.kind} event ({type(exc).__name__}: {exc}); "
+            "nothing was recorded. Check the request and call the floor if it repeats.",
+            key="table.refused_fault",
+            kind=event.kind,
+        ) from exc
+
+
+class LogThrottle:
+    """Log at most ``burst`` lines per kind every ``window`` seconds, then a summary.
+
+    :param logger: Where the lines go.
+    :param clock: Monotonic seconds (injectable for tests).
+    """
+
+    def __init__(
+        self,
+        logger: logging.Logger,
+        burst: int = 5,
+        window: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.logger = logger
+        self.burst = burst
+        self.window = window
+        self.clock = clock
+        self._kinds: dict[str, list[float]] = {}
+        """Per kind: [window start, lines logged, lines left out]."""
+
+    def log(self, level: int, kind: str, message: str, *args: object) -> bool:
+        """Log ``message`` unless ``kind`` was logged ``burst`` times this window.
+
+        Returns whether the line was written. When a window with lines left
+        out ends, one line says how many.
+        """
+        now = self.clock()
+        state = self._kinds.get(kind)
+        if state is None or now - state[0] >= self.window:
+            if state is not None and state[2]:
+                self.logger.log(
+                    level,
+                    "%d more message(s) like '%s' were left out in the last %.0f s.",
+                    int(state[2]),
+                    kind,
+                    now - state[0],
+                )
+            state = [now, 0.0, 0.0]
+            self._kinds[kind] = state
+        if state[1] < self.burst:
+            state[1] += 1
+            self.logger.log(level, message, *args)
+            return True
+        state[2] += 1
+        return False
+
+
+class Stops:
+    """The controller's own pauses (a mixin of :class:`~firmware.service.controller.Controller`).
+
+    ``state.stops`` holds why the controller paused the table: ``journal``
+    (the journal cannot be written, a full disk) clears by itself when
+    ``storage_ok`` says there is room again; ``error`` (a fault of the
+    firmware caught by the loop) clears when the dealer resumes.
+    """
+
+    state: Any
+    storage_ok: Callable[[], bool] | None
+
+    def _alert(self, text: str, device: str | None = None) -> None:
+        raise NotImplementedError
+
+    def _outputs(self) -> None:
+        raise NotImplementedError
+
+    def _release_held(self) -> None:
+        raise NotImplementedError
+
+    def _stopped_by_error(self, exc: Exception) -> None:
+        """Pause the table after a fault of the firmware, with an alert and a log line."""
+        log.exception("The controller caught an unexpected error; the table is paused.")
+        text = (
+            f"The table is paused after an internal error ({type(exc).__name__}: {exc}). "
+            "Nothing was lost; check the table and resume it from the console."
+        )
+        self.state.stops["error"] = text
+        self._alert(text)
+        with contextlib.suppress(Exception):
+            self._outputs()
+
+    def resume_after_error(self) -> None:
+        """The dealer resumes after an internal error (the journal's stop clears by itself)."""
+        if self.state.stops.pop("error", None) is not None:
+            self._alert("The dealer resumed the table after the internal error.")
+            self._release_held()
+
+    def _journal_failed(self, exc: Exception) -> None:
+        """The journal cannot be written (disk full, SD card failing): pause, refuse, alert."""
+        cause = str(exc) if str(exc).startswith("The journal") else f"The journal failed: {exc}."
+        text = (
+            f"{cause} The table is paused and takes nothing until the journal can be written "
+            "again (free space on the disk, or call the technician); nothing was lost."
+        )
+        if self.state.stops.get("journal") != text:
+            log.error("%s", text)
+            self._alert(text)
+        self.state.stops["journal"] = text
+        self._outputs()
+
+    def _storage_back(self) -> bool:
+        """Whether the journal can be written again; if so the table resumes."""
+        if self.storage_ok is not None and not self.storage_ok():
+            return False
+        self.state.stops.pop("journal", None)
+        self._alert("The journal can be written again; the table resumes.")
+        self._release_held()
+        return True
+
+
+__all__ = ["APPEND_ONLY", "LogThrottle", "Stops", "trial_apply", "trial_copy"]
