@@ -65,8 +65,11 @@ class JournaledRig:
     :param server_options: Extra keyword arguments for :class:`TableServer`.
     """
 
-    def __init__(self, data: pathlib.Path, **server_options: Any) -> None:
+    def __init__(
+        self, data: pathlib.Path, tick_seconds: float = 3600.0, **server_options: Any
+    ) -> None:
         self.data = data
+        self.tick_seconds = tick_seconds
         self.server_options = server_options
         self.clients: list[TableClient] = []
         self.problems: list[str] = []
@@ -83,7 +86,11 @@ class JournaledRig:
             self.table = restore(self.journal, self.problems)
         self.registry = TagRegistry(str(self.data / "tags.sqlite"))
         self.controller = Controller(
-            self.table, {}, self.registry, journal=self.journal.append, tick_seconds=3600
+            self.table,
+            {},
+            self.registry,
+            journal=self.journal.append,
+            tick_seconds=self.tick_seconds,
         )
         self.staff = StaffDirectory()
         for role, (badge, pin) in BADGES.items():
@@ -153,12 +160,15 @@ class JournaledRig:
         self.journal.close()
         self.registry.close()
 
-    def restart(self) -> None:
-        """Stop, then build everything again from the journal (a service restart)."""
+    def restart(self) -> dict[str, Any]:
+        """Stop, then build everything again from the journal (a service restart); return
+        the stopped table's :func:`table_fingerprint`."""
         self.stop()
+        before = table_fingerprint(self.table)
         if os.path.exists(self.socket):
             os.unlink(self.socket)
         self._start()
+        return before
 
 
 def answer(client: TableClient) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from firmware.service.notify import Notifier
 from firmware.service.recovery import restore, store_table_setup
 from firmware.service.registry import TagRegistry
 from firmware.service.retention import Retention, after_hand, prune_history
+from firmware.service.storage import storage_has_room
 from firmware.service.virtual_dealer import attach_virtual_dealers
 from firmware.table import events as te
 from firmware.table.options import load_table_config
@@ -38,30 +39,6 @@ from firmware.table.table import Table
 
 MAX_RECOVERY_ALERTS = 10
 """Journal records skipped by recovery shown one by one; the rest are counted."""
-
-MIN_FREE_BYTES = 4 * 1024 * 1024
-"""Free space the data directory needs before a paused journal is written again."""
-
-
-def storage_has_room(data_dir: str, need: int = MIN_FREE_BYTES) -> bool:
-    """Whether the data directory has ``need`` bytes free and takes a write.
-
-    A test file of 64 KiB is written, synced and removed: free space alone
-    does not prove that the disk takes writes (a failing SD card).
-    """
-    try:
-        stat = os.statvfs(data_dir)
-        if stat.f_bavail * stat.f_frsize < need:
-            return False
-        probe = os.path.join(data_dir, ".space-probe")
-        with open(probe, "wb") as handle:
-            handle.write(b"\0" * 65536)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.remove(probe)
-    except OSError:
-        return False
-    return True
 
 
 def staff_directory(entries: object) -> StaffDirectory:
@@ -129,6 +106,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
         journal=journal_and_count,
         storage_ok=lambda: storage_has_room(data_dir),
     )
+    controller.data_dir = data_dir
     for text in problems[:MAX_RECOVERY_ALERTS]:
         controller.alerts.append(Alert(controller.table_time(), text))
     if len(problems) > MAX_RECOVERY_ALERTS:

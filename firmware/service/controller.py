@@ -94,6 +94,8 @@ class Controller(Stops):
         self.clock = clock
         self.tick_seconds = tick_seconds
         self.storage_ok = storage_ok
+        self.data_dir: str | None = None
+        """The data directory, for the diagnostics' free-space item (set by ``serve``)."""
         """Whether the journal can be written again (checked each tick while it could not)."""
         self.state = ControllerState()
         self.chip_bets = ChipBets(registry)
@@ -401,7 +403,13 @@ class Controller(Stops):
         tested = {device: self.devices[device]} if device is not None else dict(self.devices)
         self._close_devices()
         relay = RelayTechnician(self._show_prompt, timeout=self.diag_answer_timeout)
-        diagnostics = Diagnostics(tested, self.registry, relay, timeout=self.diag_timeout)
+        diagnostics = Diagnostics(
+            tested,
+            self.registry,
+            relay,
+            timeout=self.diag_timeout,
+            data_dir=self.data_dir if device is None else None,
+        )
         session = DiagSession(device, staff, diagnostics, relay)
         self.diag = session
         self._diag_thread = threading.Thread(

@@ -38,6 +38,7 @@ from firmware.hal import (
     IdCardInserted,
     IdReaders,
 )
+from firmware.service.storage import MIN_FREE_BYTES, free_bytes
 from firmware.table.table import deck_scan_problems
 
 
@@ -186,6 +187,8 @@ class Diagnostics:
         which reads memory: safe from the diagnostics' own thread).
     :param technician: Who performs the manual steps.
     :param timeout: Seconds to wait for each step's reading.
+    :param data_dir: The data directory (journal, history): its free space is
+        reported first (enough for the journal, or a failed item).
 
     :meth:`cancel` (from any thread) ends the run early: the device under test
     is closed, and it and every device not yet tested get a failed item.
@@ -198,7 +201,9 @@ class Diagnostics:
         technician: Technician | None = None,
         timeout: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
+        data_dir: str | None = None,
     ) -> None:
+        self.data_dir = data_dir
         self.devices = dict(devices)
         self.registry = registry
         self.technician = technician or Technician()
@@ -218,7 +223,10 @@ class Diagnostics:
         return self._cancelled.is_set()
 
     def run(self) -> Report:
-        """Open each device, test it, close it; return the report."""
+        """Report the data directory's free space, then open each device, test it,
+        close it; return the report."""
+        if self.data_dir is not None:
+            self.report.items.append(storage_item(self.data_dir))
         for name, device in self.devices.items():
             if self.cancelled:
                 self._item(name, "test", False, "not tested: cancelled", "diag.item.not_tested")
@@ -409,6 +417,28 @@ def _identity(device: Device) -> tuple[str, str, dict[str, Any]]:
     return detail, "diag.item.identity", params
 
 
+def storage_item(data_dir: str, need: int = MIN_FREE_BYTES) -> Item:
+    """The data directory's free space as a diagnostics item (failed below ``need``)."""
+    try:
+        free = free_bytes(data_dir)
+    except OSError as exc:
+        return Item(
+            "storage", "free space", False, f"{data_dir} cannot be read: {exc}",
+            "diag.item.storage_unreadable", {"path": data_dir, "error": str(exc)},
+        )  # fmt: skip
+    megabytes = free // (1024 * 1024)
+    if free < need:
+        return Item(
+            "storage", "free space", False,
+            f"only {megabytes} MB free in {data_dir}: free space before the journal fills it",
+            "diag.item.storage_low", {"path": data_dir, "megabytes": megabytes},
+        )  # fmt: skip
+    return Item(
+        "storage", "free space", True, f"{megabytes} MB free in {data_dir}",
+        "diag.item.storage_ok", {"path": data_dir, "megabytes": megabytes},
+    )  # fmt: skip
+
+
 def main_diag(argv: list[str] | None = None) -> int:
     """``pokertable diag``: test all devices (or one) and print a human or JSON report."""
     import argparse
@@ -432,7 +462,9 @@ def main_diag(argv: list[str] | None = None) -> int:
             return 2
         section = {args.device: section[args.device]}
     registry = TagRegistry(os.path.join(args.data, "tags.sqlite"))
-    report = Diagnostics(build_devices(section), registry, _PromptTechnician()).run()
+    report = Diagnostics(
+        build_devices(section), registry, _PromptTechnician(), data_dir=args.data
+    ).run()
     print(report.to_json() if args.json else report.to_text())
     return 0 if report.passed else 1
 

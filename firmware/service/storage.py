@@ -1,0 +1,50 @@
+"""The data directory's room: free space, and whether the disk takes a write.
+
+The journal pauses the table when it cannot be written (a full disk); the
+controller then asks :func:`storage_has_room` every tick and resumes when it
+says yes. The diagnostics report :func:`free_bytes` as their first item.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+MIN_FREE_BYTES = 4 * 1024 * 1024
+"""Free space the data directory needs before a paused journal is written again."""
+
+PROBE_BYTES = 64 * 1024
+
+
+def free_bytes(path: str) -> int:
+    """Bytes an unprivileged writer may still use under ``path``.
+
+    :raises OSError: if ``path`` cannot be read.
+    """
+    stat = os.statvfs(path)
+    return stat.f_bavail * stat.f_frsize
+
+
+def storage_has_room(data_dir: str, need: int = MIN_FREE_BYTES) -> bool:
+    """Whether ``data_dir`` has ``need`` bytes free and takes a write.
+
+    A test file of 64 KiB is written, synced and removed: free space alone
+    does not prove that the disk takes writes (a failing SD card).
+    """
+    probe = os.path.join(data_dir, ".space-probe")
+    try:
+        if free_bytes(data_dir) < need:
+            return False
+        with open(probe, "wb") as handle:
+            handle.write(b"\0" * PROBE_BYTES)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError:
+        return False
+    finally:
+        with contextlib.suppress(OSError):
+            os.remove(probe)
+    return True
+
+
+__all__ = ["MIN_FREE_BYTES", "free_bytes", "storage_has_room"]
