@@ -25,7 +25,7 @@ from firmware.protocol.auth import StaffDirectory, TerminalSecrets
 from firmware.protocol.server import TableServer, server_ssl_context
 from firmware.service.controller import Alert, Controller
 from firmware.service.history import HandHistory
-from firmware.service.journal import Journal, JournalError
+from firmware.service.journal import Journal, JournalError, load_or_create_key
 from firmware.service.meters import Meters
 from firmware.service.notify import Notifier
 from firmware.service.recovery import restore, store_table_setup
@@ -78,7 +78,13 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     data = tomllib.loads(text)
     devices = build_devices(data.get("devices", {}))
     os.makedirs(data_dir, exist_ok=True)
-    journal = Journal(os.path.join(data_dir, "journal.sqlite"))
+    # The journal's head is signed with a key only the controller holds (created on
+    # the first start); a journal written before there was a key is signed as it is.
+    key_path = os.path.join(data_dir, "journal.key")
+    first_key = not os.path.exists(key_path)
+    journal = Journal(os.path.join(data_dir, "journal.sqlite"), key=load_or_create_key(key_path))
+    if first_key and len(journal) > 0:
+        journal.sign_head()
     registry = TagRegistry(os.path.join(data_dir, "tags.sqlite"))
     restored = len(journal) > 0
     # An electronic table's virtual deck needs no new-deck checklist.

@@ -6,6 +6,18 @@ event's msgpack form and carries the SHA-256 of the previous record, so an
 edited, inserted or deleted record is found by :meth:`Journal.verify` (and by
 ``pokertable audit verify``).
 
+The chain covers the metadata too: :meth:`Journal.set_meta` writes the
+setting to the ``meta`` table (for lookups) and a ``meta`` record into the
+chain, and verification finds a ``meta`` row that differs from its chained
+record. A chain alone can be recomputed by whoever edits the file, and a
+deletion at the end leaves a valid chain; so with a key (a secret only the
+controller holds, ``journal.key`` in the data directory, mode 0600) the
+journal also keeps its head - the number of records, the last hash and the
+metadata's digest - in a separate file next to it (``journal.sqlite.head``),
+authenticated with HMAC-SHA256 and synced after every record. Verification
+with the key reports records removed from the end (truncation), metadata
+edits, a recomputed chain and a head that is missing or forged.
+
 Because the table is event-sourced, recovery is replay: :func:`restore`
 rebuilds the table from the journal's events, so after a crash or power loss
 at any instant the table resumes exactly where it stopped. Cards enter the
@@ -18,6 +30,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
+import json
+import os
+import secrets
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -30,6 +46,9 @@ from firmware.errors import PokerTableError
 from firmware.table import events as te
 
 GENESIS = b"\x00" * 32
+META_KIND = "meta"
+"""The kind of the chain records that carry a metadata setting (not a table event)."""
+KEY_BYTES = 32
 SCHEMA_VERSION = 1
 
 _SCHEMA = """
@@ -62,6 +81,49 @@ def _digest(prev: bytes, record: bytes) -> bytes:
     return hashlib.sha256(prev + record).digest()
 
 
+def load_or_create_key(path: str) -> bytes:
+    """The journal key in ``path``, created (32 random bytes, mode 0600) if there is none.
+
+    :raises JournalError: if the file is readable by others or has the wrong size.
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secrets.token_bytes(KEY_BYTES))
+            handle.flush()
+            os.fsync(handle.fileno())
+    return read_key(path)
+
+
+def read_key(path: str) -> bytes:
+    """The journal key in ``path``.
+
+    :raises JournalError: if it is missing, readable by others or the wrong size.
+    """
+    try:
+        mode = os.stat(path).st_mode
+        with open(path, "rb") as handle:
+            key = handle.read()
+    except OSError as exc:
+        raise JournalError(f"The journal key {path} cannot be read ({exc}).") from exc
+    if mode & 0o077:
+        raise JournalError(
+            f"The journal key {path} is readable by others (mode {mode & 0o777:o}); "
+            f"run 'chmod 600 {path}' and keep it only for the controller's user."
+        )
+    if len(key) != KEY_BYTES:
+        raise JournalError(f"The journal key {path} is damaged: it must be {KEY_BYTES} bytes.")
+    return key
+
+
+def _head_mac(key: bytes, records: int, last: bytes, meta: bytes) -> str:
+    message = f"pokertable-journal-head:{records}:{last.hex()}:{meta.hex()}".encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
 @dataclass(frozen=True)
 class VerifyReport:
     """The result of checking a journal's chain of hashes."""
@@ -77,23 +139,43 @@ class Journal:
 
     :param path: The database file.
     :param clock: Wall-clock time recorded with each event (audit only).
+    :param key: The controller's secret: keeps the head file after every
+        record and checks it in :meth:`verify` (``None``: chain only).
+    :param read_only: Open an existing journal without changing it (``audit
+        verify``); a missing file is an error, never created.
     """
 
-    def __init__(self, path: str, clock: Any = time.time) -> None:
+    def __init__(
+        self,
+        path: str,
+        clock: Any = time.time,
+        key: bytes | None = None,
+        read_only: bool = False,
+    ) -> None:
         self.path = path
+        self.head_path = path + ".head"
+        self.key = key
+        self.read_only = read_only
         self._clock = clock
+        if read_only and not os.path.isfile(path):
+            raise JournalError(f"There is no journal at {path}; check the path.")
         try:
             # One thread at a time (the controller's loop); the loop may not be the opener's.
-            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            if read_only:
+                uri = f"file:{os.path.abspath(path)}?mode=ro"
+                self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            else:
+                self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
             status = self._db.execute("PRAGMA quick_check").fetchone()[0]
             if status != "ok":
                 raise JournalError(
                     f"The journal {path} is damaged ({status}). The table stays stopped; run "
                     "'pokertable audit salvage' to copy the valid records to a new journal."
                 )
-            self._db.executescript(_SCHEMA)
+            if not read_only:
+                self._db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise JournalError(
                 f"The journal {path} cannot be read ({exc}). The table stays stopped; run "
@@ -110,12 +192,10 @@ class Journal:
     # ------------------------------------------------------------ metadata
 
     def set_meta(self, key: str, value: Any) -> None:
-        """Store a setting of the table (its configuration) with the journal."""
-        with self._db:
-            self._db.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                (key, msgpack.packb(value)),
-            )
+        """Store a setting of the table (its configuration) with the journal, in the chain."""
+        packed = msgpack.packb(value)
+        self._write(META_KIND, msgpack.packb({"kind": META_KIND, "key": key, "value": value}),
+                    meta=(key, packed))  # fmt: skip
 
     def meta(self, key: str, default: Any = None) -> Any:
         """A stored setting, or ``default``."""
@@ -126,7 +206,10 @@ class Journal:
 
     def append(self, event: te.TableEvent) -> int:
         """Commit ``event`` durably and return its record number."""
-        record = msgpack.packb(te.to_record(event))
+        return self._write(event.kind, msgpack.packb(te.to_record(event)))
+
+    def _write(self, kind: str, record: bytes, meta: tuple[str, bytes] | None = None) -> int:
+        """Commit one chained record (and a metadata row with it); keep the head."""
         digest = _digest(self._last_hash, record)
         number = self._last_id + 1
         try:
@@ -135,8 +218,10 @@ class Journal:
                 self._db.execute(
                     "INSERT INTO events (id, time, kind, record, prev, hash) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
-                    (number, self._clock(), event.kind, record, self._last_hash, digest),
+                    (number, self._clock(), kind, record, self._last_hash, digest),
                 )
+                if meta is not None:
+                    self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta)
                 self._db.execute("COMMIT")
             except BaseException:
                 # SQLite may already have rolled back (a full disk does): a failed ROLLBACK
@@ -147,10 +232,48 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(
                 f"The journal {self.path} cannot be written ({exc}); record {number} "
-                f"({event.kind}) was not recorded."
+                f"({kind}) was not recorded."
             ) from exc
         self._last_id, self._last_hash = number, digest
+        if self.key is not None:
+            self._write_head()
         return number
+
+    def _meta_digest(self) -> bytes:
+        rows = self._db.execute("SELECT key, value FROM meta ORDER BY key").fetchall()
+        return hashlib.sha256(msgpack.packb([[k, v] for k, v in rows])).digest()
+
+    def _write_head(self) -> None:
+        """Write the keyed head (records, last hash, metadata digest) and sync it."""
+        assert self.key is not None
+        meta = self._meta_digest()
+        head = {
+            "records": self._last_id,
+            "hash": self._last_hash.hex(),
+            "meta": meta.hex(),
+            "mac": _head_mac(self.key, self._last_id, self._last_hash, meta),
+        }
+        temporary = self.head_path + ".new"
+        try:
+            with open(temporary, "w", encoding="utf-8") as handle:
+                json.dump(head, handle)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, self.head_path)
+        except OSError as exc:
+            raise JournalError(
+                f"The journal's head {self.head_path} cannot be written ({exc})."
+            ) from exc
+
+    def sign_head(self) -> None:
+        """Sign the head of a journal that has none yet (the first start with a key).
+
+        :raises JournalError: if the chain is broken (nothing is signed then).
+        """
+        report = self.verify(check_head=False)
+        if not report.ok:
+            raise JournalError(f"The journal {self.path} cannot be signed: {report.problem}.")
+        self._write_head()
 
     def __len__(self) -> int:
         return self._last_id
@@ -169,7 +292,12 @@ class Journal:
             self._db.execute(
                 "INSERT OR REPLACE INTO snapshots (event_id, hash, state, digest) "
                 "VALUES (?, ?, ?, ?)",
-                (self._last_id, self._last_hash, blob, _digest(self._last_hash, blob)),
+                (
+                    self._last_id,
+                    self._last_hash,
+                    blob,
+                    self._snapshot_digest(self._last_hash, blob),
+                ),
             )
             self._db.execute(
                 "DELETE FROM snapshots WHERE event_id NOT IN "
@@ -177,6 +305,13 @@ class Journal:
                 (KEEP_SNAPSHOTS,),
             )
         return self._last_id
+
+    def _snapshot_digest(self, chain: bytes, blob: bytes) -> bytes:
+        """A snapshot's digest: keyed (HMAC-SHA256) when the journal has the key, so a
+        snapshot edited and its digest recomputed is found."""
+        if self.key is None:
+            return _digest(chain, blob)
+        return hmac.new(self.key, b"snapshot" + chain + blob, hashlib.sha256).digest()
 
     def latest_snapshot(self) -> tuple[int, dict[str, Any]] | None:
         """The newest snapshot as ``(record number, state)``, or None.
@@ -191,7 +326,7 @@ class Journal:
         number, chain, blob, digest = row
         record = self._db.execute("SELECT hash FROM events WHERE id = ?", (number,)).fetchone()
         expected = GENESIS if number == 0 else (record[0] if record else None)
-        if chain != expected or _digest(chain, blob) != digest:
+        if chain != expected or not hmac.compare_digest(self._snapshot_digest(chain, blob), digest):
             raise JournalError(
                 f"The snapshot at record {number} of the journal {self.path} does not match "
                 "the journal. The table stays stopped; see 'pokertable audit verify' and "
@@ -211,13 +346,16 @@ class Journal:
                 f"{report.first_bad}: {report.problem}. The table stays stopped; see "
                 "'pokertable audit verify' and 'pokertable audit salvage'."
             )
-        for (record,) in self._db.execute(
-            "SELECT record FROM events WHERE id > ? ORDER BY id", (after,)
+        for kind, record in self._db.execute(
+            "SELECT kind, record FROM events WHERE id > ? ORDER BY id", (after,)
         ):
-            yield te.from_record(msgpack.unpackb(record))
+            if kind != META_KIND:
+                yield te.from_record(msgpack.unpackb(record))
 
-    def verify(self, after: int = 0) -> VerifyReport:
-        """Check that no record was edited, inserted or deleted (from record ``after`` on)."""
+    def verify(self, after: int = 0, check_head: bool = True) -> VerifyReport:
+        """Check that no record was edited, inserted or deleted (from record ``after``
+        on), that the metadata is what the chain says (a full check, ``after=0``),
+        and (with the key) that the head matches the signed one."""
         prev = GENESIS
         if after:
             row = self._db.execute("SELECT hash FROM events WHERE id = ?", (after,)).fetchone()
@@ -226,15 +364,57 @@ class Journal:
             prev = row[0]
         expected = after + 1
         count = after
-        for number, record, stored_prev, digest in self._db.execute(
-            "SELECT id, record, prev, hash FROM events WHERE id > ? ORDER BY id", (after,)
+        chained: dict[str, bytes] = {}
+        for number, kind, record, stored_prev, digest in self._db.execute(
+            "SELECT id, kind, record, prev, hash FROM events WHERE id > ? ORDER BY id", (after,)
         ):
             if number != expected:
                 return VerifyReport(count, False, f"record {expected} is missing", expected)
             if stored_prev != prev or _digest(prev, record) != digest:
                 return VerifyReport(count, False, "the record was altered", number)
+            if kind == META_KIND:
+                entry = msgpack.unpackb(record)
+                chained[entry["key"]] = msgpack.packb(entry["value"])
             prev, expected, count = digest, expected + 1, count + 1
+        # The chained metadata records are all read only in a full check.
+        for key, value in self._db.execute("SELECT key, value FROM meta") if not after else ():
+            if chained.get(key) != value:
+                return VerifyReport(
+                    count, False, f"the metadata '{key}' was edited outside the chain"
+                )
+        if check_head and self.key is not None:
+            problem = self._check_head(count)
+            if problem:
+                return VerifyReport(count, False, problem)
         return VerifyReport(count, True)
+
+    def _check_head(self, count: int) -> str:
+        """What is wrong with the head file, or ``""``."""
+        assert self.key is not None
+        try:
+            with open(self.head_path, encoding="utf-8") as handle:
+                head = json.load(handle)
+            records, last = int(head["records"]), bytes.fromhex(head["hash"])
+            meta, mac = bytes.fromhex(head["meta"]), str(head["mac"])
+        except FileNotFoundError:
+            if count == 0:
+                return ""
+            return f"the signed head {self.head_path} is missing"
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            return f"the signed head {self.head_path} cannot be read ({exc})"
+        if not hmac.compare_digest(mac, _head_mac(self.key, records, last, meta)):
+            return "the signed head was altered or signed with another key"
+        if records > count:
+            return f"{records - count} record(s) were removed from the end (truncation)"
+        row = self._db.execute("SELECT hash FROM events WHERE id = ?", (records,)).fetchone()
+        if (row[0] if row else GENESIS) != last:
+            return f"the chain was recomputed: record {records} differs from the signed head"
+        if records < count - 1:
+            # One record may be committed just before a crash, before its head was synced.
+            return f"{count - records} record(s) were added after the signed head"
+        if records == count and meta != self._meta_digest():
+            return "the metadata differs from the signed head"
+        return ""
 
 
 def salvage(source: str, target: str) -> VerifyReport:
@@ -263,26 +443,40 @@ def salvage(source: str, target: str) -> VerifyReport:
 
 
 def main_audit(argv: list[str] | None = None) -> int:
-    """``pokertable audit verify DB`` / ``pokertable audit salvage DB NEW``."""
+    """``pokertable audit verify DB [--key FILE]`` / ``pokertable audit salvage DB NEW``."""
     import argparse
 
     parser = argparse.ArgumentParser(
         prog="pokertable audit",
-        description="Check a table journal's chain of hashes, or salvage its valid records.",
+        description="Check a table journal's chain of hashes and signed head, or salvage its "
+        "valid records.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser("verify", help="check that no record was edited or deleted")
+    check = sub.add_parser("verify", help="check that no record was edited, added or removed")
     check.add_argument("journal")
+    check.add_argument(
+        "--key",
+        help="the controller's journal key (default: journal.key beside the journal, if "
+        "readable); without it only the chain is checked",
+    )
     rescue = sub.add_parser("salvage", help="copy the valid records into a new journal")
     rescue.add_argument("journal")
     rescue.add_argument("new")
     args = parser.parse_args(argv)
+    keyed = False
     try:
         if args.command == "verify":
-            journal = Journal(args.journal)
+            key_path = args.key or os.path.join(
+                os.path.dirname(os.path.abspath(args.journal)), "journal.key"
+            )
+            key = read_key(key_path) if args.key or os.path.exists(key_path) else None
+            keyed = key is not None
+            journal = Journal(args.journal, key=key, read_only=True)
             report = journal.verify()
             journal.close()
         else:
+            if not os.path.isfile(args.journal):
+                raise JournalError(f"There is no journal at {args.journal}; check the path.")
             report = salvage(args.journal, args.new)
     except JournalError as exc:
         print(f"pokertable audit: {exc}")
@@ -291,10 +485,12 @@ def main_audit(argv: list[str] | None = None) -> int:
         print(f"{report.records} record(s) copied to {args.new}; {report.problem}.")
         return 0
     if report.ok:
-        print(f"{args.journal}: {report.records} record(s), chain intact.")
+        head = "signed head matches" if keyed else "head not checked (no key)"
+        print(f"{args.journal}: {report.records} record(s), chain intact, {head}.")
         return 0
+    where = f"the chain breaks at record {report.first_bad}: " if report.first_bad else ""
     print(
-        f"{args.journal}: the chain breaks at record {report.first_bad}: {report.problem}. "
+        f"{args.journal}: {where}{report.problem}. "
         "The table must not run on this journal; salvage it and tell the floor."
     )
     return 1

@@ -76,17 +76,17 @@ def rotate_journal(journal: Journal, table: Table, keep: int) -> Journal:
     folder = os.path.dirname(path) or "."
     base = os.path.splitext(os.path.basename(path))[0]
     archive = os.path.join(folder, f"{base}-to-hand-{table.hand_number:08d}.sqlite")
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in ("", "-wal", "-shm", ".head"):
         if os.path.exists(path + suffix):
             os.replace(path + suffix, archive + suffix)
-    fresh = Journal(path)
+    fresh = Journal(path, key=journal.key)
     fresh.set_meta("table", setup)
     fresh.append(te.Restore(state))
     archives = sorted(
         f for f in os.listdir(folder) if f.startswith(f"{base}-to-hand-") and f.endswith(".sqlite")
     )
     for old in archives[: max(0, len(archives) - keep)]:
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in ("", "-wal", "-shm", ".head"):
             target = os.path.join(folder, old + suffix)
             if os.path.exists(target):
                 os.remove(target)
