@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware.protocol.client import TableClient
+from firmware.protocol.limits import Limits
 from firmware.protocol.schema import REQUESTS, Field, allowed_events
 from firmware.service.journal import Journal
 from firmware.service.recovery import restore
@@ -61,7 +62,8 @@ SERVER_ONLY = {"now", "scan", "staff", "state"}
 
 @pytest.fixture
 def rig(tmp_path: pathlib.Path) -> Iterator[JournaledRig]:
-    r = JournaledRig(tmp_path)
+    # These tests send requests back to back, faster than any screen: no rate limit.
+    r = JournaledRig(tmp_path, limits=Limits(rate=1e6, burst=10**6))
     r.seat_players(3)
     yield r
     r.stop()

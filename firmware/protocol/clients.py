@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 
 class Closing(Exception):
@@ -31,6 +32,12 @@ class ClientState:
     latest_view: bytes | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    peer: str = ""
+    """Who is at the other end (``ip:...`` or ``uid:...``), for the per-peer cap."""
+    pending: int = 0
+    """Requests handed to the controller's loop and not yet answered."""
+    bucket: Any = None
+    """The client's request rate (a :class:`~firmware.protocol.limits.TokenBucket`)."""
 
     @property
     def seat(self) -> int | None:

@@ -125,6 +125,11 @@ class TableRequests:
         """Queue a message to ``client`` (the server's outbox; server thread only)."""
         raise NotImplementedError
 
+    def _answered(self, client: ClientState, message: dict[str, Any]) -> None:
+        """A request's answer from the loop thread (server thread): one fewer pending."""
+        client.pending -= 1
+        self._queue(client, message)
+
     def _event_request(self, client: ClientState, spec: Request, values: dict[str, Any]) -> None:
         """Build the one event ``spec`` names and apply it on the loop thread."""
         controller = self.controller
@@ -153,11 +158,12 @@ class TableRequests:
     def run_for(self, client: ClientState, fn: Callable[[], None], request: str = "") -> None:
         """Run ``fn`` on the loop thread; answer ``client`` alone with ``ok`` or ``refused``."""
         loop = self._loop
+        client.pending += 1  # answered by exactly one ok or refused (server thread)
 
         def answer(message: dict[str, Any]) -> None:
             if loop is not None and not loop.is_closed():
                 with contextlib.suppress(RuntimeError):
-                    loop.call_soon_threadsafe(self._queue, client, message)
+                    loop.call_soon_threadsafe(self._answered, client, message)
 
         def run() -> None:
             try:

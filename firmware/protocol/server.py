@@ -45,6 +45,7 @@ from firmware.protocol.auth import AuthError, StaffDirectory, TerminalSecrets
 from firmware.protocol.clients import ClientState, Closing
 from firmware.protocol.framing import MAX_MESSAGE, Decoder, FrameError, encode
 from firmware.protocol.handlers import DIAG_REQUESTS, diag_request
+from firmware.protocol.limits import Limits, TokenBucket, peer_of
 from firmware.protocol.requests import (
     CARD_FIELDS,
     CONTROL_REPORTS,
@@ -59,6 +60,7 @@ from firmware.protocol.requests import (
 from firmware.protocol.schema import check_fields
 from firmware.protocol.tls import common_name, server_ssl_context
 from firmware.service.controller import Controller
+from firmware.service.safety import LogThrottle
 from firmware.views.audience import console_view, seat_view, technician_view
 
 log = logging.getLogger("firmware.protocol")
@@ -67,6 +69,13 @@ MAX_OUTBOX = 64
 """Messages (other than views) waiting for one client before it is closed as too slow."""
 
 READ_SIZE = 16 * 1024
+
+LIMIT_REFUSAL = {
+    "type": "refused",
+    "reason": "The table has too many connections waiting; try again in a few seconds.",
+    "key": "protocol.limit.connections",
+}
+"""Sent to a connection turned away by a cap, before it is closed."""
 
 
 class TableServer(TableRequests):
@@ -79,6 +88,10 @@ class TableServer(TableRequests):
     :param tcp: ``(host, port)`` to listen on with TLS (port 0: any), or ``None``.
     :param ssl_context: The server TLS context (required with ``tcp``); it
         must require client certificates (see :func:`server_ssl_context`).
+    :param limits: Hello timeout, connection caps, rate and queue limits
+        (:mod:`firmware.protocol.limits`).
+    :param badge_grace: Seconds a staff login survives its badge leaving the
+        console's reader (0: logged out at once).
     """
 
     def __init__(
@@ -89,6 +102,8 @@ class TableServer(TableRequests):
         unix_path: str | None = None,
         tcp: tuple[str, int] | None = None,
         ssl_context: ssl.SSLContext | None = None,
+        limits: Limits | None = None,
+        badge_grace: float = 5.0,
     ) -> None:
         if tcp is not None and (
             ssl_context is None or ssl_context.verify_mode != ssl.CERT_REQUIRED
@@ -103,6 +118,9 @@ class TableServer(TableRequests):
         self.tcp = tcp
         self.ssl_context = ssl_context
         self.tcp_port: int | None = None
+        self.limits = limits or Limits()
+        self.badge_grace = badge_grace
+        self.throttle = LogThrottle(log)
         self.clients: dict[int, ClientState] = {}
         self._clients_lock = threading.Lock()
         self._ids = itertools.count(1)
@@ -146,6 +164,7 @@ class TableServer(TableRequests):
 
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
+        self._loop.set_exception_handler(self._loop_error)
         self._stopping = asyncio.Event()
         try:
             if self.unix_path is not None:
@@ -183,36 +202,100 @@ class TableServer(TableRequests):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(server.wait_closed(), 2.0)
 
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """The event loop's errors (an accept failing when file descriptors run out),
+        logged a few times a minute per kind instead of once per attempt."""
+        exc = context.get("exception")
+        kind = type(exc).__name__ if exc is not None else str(context.get("message"))
+        self.throttle.log(
+            logging.ERROR, f"loop:{kind}", "Table server: %s (%s).", context.get("message"), exc
+        )
+
+    def _admit(self, client: ClientState) -> str | None:
+        """Count a new connection; the reason to turn it away, if a cap is reached."""
+        limits = self.limits
+        with self._clients_lock:
+            waiting = [c for c in self.clients.values() if c.terminal is None and not c.closed]
+            listener = sum(1 for c in waiting if c.transport == client.transport)
+            peer = sum(1 for c in waiting if c.peer == client.peer)
+            if listener >= limits.pending_per_listener:
+                return f"{listener} connections on this listener are waiting for their hello"
+            if peer >= limits.pending_per_peer:
+                return f"{peer} connections from {client.peer} are waiting for their hello"
+            self.clients[client.id] = client
+        return None
+
     # ------------------------------------------------------------ one client
 
     async def _serve(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, transport: str
     ) -> None:
-        client = ClientState(next(self._ids), transport)
+        client = ClientState(next(self._ids), transport, peer=peer_of(writer, transport))
         if transport == "tls":
             client.peer_cn = common_name(writer.get_extra_info("peercert"))
-        with self._clients_lock:
-            self.clients[client.id] = client
+        loop = asyncio.get_running_loop()
+        client.bucket = TokenBucket(self.limits.rate, self.limits.burst, loop.time())
+        turned_away = self._admit(client)
+        if turned_away is not None:
+            self.throttle.log(logging.WARNING, "cap", "Turning a connection away: %s.", turned_away)
+            with contextlib.suppress(Exception):
+                writer.write(encode(LIMIT_REFUSAL))
+                writer.close()
+                await asyncio.wait_for(writer.wait_closed(), 2.0)
+            return
         sender = asyncio.create_task(self._send_loop(client, writer))
         decoder = Decoder(MAX_MESSAGE)
         reason = "the client closed the connection"
+        hello_by = loop.time() + self.limits.hello_seconds
         try:
             while not client.closed:
-                data = await reader.read(READ_SIZE)
+                if client.terminal is None:
+                    try:
+                        data = await asyncio.wait_for(
+                            reader.read(READ_SIZE), max(0.0, hello_by - loop.time())
+                        )
+                    except TimeoutError:
+                        raise Closing(
+                            f"no hello within {self.limits.hello_seconds:g} seconds"
+                        ) from None
+                else:
+                    data = await reader.read(READ_SIZE)
                 if not data:
                     decoder.close()
                     break
                 for message in decoder.feed(data):
+                    self._check_rate(client, loop.time())
                     await self._handle(client, message)
         except FrameError as exc:
             reason = f"malformed message ({exc.reason}): {exc}"
-            log.warning("Closing client %s (%s): %s", client.id, client.terminal, reason)
+            self.throttle.log(
+                logging.WARNING,
+                f"frame:{exc.reason}",
+                "Closing client %s (%s): %s",
+                client.id,
+                client.terminal,
+                reason,
+            )
         except Closing as exc:
             reason = str(exc)
-            log.warning("Closing client %s (%s): %s", client.id, client.terminal, reason)
+            self.throttle.log(
+                logging.WARNING,
+                f"closing:{reason[:24]}",
+                "Closing client %s (%s): %s",
+                client.id,
+                client.terminal,
+                reason,
+            )
         except (ConnectionError, ssl.SSLError, OSError) as exc:
             reason = f"connection error: {exc}"
-            log.info("Client %s (%s) disconnected: %s", client.id, client.terminal, reason)
+            self.throttle.log(
+                logging.INFO,
+                "disconnected",
+                "Client %s (%s) disconnected: %s",
+                client.id,
+                client.terminal,
+                reason,
+            )
         finally:
             client.closed = True
             client.wake.set()
@@ -243,13 +326,41 @@ class TableServer(TableRequests):
         except (ConnectionError, ssl.SSLError, OSError):
             client.closed = True
 
+    def _check_rate(self, client: ClientState, now: float) -> None:
+        """Disconnect a client that sends faster than the rate limit or does not wait
+        for its answers (told why first)."""
+        if not client.bucket.take(now):
+            self._refuse(
+                client,
+                Refused(
+                    f"This terminal sent more than {self.limits.burst} requests at once; it is "
+                    "disconnected. Restart the screen; call the technician if it repeats.",
+                    key="protocol.limit.rate",
+                ),
+            )
+            raise Closing("it sends requests faster than the rate limit")
+        if client.pending >= self.limits.pending_requests:
+            self._refuse(
+                client,
+                Refused(
+                    f"This terminal has {client.pending} requests waiting; it is disconnected. "
+                    "Restart the screen; call the technician if it repeats.",
+                    key="protocol.limit.queue",
+                ),
+            )
+            raise Closing("it does not wait for the answers to its requests")
+
     def _queue(self, client: ClientState, message: dict[str, Any]) -> None:
         """Queue a message to ``client`` (server thread only)."""
         if client.closed:
             return
         if len(client.outbox) >= MAX_OUTBOX:
-            log.warning(
-                "Closing client %s (%s): it does not read its messages.", client.id, client.terminal
+            self.throttle.log(
+                logging.WARNING,
+                "outbox",
+                "Closing client %s (%s): it does not read its messages.",
+                client.id,
+                client.terminal,
             )
             client.closed = True
         else:
