@@ -133,9 +133,6 @@ def test_thousands_of_idle_connections_and_a_flood_leave_the_table_playing(
         client.close()
     gc.collect()
     after = rss_kib()
-    print(
-        f"RSS baseline {baseline} KiB, after {after} KiB; turned away {turned_away}; flood sent {sent}; told {told}"
-    )
     assert after - baseline < 20 * 1024, (baseline, after)
     lines = [r for r in caplog.records if r.name == "firmware.protocol"]
     assert len(lines) < 100, len(lines)
