@@ -22,6 +22,7 @@ from typing import Any
 from firmware.errors import ConfigError, HardwareError, PokerTableError
 from firmware.hal.backends import build_devices
 from firmware.protocol.auth import StaffDirectory, TerminalSecrets
+from firmware.protocol.limits import Limits
 from firmware.protocol.server import TableServer, server_ssl_context
 from firmware.service.controller import Alert, Controller
 from firmware.service.history import HandHistory
@@ -145,7 +146,9 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     controller.fault_listeners.append(lambda event: meters.bump("device_faults"))
     attach_virtual_dealers(controller)  # an electronic table deals from its virtual shoe
     server_section = dict(data.get("server", {}))
-    known = {"socket", "tcp_host", "tcp_port", "cert", "key", "client_ca"}
+    limit_names = set(Limits.__dataclass_fields__)
+    known = {"socket", "tcp_host", "tcp_port", "cert", "key", "client_ca", "badge_grace_seconds"}
+    known |= limit_names
     unknown = sorted(set(server_section) - known)
     if unknown:
         raise ConfigError(
@@ -176,6 +179,8 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
             unix_path=str(socket_path) if socket_path else None,
             tcp=tcp,
             ssl_context=context,
+            limits=Limits(**{k: v for k, v in server_section.items() if k in limit_names}),
+            badge_grace=float(server_section.get("badge_grace_seconds", 5.0)),
         )
         controller.services.append(server)
     return controller, current, restored

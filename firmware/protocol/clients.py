@@ -37,6 +37,8 @@ class ClientState:
     pending: int = 0
     """Requests handed to the controller's loop and not yet answered."""
     bucket: Any = None
+    badge_timer: Any = None
+    """The pending logout after the staff badge left the reader (an asyncio handle)."""
     """The client's request rate (a :class:`~firmware.protocol.limits.TokenBucket`)."""
 
     @property

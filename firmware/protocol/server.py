@@ -381,8 +381,44 @@ class TableServer(TableRequests):
         """Controller listener: compute every client's view and hand it over, never blocking."""
         with self._clients_lock:
             clients = [c for c in self.clients.values() if c.audience is not None]
+        inserted = controller.state.readers.get("console")
+        loop = self._loop
         for client in clients:
+            if client.badge is not None and loop is not None and not loop.is_closed():
+                gone = inserted != client.badge
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self._badge_seen, client, gone)
             self._push_view(client)
+
+    # ------------------------------------------------------------ badges (server thread)
+
+    def _badge_seen(self, client: ClientState, gone: bool) -> None:
+        """The staff member's badge left the console's reader (or is back): after
+        ``badge_grace`` seconds without it, the login ends."""
+        if client.closed or client.badge is None:
+            return
+        if not gone:
+            if client.badge_timer is not None:
+                client.badge_timer.cancel()
+                client.badge_timer = None
+            return
+        if client.badge_timer is None and self._loop is not None:
+            client.badge_timer = self._loop.call_later(
+                self.badge_grace, self._badge_expired, client
+            )
+
+    def _badge_expired(self, client: ClientState) -> None:
+        client.badge_timer = None
+        if client.closed or client.badge is None:
+            return
+        if self.controller.state.readers.get("console") == client.badge:
+            return  # put back in time
+        log.info("%s logged out: the badge left the console's reader.", client.staff)
+        self._logout(
+            client,
+            "Your badge left the reader, so you are logged out; insert it and log in again.",
+            "protocol.login.badge_removed",
+        )
 
     def _push_view(self, client: ClientState) -> None:
         """Compute ``client``'s view on the loop thread and hand it to the server thread."""
@@ -507,9 +543,17 @@ class TableServer(TableRequests):
         )
         self._request_view(client)
 
-    def _logout(self, client: ClientState) -> None:
+    def _logout(self, client: ClientState, reason: str = "", key: str = "") -> None:
+        """End the staff login on ``client``; ``reason`` and ``key`` say why when it was
+        not asked for (the badge left the reader)."""
         client.role = client.staff = client.badge = None
-        self._queue(client, {"type": "welcome", "terminal": "console", "role": None})
+        if client.badge_timer is not None:
+            client.badge_timer.cancel()
+            client.badge_timer = None
+        welcome: dict[str, Any] = {"type": "welcome", "terminal": "console", "role": None}
+        if reason:
+            welcome.update(reason=reason, key=key)
+        self._queue(client, welcome)
         self._request_view(client)
 
 
