@@ -67,8 +67,8 @@ def test_restore_from_a_snapshot_equals_a_full_replay_at_every_cut(
         plain = Journal(str(tmp_path / f"p{cut}.sqlite"))
         for target in (with_snapshots, plain):
             target.set_meta("table", source.meta("table"))
-        for number, event in enumerate(events[:cut], start=1):
-            with_snapshots.append(event)
+        for event in events[:cut]:
+            number = with_snapshots.append(event)  # record numbers count the chained meta
             plain.append(event)
             if number in snapshots:
                 with_snapshots.save_snapshot(snapshots[number])

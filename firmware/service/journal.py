@@ -273,6 +273,17 @@ class Journal:
         report = self.verify(check_head=False)
         if not report.ok:
             raise JournalError(f"The journal {self.path} cannot be signed: {report.problem}.")
+        rows = self._db.execute("SELECT event_id, hash, state, digest FROM snapshots").fetchall()
+        for number, chain, blob, digest in rows:  # snapshots written without the key
+            if _digest(chain, blob) != digest:
+                raise JournalError(
+                    f"The snapshot at record {number} of {self.path} cannot be signed: it does "
+                    "not match the journal."
+                )
+            self._db.execute(
+                "UPDATE snapshots SET digest = ? WHERE event_id = ?",
+                (self._snapshot_digest(chain, blob), number),
+            )
         self._write_head()
 
     def __len__(self) -> int:

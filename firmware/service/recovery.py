@@ -6,8 +6,9 @@ between hands every few hands. :func:`restore` loads the newest snapshot
 into a new :class:`~firmware.table.table.Table` and replays the events after
 it, so recovery time does not grow with the session and the result is
 exactly the state at the moment of the crash; an event the table refuses is
-skipped and reported, never a reason to stay down. With the house option ``void_on_recovery`` an open
-hand is then voided with exact refunds instead of resumed.
+skipped and reported, never a reason to stay down. With the house option
+``void_on_recovery`` an open hand is then voided with exact refunds instead
+of resumed.
 """
 
 from __future__ import annotations
