@@ -154,3 +154,35 @@ def test_a_key_readable_by_others_is_refused(tmp_path: pathlib.Path) -> None:
     os.chmod(key_path, 0o644)
     with pytest.raises(JournalError, match="chmod 600"):
         load_or_create_key(str(key_path))
+
+
+def test_an_edited_snapshot_with_a_recomputed_digest_is_found_with_the_key(
+    tmp_path: pathlib.Path,
+) -> None:
+    """Snapshot digests are keyed: recomputing the plain SHA-256 digest does not hide an edit."""
+    import msgpack
+
+    from firmware.table.snapshot import table_state
+
+    key = load_or_create_key(str(tmp_path / "journal.key"))
+    path = str(tmp_path / "journal.sqlite")
+    journal = Journal(path, key=key)
+    store_table_setup(journal, table_config(), deck_ready=True)
+    for seat in (1, 2):
+        journal.append(te.SitDown(seat, f"P{seat}", 200))
+    table = restore(journal)
+    journal.save_snapshot(table_state(table))
+    journal.close()
+    db = sqlite3.connect(path)
+    number, chain, blob = db.execute("SELECT event_id, hash, state FROM snapshots").fetchone()
+    state = msgpack.unpackb(blob)
+    state["seats"][0]["stack"] += 1000  # chips from nowhere
+    blob = msgpack.packb(state)
+    db.execute(
+        "UPDATE snapshots SET state = ?, digest = ? WHERE event_id = ?",
+        (blob, hashlib.sha256(chain + blob).digest(), number),
+    )
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError, match=f"snapshot at record {number}"):
+        restore(Journal(path, key=key))
