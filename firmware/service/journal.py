@@ -49,6 +49,7 @@ GENESIS = b"\x00" * 32
 META_KIND = "meta"
 """The kind of the chain records that carry a metadata setting (not a table event)."""
 KEY_BYTES = 32
+HEAD_BYTES = 512
 SCHEMA_VERSION = 1
 
 _SCHEMA = """
@@ -253,13 +254,24 @@ class Journal:
             "meta": meta.hex(),
             "mac": _head_mac(self.key, self._last_id, self._last_hash, meta),
         }
-        temporary = self.head_path + ".new"
+        # Overwritten in place, padded to one 512-byte sector and synced: a power cut
+        # leaves the old head or the new one (no rename whose directory entry may be
+        # lost), so at most the one record committed just before it is after the head.
+        data = json.dumps(head).encode().ljust(HEAD_BYTES)
         try:
-            with open(temporary, "w", encoding="utf-8") as handle:
-                json.dump(head, handle)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, self.head_path)
+            created = not os.path.exists(self.head_path)
+            fd = os.open(self.head_path, os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                os.pwrite(fd, data, 0)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            if created:  # the new name itself must survive a power cut
+                folder = os.open(os.path.dirname(os.path.abspath(self.head_path)), os.O_RDONLY)
+                try:
+                    os.fsync(folder)
+                finally:
+                    os.close(folder)
         except OSError as exc:
             raise JournalError(
                 f"The journal's head {self.head_path} cannot be written ({exc})."
@@ -403,8 +415,8 @@ class Journal:
         """What is wrong with the head file, or ``""``."""
         assert self.key is not None
         try:
-            with open(self.head_path, encoding="utf-8") as handle:
-                head = json.load(handle)
+            with open(self.head_path, "rb") as handle:
+                head = json.loads(handle.read().rstrip(b" "))
             records, last = int(head["records"]), bytes.fromhex(head["hash"])
             meta, mac = bytes.fromhex(head["meta"]), str(head["mac"])
         except FileNotFoundError:
