@@ -338,3 +338,27 @@ def test_pe_4_table_stakes_only_chips_on_the_table_play() -> None:
     assert hand.legal_actions().call_amount == 48
     act(hand, "c")
     assert hand.stacks == [0, 950]  # the uncalled 950 is back, nothing beyond 50 plays
+
+
+def test_live_big_blind_out_of_position_keeps_the_order_cc_4_hg_15_cc_13() -> None:
+    """CC-4, HG-15, CC-13: a returning player's live big blind at position 4 does not
+    move the first action: it starts left of the table's big blind, and the extra
+    blind keeps his option (he may check) when nobody raised."""
+    hand = start([100] * 6, blinds=(1, 2, 0, 0, 2, 0), big_blind=1)
+    deal(hand, "2c3c", "4c5c", "6c7c", "8c9c", "TcJc", "QcKc")
+    assert hand.actor == 2
+    act(hand, "c", "c")
+    assert hand.actor == 4
+    assert hand.legal_actions().can_check
+    act(hand, "c", "f", "c")
+    assert hand.actor == 1 and hand.legal_actions().can_check
+    # Without the table's big blind the last highest blind opens (old journals).
+    old = start([100] * 6, blinds=(1, 2, 0, 0, 2, 0))
+    deal(old, "2c3c", "4c5c", "6c7c", "8c9c", "TcJc", "QcKc")
+    assert old.actor == 5
+
+
+def test_the_big_blind_must_be_a_player_of_the_hand() -> None:
+    """A start naming a big blind outside the hand is refused with a sentence."""
+    with pytest.raises(IllegalAction, match="big blind must be one of the 3 players"):
+        start([100] * 3, big_blind=3)

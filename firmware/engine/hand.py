@@ -218,7 +218,13 @@ class Hand(HandState):
             # The big blind counts as the round's first bet (CC-8).
             self.full_bets = 1 if self.current_bet > 0 else 0
             posted = [i for i in range(n) if self.blinds[i] > 0]
-            if posted:
+            opener = self.opener
+            if opener is not None:
+                # A live big blind posted out of position (a returning or new
+                # player) acts in turn: the action starts left of the table's
+                # big blind (CC-4, CC-13, HG-15).
+                first = (opener + 1) % n
+            elif posted:
                 top = max(self.blinds)
                 big = max(i for i in posted if self.blinds[i] == top)
                 first = (big + 1) % n
@@ -404,6 +410,12 @@ def _check_start(start: StartHand) -> None:
         raise IllegalAction(
             "Every player dealt in must have chips; a player with none cannot play the hand.",
             key="error.hand.empty_stack",
+        )
+    if start.big_blind is not None and not (
+        start.big_blind.__class__ is int and 0 <= start.big_blind < n
+    ):
+        raise IllegalAction(
+            f"The big blind must be one of the {n} players of the hand, not {start.big_blind!r}."
         )
     if len(set(start.seats)) != n:
         raise IllegalAction(

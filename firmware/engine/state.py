@@ -101,6 +101,8 @@ class HandState:
         self.result: HandResult | None = None
         self.voided: str | None = None
         self.events: list[Event] = [start]
+        self.opener: int | None = start.big_blind
+        """The table's big blind (or straddle): preflop action starts left of it."""
         # Derived from the state above and kept up to date (not part of snapshot()):
         self.live: list[int] = list(range(n))
         """Players who have not folded, in position order (see :meth:`in_hand`)."""

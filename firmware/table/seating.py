@@ -401,6 +401,7 @@ class Seating:
         antes = [0] * n
         dead = [0] * n
         first_after_big = order[(order.index(bb) + 1) % len(order)] if bb in order else None
+        opener = order.index(bb) if bb in order else None
         for i, x in enumerate(order):
             seat = self.seats[x]
             chips = self._chips(seat)
@@ -411,6 +412,7 @@ class Seating:
                 blinds[i] = stakes.small_blind
             elif straddles and not dead_button:
                 blinds[i] = 2 * stakes.big_blind  # a live straddle (house option)
+                opener = i
             elif dead_button and seat.missed_big:
                 blinds[i] = stakes.big_blind  # owed from the table he left (TDA-22, HG-15)
             elif not dead_button and seat.new:
@@ -441,6 +443,7 @@ class Seating:
             antes=tuple(antes),
             blinds=tuple(blinds),
             dead=tuple(dead),
+            big_blind=opener,
         )
         absent = tuple(
             i for i, x in enumerate(order) if self.seats[x].away or self.seats[x].sitting_out
