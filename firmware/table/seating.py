@@ -319,15 +319,24 @@ class Seating:
         buyer = self.button_buyer if self.button_buyer in candidates else None
         if buyer is not None and len(candidates) > 2:
             return self._plan_bought_button(stakes, buyer, candidates)
+        notes: list[str] = []
+        heads_up_before = self.button is not None and self.last_small_blind == self.button
         if self.next_button is not None and self.next_button in candidates:
             button = self.next_button
         elif self.button is None:
             button = min(veterans)
-        elif self.last_small_blind in veterans:
+        elif len(candidates) == 2 and veterans == candidates and self.last_big_blind is not None:
+            # Heads-up the button posts the small blind and the big blind moves on
+            # from last hand's big blind, so nobody posts it twice in a row, also
+            # when three players become two (TDA-35 adjusts CC-12).
+            bb = next(x for x in self._clockwise(self.last_big_blind) if x in candidates)
+            button = next(x for x in candidates if x != bb)
+        elif self.last_small_blind in veterans and not heads_up_before:
             button = self.last_small_blind
         else:
+            # After a heads-up hand the small blind was the button: the button
+            # moves one seat on (CC-12 read with TDA-35).
             button = next((x for x in self._clockwise(self.button) if x in veterans), min(veterans))
-        notes: list[str] = []
         ring = [x for x in self._clockwise(button) if x in candidates]
         live = set(candidates)
         # Missed blinds: sitting-out players in the small- and big-blind places.
