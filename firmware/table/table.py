@@ -217,12 +217,13 @@ class Table:
                 self.levels.start(self.now)
             stakes = self.levels.stakes_for_hand(self.now)
         self._next_button_before = self.seating.next_button
+        # Taken before planning: planning itself marks missed blinds (CC-14, CC-15).
+        self._seats_before = copy.deepcopy(self.seating.seats)
         plan = self.seating.plan_hand(stakes)
         killed = self.penalties.hand_dealt(plan.seats)
         plan = dataclasses.replace(
             plan, penalised=tuple(i for i, x in enumerate(plan.seats) if x in killed)
         )
-        self._seats_before = copy.deepcopy(self.seating.seats)
         self.seating.begin_hand(plan)
         self.hand_number += 1
         self.hand_started_at = self.now
@@ -247,6 +248,15 @@ class Table:
                     before.rebuy += now_seat.rebuy  # a rebuy declared during the hand
                     before.sitting_out, before.away = now_seat.sitting_out, now_seat.away
                     self.seating.seats[number] = before
+            # Seats not in the hand keep their missed-blind markers as they were
+            # before it: a hand that never happened made nobody miss a blind.
+            for number, now_seat in self.seating.seats.items():
+                before = self._seats_before.get(number)
+                if number in hand.plan.seats or before is None:
+                    continue
+                if before.player == now_seat.player:
+                    now_seat.missed_small = before.missed_small
+                    now_seat.missed_big = before.missed_big
             self.seating.hand_active = False
             # The button does not move: the same plan is made again.
             self.seating.next_button = self._next_button_before
@@ -259,7 +269,7 @@ class Table:
         self.records.append(record)
         del self.records[: -self.KEEP_RECORDS]
         self.hand = None
-        self.penalties.hand_over()
+        self.penalties.hand_over(voided=voided)
         for seat in list(self.seating.seats):
             if self.penalties.is_disqualified(seat):
                 self._remove_disqualified(seat)
