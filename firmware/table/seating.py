@@ -163,8 +163,30 @@ class Seating:
         if not isinstance(amount, int) or amount < 1:
             raise IllegalAction(f"A rebuy must be a whole number of chips, not {amount!r}.")
         if s.busted or s.stack == 0:
-            self.check_buy_in(amount)
+            self.check_buy_in(amount + s.rebuy)
+        else:
+            self.check_add_on(s, amount)
         s.rebuy += amount
+
+    def check_add_on(self, seat: Seat, amount: int) -> None:
+        """Refuse an add-on that would take the seat's chips above the table's
+        maximum buy-in (CC-16 with ``max_buy_in_multiple``), naming the most the
+        player may add."""
+        opts, stakes = self.config.options, self.config.stakes
+        high = opts.max_buy_in_multiple * stakes.big_blind
+        have = seat.stack + seat.rebuy
+        if high and have + amount > high:
+            room = max(0, high - have)
+            raise IllegalAction(
+                f"Seat {seat.number} has {have} chips and the maximum buy-in at this table is "
+                f"{high}; seat {seat.number} may add at most {room}, not {amount} (CC-16).",
+                key="error.table.add_on_high",
+                seat=seat.number,
+                have=have,
+                high=high,
+                room=room,
+                amount=amount,
+            )
 
     def buy_button(self, seat: int) -> None:
         """A new player asks to buy the button for the next hand (HG-16)."""
