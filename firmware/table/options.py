@@ -33,6 +33,10 @@ class TableOptions:
     """Missed-blind markers ML/MS and posting on return (CC-14, CC-15, HG-15)."""
     dead_small_blind: bool = True
     """The small-blind part posted on return is dead (CC-14, CC-15, HG-15)."""
+    missed_blinds_free_in_big_blind: bool = False
+    """The common "wait for the big blind" exception: a marked player who comes back
+    exactly in the big blind posts only the big blind. Off (the seeds): he also posts
+    the dead small blind he owes (CC-14, HG-15)."""
     absent_dealt_in: bool = False
     """Absent players are dealt in and their hands killed (TDA-8, HG-17)."""
     buy_button: bool = False

@@ -439,6 +439,13 @@ class Seating:
             straddles = x == self.straddler and x == first_after_big and len(order) > 2
             if x == bb:
                 blinds[i] = stakes.big_blind
+                if not dead_button and seat.markers and not opts.missed_blinds_free_in_big_blind:
+                    # Back exactly in the big blind: the small blind he missed is
+                    # owed too, dead (CC-14, HG-15; no exception in the seeds).
+                    if opts.dead_small_blind:
+                        dead[i] = stakes.small_blind
+                    else:
+                        blinds[i] += stakes.small_blind
             elif x == sb:
                 blinds[i] = stakes.small_blind
             elif straddles and not dead_button:
@@ -458,7 +465,7 @@ class Seating:
             if stakes.ante and not stakes.big_blind_ante:
                 antes[i] = stakes.ante
             if stakes.ante and stakes.big_blind_ante and x == bb:
-                dead[i] = stakes.ante
+                dead[i] += stakes.ante
             if (
                 opts.auto_all_in_below_small_blind
                 and chips < stakes.small_blind
