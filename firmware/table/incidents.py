@@ -15,7 +15,6 @@ from firmware.engine.hand import Phase
 from firmware.errors import IllegalAction
 from firmware.table.records import Draw, HandDesk
 
-
 STREETS = ("preflop", "flop", "turn", "river")
 
 
