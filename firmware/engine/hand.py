@@ -110,6 +110,8 @@ class Hand(HandState):
             "current_bet": self.current_bet,
             "last_raise": self.last_raise,
             "full_bets": self.full_bets,
+            "limit_offset": self.limit_offset,
+            "full_level": self.full_level,
             "acted": list(self.acted_level),
             "pending": sorted(self.pending),
             "cards_up": self.cards_up,
@@ -217,6 +219,8 @@ class Hand(HandState):
                 self.last_raise = max(config.min_bet, max(self.blinds))
             # The big blind counts as the round's first bet (CC-8).
             self.full_bets = 1 if self.current_bet > 0 else 0
+            self.limit_offset = 0
+            self.full_level = self.current_bet
             posted = [i for i in range(n) if self.blinds[i] > 0]
             opener = self.opener
             if opener is not None:
@@ -234,6 +238,8 @@ class Hand(HandState):
             self.current_bet = 0
             self.last_raise = config.street_bet(self.street)
             self.full_bets = 0
+            self.limit_offset = 0
+            self.full_level = 0
             first = 0
         self.pending = {i for i in self.live if self.stacks[i] > 0}
         self.phase = Phase.BETTING
@@ -315,7 +321,16 @@ class Hand(HandState):
         to = event.to
         check_raise_amount(self, player, to)
         if self.fixed_limit:
-            full = to >= (self.full_bets + 1) * self.config.street_bet(self.street)
+            size = self.config.street_bet(self.street)
+            level = self.full_bets * size + self.limit_offset
+            full = to >= level + size
+            if not full and 100 * (to - level) >= self.config.limit_all_in_percent * size:
+                # An all-in of at least half a bet counts as a full bet or raise:
+                # the next raise is a full bet above it (TDA 47B).
+                full = True
+                self.limit_offset = to - (self.full_bets + 1) * size
+            if full:
+                self.full_level = to
         else:
             raise_size = to - self.current_bet
             full = raise_size >= self.last_raise

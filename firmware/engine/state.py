@@ -93,6 +93,13 @@ class HandState:
         self.current_bet = 0
         self.last_raise = self.config.min_bet
         self.full_bets = 0
+        self.limit_offset = 0
+        """Fixed-limit: how far the full-bet levels are shifted by an all-in that
+        counted as a full bet (TDA 47B); the next full level is
+        ``(full_bets + 1) * bet + limit_offset``."""
+        self.full_level = 0
+        """Fixed-limit: the bet level of the round's last full (or counted-as-full)
+        bet; a player who acted below it may raise again."""
         self.acted_level: list[int | None] = [None] * n
         self.pending: set[int] = set()
         self.aggressor: int | None = None

@@ -48,6 +48,9 @@ class TableOptions:
     """A stack below the small blind is all-in next hand in any position (HG-18)."""
     raise_cap: int = 4
     """Fixed-limit: most full bets in a round, big blind included (CC-8)."""
+    limit_all_in_percent: int = 50
+    """Fixed-limit: an all-in of at least this percentage of a bet counts as a full
+    bet or raise and reopens the betting (TDA 2022 rule 47B); 100: only a full bet."""
     odd_chips: str = "first"
     """Leftover units of a split: ``first`` winner left of the button or ``one-each`` (TDA-3)."""
     min_buy_in_multiple: int = 10
@@ -93,6 +96,11 @@ class TableOptions:
         for name in ("raise_cap", "clock_seconds"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"The option {name} must be at least 1.")
+        if not 1 <= self.limit_all_in_percent <= 100:
+            raise ConfigError(
+                "The option limit_all_in_percent must be from 1 to 100, not "
+                f"{self.limit_all_in_percent}."
+            )
 
 
 PROFILES: dict[str, dict[str, Any]] = {
@@ -204,6 +212,7 @@ class TableConfig:
             chip_unit=s.chip_unit,
             odd_chips=OddChips(self.options.odd_chips),
             raise_cap=self.options.raise_cap,
+            limit_all_in_percent=self.options.limit_all_in_percent,
         )
 
 
