@@ -49,7 +49,7 @@ from firmware.engine.hand import BOARD_SIZES, Hand, Phase
 from firmware.errors import IllegalAction
 from firmware.table import events as te
 from firmware.table import incidents
-from firmware.table.clock import ActionClock
+from firmware.table.clock import ActionClock, ActionTimer
 from firmware.table.records import DealState, Draw, Incident
 from firmware.table.seating import HandPlan
 
@@ -64,10 +64,22 @@ class TableHand:
     :param countdown: The last seconds counted down aloud (TDA-5).
     """
 
-    def __init__(self, plan: HandPlan, clock_seconds: int = 60, countdown: int = 10) -> None:
+    def __init__(
+        self,
+        plan: HandPlan,
+        clock_seconds: int = 60,
+        countdown: int = 10,
+        *,
+        action_timer_seconds: int = 0,
+        time_bank_seconds: int = 0,
+        now: float = 0.0,
+    ) -> None:
         self.plan = plan
         self.clock_seconds = clock_seconds
         self.countdown = countdown
+        self.action_timer_seconds = action_timer_seconds
+        self.time_bank_seconds = time_bank_seconds
+        self.started_at = now
         self.log: list[te.TableEvent] = []
         self.empty_seats: list[int] = []
         self.s = self._fresh()
@@ -85,7 +97,22 @@ class TableHand:
         state.buffer = {i: [] for i in range(len(self.plan.seats))}
         state.absent = set(self.plan.absent)
         state.clock = ActionClock(seconds=self.clock_seconds, countdown=self.countdown)
+        state.now = self.started_at
         return state
+
+    def rebuilt(self, log: list[te.TableEvent]) -> TableHand:
+        """A new table hand with this one's plan and settings, replaying ``log``."""
+        hand = TableHand(
+            self.plan,
+            clock_seconds=self.clock_seconds,
+            countdown=self.countdown,
+            action_timer_seconds=self.action_timer_seconds,
+            time_bank_seconds=self.time_bank_seconds,
+            now=self.started_at,
+        )
+        for past in log:
+            hand.apply(past)
+        return hand
 
     def _with_empty_seats(self, order: list[int]) -> list[int]:
         """Insert the empty seats that were dealt to, at their clockwise place."""
@@ -358,6 +385,7 @@ class TableHand:
             break
         if s.deck_empty and s.hand.phase is not Phase.COMPLETE:
             self._check_deck()
+        self._turn_timer()
         if s.hand.phase is Phase.BETTING:
             if s.advance_street != s.hand.street:
                 s.advance.clear()
@@ -532,9 +560,46 @@ class TableHand:
         clock = self.s.clock
         return clock.seconds_left(now) if clock.running else None
 
+    def _turn_timer(self) -> None:
+        """Start the automatic action timer of the player whose turn begins (house
+        option ``action_timer_seconds``, with ``time_bank_seconds`` of bank)."""
+        if not self.action_timer_seconds:
+            return
+        s = self.s
+        actor = s.hand.actor if s.hand.phase is Phase.BETTING else None
+        if actor == s.timer_actor:
+            return
+        if s.timer_actor is not None:
+            s.timers[s.timer_actor].stop(s.now)
+        if actor is not None:
+            timer = s.timers.get(actor)
+            if timer is None:
+                timer = s.timers[actor] = ActionTimer(
+                    self.action_timer_seconds, self.time_bank_seconds
+                )
+            timer.start(s.now)
+        s.timer_actor = actor
+
+    def timer_left(self, now: float) -> float | None:
+        """Seconds left to the player to act on the automatic timer (bank included),
+        or ``None`` when the table has no timer or nobody is to act."""
+        actor = self.s.timer_actor
+        if actor is None:
+            return None
+        status = self.s.timers[actor].status(now)
+        return status.seconds_left + (status.bank_left if status.phase == "action" else 0.0)
+
     def _tick(self, now: float) -> None:
         s = self.s
         s.now = max(s.now, now)
+        actor = s.timer_actor
+        if actor is not None and s.timers[actor].expired(now):
+            seat = self.seat(actor)
+            s.timers[actor].stop(now)
+            s.timer_actor = None
+            self._engine(KillHand(actor, "the action timer and time bank ran out (TDA-5)"))
+            self.note("TDA-5", f"seat {seat}'s action timer ran out: hand dead", "")
+            return
         if not s.clock.running or s.clock.seat is None:
             return
         status = s.clock.status(now)

@@ -70,7 +70,10 @@ class TableOptions:
     clock_countdown_seconds: int = 10
     """The last seconds of the clock counted down aloud (TDA-5)."""
     action_timer_seconds: int = 0
-    """Automatic action timer; 0 disables it (house option beside TDA-5)."""
+    """Automatic action timer: seconds for every decision, then the time bank, then the
+    hand is dead; 0 disables it (house option beside TDA-5)."""
+    time_bank_seconds: int = 0
+    """The time bank of each player for the automatic action timer, per hand."""
     max_seats: int = 10
     """Seats at the table; at most 10 (CC-16)."""
     void_on_recovery: bool = False
@@ -96,6 +99,9 @@ class TableOptions:
         for name in ("raise_cap", "clock_seconds"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"The option {name} must be at least 1.")
+        for name in ("action_timer_seconds", "time_bank_seconds"):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"The option {name} must be 0 or more.")
         if not 1 <= self.limit_all_in_percent <= 100:
             raise ConfigError(
                 "The option limit_all_in_percent must be from 1 to 100, not "

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from firmware.engine.hand import Hand
-from firmware.table.clock import ActionClock
+from firmware.table.clock import ActionClock, ActionTimer
 
 
 @dataclass
@@ -62,6 +62,9 @@ class DealState:
     announced: list[int] = field(default_factory=list)
     absent: set[int] = field(default_factory=set)
     deck_empty: bool = False
+    timers: dict[int, ActionTimer] = field(default_factory=dict)
+    """The automatic action timer of each position (house option), with its bank."""
+    timer_actor: int | None = None
 
 
 class HandDesk(Protocol):

@@ -232,6 +232,9 @@ class Table:
             plan,
             clock_seconds=self.config.options.clock_seconds,
             countdown=self.config.options.clock_countdown_seconds,
+            action_timer_seconds=self.config.options.action_timer_seconds,
+            time_bank_seconds=self.config.options.time_bank_seconds,
+            now=self.now,
         )
 
     def _finish_hand(self) -> None:
@@ -476,10 +479,7 @@ class Table:
                 key="error.ruling.undo_late",
             )
         kept = hand.log[:last] + hand.log[last + 1 :]
-        rebuilt = TableHand(hand.plan, clock_seconds=hand.clock_seconds, countdown=hand.countdown)
-        for past in kept:
-            rebuilt.apply(past)
-        self.hand = rebuilt
+        self.hand = hand.rebuilt(kept)
         return f"undid {hand.log[last]!r}"
 
     # ------------------------------------------------------------ views
