@@ -382,6 +382,7 @@ class Hand(HandState):
             self.matched[top] -= excess
             self.stacks[top] += excess
             self.current_bet = self.bets[top]
+            self.returned.append((top, excess))
 
 
 _HANDLERS: dict[type[Event], Callable[[Hand, Any], None]] = {

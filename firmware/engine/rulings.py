@@ -45,6 +45,7 @@ def kill_hand(hand: HandState, event: KillHand) -> None:
         hand.matched[player] -= uncalled
         hand.stacks[player] += uncalled
         hand.current_bet = max(hand.bets)
+        hand.returned.append((player, uncalled))
     hand.fold(player)
     hand.pending.discard(player)
     if hand.phase is Phase.DEALING:

@@ -104,6 +104,8 @@ class HandState:
         self.pending: set[int] = set()
         self.aggressor: int | None = None
         self.cards_up = False
+        self.returned: list[tuple[int, int]] = []
+        """Uncalled bets given back, as (player, chips), in order (HG-1, TDA-28)."""
         self.showdown_order: tuple[int, ...] = ()
         self.result: HandResult | None = None
         self.voided: str | None = None

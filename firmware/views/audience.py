@@ -190,7 +190,7 @@ def _record_shown(record: dict[str, Any]) -> dict[str, list[str]]:
     out: set[str] = set()
     for action in record["actions"]:
         seat = str(action["seat"])
-        if action["action"] == "show":
+        if action["action"] in ("show", "turned_up"):
             shown[seat] = list(dict.fromkeys(shown.get(seat, []) + _split(action["cards"])))
         elif action["action"] in ("fold", "kill_hand", "muck"):
             out.add(seat)
