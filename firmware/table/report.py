@@ -52,15 +52,15 @@ def hand_record(number: int, th: TableHand) -> dict[str, Any]:
         if replay.cards_up and not cards_up and replay.voided is None:
             # Betting is over with a player all-in: every live hand is turned up (TDA-9).
             for position in replay.live:
-                cards = [format_card(c) for c in hand.hole[position] if c is not None]
-                if len(cards) == 2:
-                    tabled_by_rule[str(seats[position])] = cards
+                up = [format_card(c) for c in hand.hole[position] if c is not None]
+                if len(up) == 2:
+                    tabled_by_rule[str(seats[position])] = up
                     after.append(
                         {
                             "seat": seats[position],
                             "action": "turned_up",
                             "street": street,
-                            "cards": "".join(cards),
+                            "cards": "".join(up),
                             "rule": "TDA-9",
                         }
                     )
