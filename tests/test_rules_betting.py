@@ -55,7 +55,7 @@ def test_cc_4_first_to_act_preflop_is_left_of_big_blind_and_cannot_check() -> No
     assert not legal.can_check
     assert legal.call_amount == 2
     assert legal.can_raise and legal.can_fold
-    with pytest.raises(IllegalAction, match="not player 3's turn"):
+    with pytest.raises(IllegalAction, match="not seat 4's turn"):
         hand.apply(CheckCall(3))
 
 

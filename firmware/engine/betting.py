@@ -150,7 +150,7 @@ def check_raise_amount(hand: HandState, player: int, to: int) -> None:
 
     refusal = raise_refusal(hand, player)
     if refusal is not None:
-        raise IllegalAction(refusal, key="error.action.no_raise", player=player)
+        raise IllegalAction(refusal, key="error.action.no_raise", seat=hand.seats[player])
     low, high = raise_bounds(hand, player)
     all_in_to = hand.stacks[player] + hand.bets[player]
     if to <= hand.current_bet:

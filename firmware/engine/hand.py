@@ -145,7 +145,7 @@ class Hand(HandState):
         held = len(self.hole[event.player]) + len(event.cards)
         if held > 2 or not event.cards:
             raise IllegalAction(
-                f"Player {event.player} would hold {held} "
+                f"{self.who(event.player).capitalize()} would hold {held} "
                 "hole cards; each player gets exactly two.",
                 key="error.deal.too_many",
             )
@@ -273,10 +273,10 @@ class Hand(HandState):
         self._check_player(player)
         if player != self.actor:
             raise IllegalAction(
-                f"It is not player {player}'s turn; player {self.actor} is to act.",
+                f"It is not {self.who(player)}'s turn; {self.who(self.actor)} is to act.",
                 key="error.action.out_of_turn",
-                player=player,
-                actor=self.actor,
+                player=self.seats[player],
+                actor=self.seats[self.actor],
             )
 
     def _fold(self, event: Fold) -> None:

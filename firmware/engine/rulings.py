@@ -25,12 +25,13 @@ def kill_hand(hand: HandState, event: KillHand) -> None:
         raise IllegalAction(f"There is no player {player!r} in this hand.")
     if hand.folded[player] or hand.mucked[player]:
         raise IllegalAction(
-            f"Player {player}'s hand is already dead.", key="error.ruling.already_dead"
+            f"{hand.who(player).capitalize()}'s hand is already dead.",
+            key="error.ruling.already_dead",
         )
     if hand.phase is Phase.SHOWDOWN:
         if showdown.tabled_in_full(hand, player):
             raise IllegalAction(
-                f"Player {player}'s hand is tabled and cannot be killed (TDA-29); "
+                f"{hand.who(player).capitalize()}'s hand is tabled and cannot be killed (TDA-29); "
                 "only the floor can overrule.",
                 key="error.ruling.tabled",
             )

@@ -150,6 +150,13 @@ class HandState:
 
     # ------------------------------------------------------------ properties
 
+    def who(self, player: object) -> str:
+        """``player`` as refusals name him: by his seat (``seat 5``), never by engine
+        position; an index that is no player of the hand is named as given."""
+        if isinstance(player, int) and 0 <= player < self.player_count:
+            return f"seat {self.seats[player]}"
+        return f"player {player!r}"
+
     @property
     def pot_total(self) -> int:
         """All chips in the middle: pots plus this round's bets."""
