@@ -9,7 +9,7 @@ amounts (see :func:`play_random_hand`). Legal-action sets are compared at
 every decision; a difference is either a documented rule difference (see
 :func:`classify_difference`) or a finding.
 
-Documented rule differences (house RULEBOOK vs PokerKit 0.7.7):
+Documented rule differences (our rules, docs/rules.md, vs PokerKit 0.7.7):
 
 * ``cap-preflop``: fixed-limit cap of 4 bets with the big blind as the first
   bet; PokerKit counts 4 raises after the big blind (one more preflop).

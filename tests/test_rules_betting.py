@@ -1,4 +1,4 @@
-"""Betting rules of the engine, one test (or more) per RULEBOOK ID."""
+"""Betting rules of the engine, one test (or more) per rule ID (docs/rules.md)."""
 
 import pytest
 
