@@ -45,6 +45,16 @@ def test_there_is_a_scenario_per_incident_rule() -> None:
         "pe_1",
         "tda_1",
         "misdeal",
+        "cc_4",
+        "tda_35_cc_12_heads_up_button_casino_cash",
+        "tda_35_cc_12_heads_up_button_home",
+        "tda_7_voided",
+        "cc_16",
+        "cc_14_hg_15",
+        "hg_20_a_refused",
+        "tda_10_tda_47b",
+        "tda_5_action_timer",
+        "tda_9",
     ):
         assert rule in names, f"no scenario for {rule}"
 
