@@ -49,7 +49,7 @@ from firmware.engine.hand import BOARD_SIZES, Hand, Phase
 from firmware.errors import IllegalAction
 from firmware.table import events as te
 from firmware.table import incidents
-from firmware.table.clock import ActionClock, ActionTimer
+from firmware.table.clock import ActionClock, switch_turn
 from firmware.table.records import DealState, Draw, Incident
 from firmware.table.seating import HandPlan
 
@@ -563,31 +563,12 @@ class TableHand:
     def _turn_timer(self) -> None:
         """Start the automatic action timer of the player whose turn begins (house
         option ``action_timer_seconds``, with ``time_bank_seconds`` of bank)."""
-        if not self.action_timer_seconds:
-            return
         s = self.s
         actor = s.hand.actor if s.hand.phase is Phase.BETTING else None
-        if actor == s.timer_actor:
-            return
-        if s.timer_actor is not None:
-            s.timers[s.timer_actor].stop(s.now)
-        if actor is not None:
-            timer = s.timers.get(actor)
-            if timer is None:
-                timer = s.timers[actor] = ActionTimer(
-                    self.action_timer_seconds, self.time_bank_seconds
-                )
-            timer.start(s.now)
-        s.timer_actor = actor
-
-    def timer_left(self, now: float) -> float | None:
-        """Seconds left to the player to act on the automatic timer (bank included),
-        or ``None`` when the table has no timer or nobody is to act."""
-        actor = self.s.timer_actor
-        if actor is None:
-            return None
-        status = self.s.timers[actor].status(now)
-        return status.seconds_left + (status.bank_left if status.phase == "action" else 0.0)
+        if self.action_timer_seconds and actor != s.timer_actor:
+            seconds, bank = self.action_timer_seconds, self.time_bank_seconds
+            switch_turn(s.timers, s.timer_actor, actor, s.now, seconds, bank)
+            s.timer_actor = actor
 
     def _tick(self, now: float) -> None:
         s = self.s
