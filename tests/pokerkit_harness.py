@@ -235,8 +235,14 @@ def random_start(rng: random.Random) -> StartHand:
     )
 
 
-def classify_difference(hand: Hand, ours: Any, theirs: Options) -> str | None:
-    """Name the documented rule behind a raise disagreement, or ``None``."""
+def classify_difference(
+    hand: Hand, ours: Any, theirs: Options, under_half: bool = False
+) -> str | None:
+    """Name the documented rule behind a raise disagreement, or ``None``.
+
+    ``under_half``: a fixed-limit all-in of less than half a bet was made in this
+    betting round (PokerKit counts it toward the cap, we do not).
+    """
     config = hand.config
     if (
         hand.street == 0
@@ -261,7 +267,7 @@ def classify_difference(hand: Hand, ours: Any, theirs: Options) -> str | None:
     size = config.street_bet(hand.street)
     # A short blind or an all-in of less than half a bet (TDA 47B) raised the bet
     # off the round's full level: our next raise completes to that level.
-    short_all_in_seen = hand.current_bet != hand.full_bets * size + hand.limit_offset
+    short_all_in_seen = under_half or hand.current_bet != hand.full_bets * size + hand.limit_offset
     # An all-in of half a bet or more counted as a full raise: the next raise is a
     # full bet above it in both engines, and it counts toward the cap in both.
     half_all_in_seen = hand.limit_offset != 0
@@ -314,6 +320,7 @@ def play_random_hand(seed: int, *, start: StartHand | None = None) -> Outcome:
         hand.apply(DealHole(player, cards))
         state.deal_hole(format_cards(cards), player)
     steps = 0
+    under_half_street = -1  # the street of this round's last all-in under half a bet
     while hand.phase is not Phase.COMPLETE:
         steps += 1
         if steps > 500:
@@ -332,7 +339,7 @@ def play_random_hand(seed: int, *, start: StartHand | None = None) -> Outcome:
                 differ("fold-free")
             same_raise = (ours.min_raise_to, ours.max_raise_to) == (theirs.min_to, theirs.max_to)
             if not same_raise:
-                reason = classify_difference(hand, ours, theirs)
+                reason = classify_difference(hand, ours, theirs, under_half_street == hand.street)
                 if reason is None:
                     finding(
                         f"raise range differs for player {ours.player}: ours "
@@ -375,6 +382,8 @@ def play_random_hand(seed: int, *, start: StartHand | None = None) -> Outcome:
                 state.complete_bet_or_raise_to(to)
                 if hand.fixed_limit and all_in and level < to < level + size:
                     kind = "half-or-more" if 2 * (to - level) >= size else "under-half"
+                    if kind == "under-half":
+                        under_half_street = hand.street if hand.phase is Phase.BETTING else -1
                     outcome.limit_all_ins[kind] = outcome.limit_all_ins.get(kind, 0) + 1
         elif hand.phase is Phase.BOARD:
             while state.actor_index is not None and not state.checking_or_calling_amount:
