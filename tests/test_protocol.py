@@ -65,7 +65,7 @@ def test_framing_refuses_malformed_input(data: bytes, reason: str) -> None:
         decoder.feed(data)
     assert caught.value.reason == reason
     assert str(caught.value).endswith(".")
-    with pytest.raises(FrameError):  # a broken stream stays broken
+    with pytest.raises(FrameError, match=r"\.$"):  # a broken stream stays broken
         decoder.feed(encode({"type": "hello"}))
 
 
@@ -77,14 +77,14 @@ def test_framing_refuses_a_truncated_message_at_the_end() -> None:
     assert caught.value.reason == "truncated"
     header_only = Decoder()
     header_only.feed(b"\0\0")
-    with pytest.raises(FrameError):
+    with pytest.raises(FrameError, match=r"ended in the middle of a message \(2 byte"):
         header_only.close()
 
 
 def test_framing_will_not_encode_oversize_or_untyped() -> None:
-    with pytest.raises(FrameError):
+    with pytest.raises(FrameError, match="type 'view' is 65557 bytes long; the limit is 65536"):
         encode({"type": "view", "blob": "x" * MAX_MESSAGE})
-    with pytest.raises(FrameError):
+    with pytest.raises(FrameError, match="must have a string 'type'"):
         encode({"no": "type"})
 
 
@@ -97,11 +97,11 @@ def test_staff_pins_are_salted_hashes_and_accounts_are_personal() -> None:
     b = staff.add("B2", "Bea", "dealer", "1234")
     assert a.salt != b.salt and a.pin_hash != b.pin_hash
     assert b"1234" not in a.pin_hash
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="badge 'B1' already belongs to an account"):
         staff.add("B1", "Carla", "floor", "5678")  # badge already used
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="already an account for Ana; accounts are never shared"):
         staff.add("B3", "Ana", "floor", "5678")  # one account per person
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="role 'boss' does not exist"):
         staff.add("B4", "Dora", "boss", "5678")
 
 
@@ -110,7 +110,7 @@ def test_lockout_after_five_failures_then_expiry() -> None:
     staff = StaffDirectory(clock=lambda: now[0], lockout_seconds=60)
     staff.add("B1", "Ana", "floor", "2468")
     for _ in range(4):
-        with pytest.raises(AuthError):
+        with pytest.raises(AuthError, match="Wrong badge or PIN; try again"):
             staff.login("B1", "0000")
     with pytest.raises(AuthError, match="locked"):
         staff.login("B1", "0000")
@@ -121,11 +121,11 @@ def test_lockout_after_five_failures_then_expiry() -> None:
 
 
 def test_terminal_secrets_refuse_short_or_shared() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="secret of seat1 must be at least 16 characters"):
         TerminalSecrets({"seat1": "short"})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="Two terminals share a secret"):
         TerminalSecrets({"seat1": "s" * 20, "seat2": "s" * 20})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'seat11' is no terminal"):
         TerminalSecrets({"seat11": "x" * 20})
 
 
@@ -496,15 +496,21 @@ def test_hash_pin_text_logs_in_and_never_holds_the_pin() -> None:
     assert hash_pin("4821") != text  # a fresh salt each time
     staff = staff_directory([{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": text}])
     assert staff.login("B-1", "4821").role == "floor"
-    with pytest.raises(AuthError):
+    with pytest.raises(AuthError, match="Wrong badge or PIN"):
         staff.login("B-1", "1234")
-    for bad in (
-        [{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": "4821"}],
-        [{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": text, "pin": "4821"}],
-        [{"badge": "B-1", "name": "Ana", "role": "boss", "pin_hash": text}],
-        [{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": text}] * 2,
+    for bad, why in (
+        ([{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": "4821"}], "never the PIN"),
+        (
+            [{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": text, "pin": "4821"}],
+            "has a plain pin; store only pin_hash",
+        ),
+        ([{"badge": "B-1", "name": "Ana", "role": "boss", "pin_hash": text}], "'boss' does not"),
+        (
+            [{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": text}] * 2,
+            "badge 'B-1' already belongs",
+        ),
     ):
-        with pytest.raises(ConfigError):
+        with pytest.raises(ConfigError, match=why):
             staff_directory(bad)
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError, match="A PIN must be 4 to 12 digits"):
         hash_pin("12")
