@@ -131,6 +131,24 @@ def test_terminal_secrets_refuse_short_or_shared() -> None:
 
 # ---------------------------------------------------------------- server fixtures
 
+GUARD = 60.0
+"""Deadlock guard for any wait (seconds). Generous: under load (both cores busy) a TLS
+handshake or a scrypt login can take seconds; no test asserts how long anything took."""
+
+
+class GuardedClient(TableClient):
+    """The protocol client with every wait bounded by :data:`GUARD` instead of 10 seconds."""
+
+    def recv(self, timeout: float = GUARD) -> dict[str, Any]:
+        return super().recv(timeout)
+
+    def wait_for(self, predicate: Any, timeout: float = GUARD) -> dict[str, Any]:
+        return super().wait_for(predicate, timeout)
+
+    def wait_closed(self, timeout: float = GUARD) -> bool:
+        return super().wait_closed(timeout)
+
+
 SECRETS = {
     "seat1": "seat1-secret-0123456789",
     "seat2": "seat2-secret-0123456789",
@@ -228,10 +246,10 @@ class Rig:
                 done.set()
 
         self.controller.call_soon(run)
-        assert done.wait(10), "the controller loop did not run the call"
+        assert done.wait(GUARD), "the controller loop did not run the call"
 
     def connect(self, terminal: str | None = None, secret: str | None = None) -> TableClient:
-        client = TableClient.unix(self.socket)
+        client = GuardedClient.unix(self.socket, GUARD)
         self.clients.append(client)
         if terminal is not None:
             client.hello(terminal, secret if secret is not None else SECRETS[terminal])
@@ -239,7 +257,8 @@ class Rig:
 
     def tls(self, pki: pathlib.Path, cert: str | None) -> TableClient:
         assert self.server.tcp_port is not None
-        client = TableClient.tls("127.0.0.1", self.server.tcp_port, client_context(pki, cert))
+        context = client_context(pki, cert)
+        client = GuardedClient.tls("127.0.0.1", self.server.tcp_port, context, GUARD)
         self.clients.append(client)
         return client
 
@@ -248,7 +267,8 @@ class Rig:
             client.close()
         self.server.stop()
         self.controller.stop()
-        self.thread.join(10)
+        self.thread.join(GUARD)
+        assert not self.thread.is_alive(), "the controller loop did not stop"
         self.registry.close()
 
 
@@ -479,7 +499,9 @@ def test_tls_certificate_of_another_terminal_is_refused(rig: Rig, pki: pathlib.P
 def test_tls_client_without_a_valid_certificate_is_refused(
     rig: Rig, pki: pathlib.Path, cert: str | None
 ) -> None:
-    with pytest.raises((ssl.SSLError, ConnectionError, OSError)):
+    # Refused by the TLS layer (an SSL error or the connection closed), never a timeout:
+    # TimeoutError is an OSError but neither an SSLError nor a ConnectionError.
+    with pytest.raises((ssl.SSLError, ConnectionError)):
         client = rig.tls(pki, cert)
         # TLS 1.3 may report the refusal only on the first read.
         client.hello("seat1", SECRETS["seat1"])
