@@ -225,16 +225,23 @@ def test_unread_hole_cards_become_known_when_tabled() -> None:
 def test_award_pays_with_the_tables_odd_chip_rule_and_clears_the_bets() -> None:
     """A split pot follows the table's odd-chip rule; after the award no bet is left and
     the result keeps the starting stacks."""
-    hand = start([100, 100, 100], chip_unit=1, odd_chips=OddChips.ONE_EACH_FROM_BUTTON)
-    deal(hand, "2h3d", "4h5d", "7h8d")
-    act(hand, "c", "c", "c")
-    _river(hand, "AcKcQc", "Js", "Tc")
-    for player in hand.showdown_order:
-        hand.apply(Show(player, tuple(c for c in hand.hole[player] if c is not None)))
-    assert hand.result is not None
-    assert hand.result.starting_stacks == (100, 100, 100)
-    assert hand.bets == [0, 0, 0]
-    assert sum(hand.result.finishing_stacks) == 300
+    for rule, won in (
+        (OddChips.ONE_EACH_FROM_BUTTON, (3, 3, 2)),
+        (OddChips.FIRST_LEFT_OF_BUTTON, (4, 2, 2)),
+    ):
+        # A pot of 8 (blinds, calls and 2 dead chips) split three ways: 2 odd chips.
+        hand = start([100, 100, 100], dead=(2, 0, 0), odd_chips=rule)
+        deal(hand, "2h3d", "4h5d", "7h8d")
+        act(hand, "c", "c", "c")
+        _river(hand, "AcKcQc", "Js", "Tc")
+        for player in hand.showdown_order:
+            hand.apply(Show(player, tuple(c for c in hand.hole[player] if c is not None)))
+        assert hand.result is not None
+        assert hand.result.starting_stacks == (100, 100, 100)
+        assert hand.bets == [0, 0, 0]
+        paid = (4, 2, 2)  # player 0 put in 2 dead chips and 2
+        expected = tuple(100 - p + w for p, w in zip(paid, won, strict=True))
+        assert hand.result.finishing_stacks == expected
 
 
 def test_strength_needs_a_full_board() -> None:
