@@ -148,7 +148,9 @@ def rig(tmp_path: pathlib.Path) -> Iterator[Rig]:
 
 
 MARKER = {"type": "language", "lang": "xx"}
-"""A request the server refuses at once on its own thread (``protocol.language``)."""
+"""A request the server refuses at once on its own thread (a language it does not have)."""
+MARKER_KEYS = ("protocol.fields", "protocol.language")
+"""The keys of the marker's refusal (a field check; a language check before it)."""
 
 
 def _until_marker(client: TableClient) -> list[dict[str, Any]]:
@@ -164,7 +166,7 @@ def _until_marker(client: TableClient) -> list[dict[str, Any]]:
         reply = client.recv(GUARD)
         if reply["type"] != "refused":
             continue
-        if reply["key"] == "protocol.language":
+        if reply["key"] in MARKER_KEYS and "lang" in reply["reason"]:
             return refusals
         refusals.append(reply)
 
