@@ -25,6 +25,7 @@ Replay one seed: ``play_random_hand(seed)`` in ``tests/pokerkit_harness.py``.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 
 import pytest
@@ -174,7 +175,7 @@ def test_random_export_missing_check_is_refused() -> None:
             "actions = [\n" + "".join(f'    "{a}",\n' for a in cut) + "]",
         )
         assert broken != text
-        with pytest.raises(HandHistoryError):
+        with pytest.raises(HandHistoryError, match=re.escape(f"seed{seed}.phh")):
             play_phh(loads_phh(broken, name=f"seed{seed}.phh"))
         dropped += 1
     assert dropped > 50

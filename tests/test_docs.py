@@ -206,9 +206,15 @@ def test_every_event_keyword_is_in_table_scripts_doc() -> None:
 
 
 def test_every_expect_form_is_in_table_scripts_doc() -> None:
-    source = inspect.getsource(script.check_expectation) + inspect.getsource(script.run_script)
+    from firmware.views import expect as view_expect
+
+    source = (
+        inspect.getsource(script.check_expectation)
+        + inspect.getsource(script.run_script)
+        + inspect.getsource(view_expect.check_view_expectation)
+    )
     forms = set(re.findall(r'what == "(\w+)"', source)) | {"error"}
-    assert {"stacks", "board", "void", "next"} <= forms
+    assert {"stacks", "board", "void", "next", "role", "public", "view"} <= forms
     text = SCRIPTS_DOC.read_text(encoding="utf-8")
     missing = sorted(f for f in forms if f"`expect {f}" not in text)
     assert not missing, f"docs/table-scripts.md does not document expect {missing}"

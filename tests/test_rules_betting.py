@@ -93,7 +93,7 @@ def test_cc_7_fixed_limit_small_bet_then_big_bet() -> None:
     deal(hand, "AhAd", "KhKd", "QhQd")
     legal = hand.legal_actions()
     assert (legal.min_raise_to, legal.max_raise_to) == (20, 20)
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match="more than the fixed bet size; the most allowed is 20"):
         hand.apply(BetRaise(2, 25))
     act(hand, "c", "c", "c")
     board(hand, "2c3c4d")

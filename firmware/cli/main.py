@@ -43,8 +43,9 @@ def _replay(argv: list[str]) -> int:
 
 def _script(argv: list[str]) -> int:
     from firmware.table.script import main_script
+    from firmware.views.expect import check_view_expectation
 
-    return main_script(argv)
+    return main_script(argv, check_view_expectation)
 
 
 def _serve(argv: list[str]) -> int:

@@ -63,6 +63,18 @@ class LegalActions:
         return self.min_raise_to is not None
 
 
+def full_bets(hand: HandState) -> int:
+    """Full bets made in the round, counting a fixed-limit straddle as one.
+
+    The engine counts the big blind as the round's first bet; a live straddle
+    of two big blinds is the second (the first raise), so a raise over it is
+    to three bets and it counts towards the cap (CC-8).
+    """
+    if hand.street == 0 and hand.config.structure is Structure.FIXED_LIMIT:
+        return max(hand.full_bets, hand.current_bet // hand.config.street_bet(0))
+    return hand.full_bets
+
+
 def raise_refusal(hand: HandState, player: int) -> str | None:
     """Return why ``player`` may not bet or raise now, or ``None`` if he may."""
     stack = hand.stacks[player]
@@ -95,7 +107,7 @@ def raise_refusal(hand: HandState, player: int) -> str | None:
             "You cannot raise: the bet was increased only by an all-in smaller than a full raise "
             "since you acted, so betting is not reopened to you (TDA-10); call or fold."
         )
-    if config.structure is Structure.FIXED_LIMIT and hand.full_bets >= config.raise_cap:
+    if config.structure is Structure.FIXED_LIMIT and full_bets(hand) >= config.raise_cap:
         in_hand = sum(1 for f in hand.folded if not f)
         if not (config.game is GameKind.CASH and in_hand == 2):
             return (
@@ -111,7 +123,7 @@ def raise_bounds(hand: HandState, player: int) -> tuple[int, int]:
     all_in_to = hand.stacks[player] + hand.bets[player]
     if config.structure is Structure.FIXED_LIMIT:
         size = config.street_bet(hand.street)
-        target = (hand.full_bets + 1) * size + hand.limit_offset
+        target = (full_bets(hand) + 1) * size + hand.limit_offset
         target = max(target, hand.current_bet + 1)
         fixed = min(target, all_in_to)
         return fixed, fixed

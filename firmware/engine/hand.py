@@ -217,8 +217,11 @@ class Hand(HandState):
                 self.last_raise = config.street_bet(0)
             else:
                 self.last_raise = max(config.min_bet, max(self.blinds))
-            # The big blind counts as the round's first bet (CC-8).
+            # The big blind counts as the round's first bet (CC-8); in fixed
+            # limit a live straddle of two bets is the first raise.
             self.full_bets = 1 if self.current_bet > 0 else 0
+            if self.fixed_limit:
+                self.full_bets = max(self.full_bets, self.current_bet // config.street_bet(0))
             self.limit_offset = 0
             self.full_level = self.current_bet
             posted = [i for i in range(n) if self.blinds[i] > 0]

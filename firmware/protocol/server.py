@@ -422,11 +422,8 @@ class TableServer(TableRequests):
             "protocol.login.badge_removed",
         )
 
-    def _push_view(self, client: ClientState) -> None:
-        """Compute ``client``'s view on the loop thread and hand it to the server thread."""
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            return
+    def view_for(self, client: ClientState) -> dict[str, Any] | None:
+        """``client``'s view of the table now (loop thread only); ``None`` before hello."""
         table = self.controller.table
         audience = client.audience
         view: dict[str, Any]
@@ -438,12 +435,23 @@ class TableServer(TableRequests):
         elif audience == "technician":
             view = technician_view(self.controller, client.lang)
         else:
-            return
+            return None
         if audience != "seat":
             # Per connection, not per table: who is logged in on this console.
             view["staff"] = (
                 {"name": client.staff, "role": client.role} if client.staff is not None else None
             )
+        return view
+
+    def _push_view(self, client: ClientState) -> None:
+        """Compute ``client``'s view on the loop thread and hand it to the server thread."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        view = self.view_for(client)
+        if view is None:
+            return
+        audience = client.audience
         try:
             data = encode(view)
         except FrameError as exc:
