@@ -102,7 +102,8 @@ done_step
 step "arm64 root ready"
 rm -rf "$ROOT"
 if [ -d "$BASE" ]; then
-    cp -a "$BASE" "$ROOT"
+    # --one-file-system: not what may be mounted in it (proc, sys, dev).
+    mkdir -p "$ROOT" && tar -C "$BASE" --one-file-system -cf - . | tar -C "$ROOT" -xf -
 elif [ -f "$BASE" ]; then
     mkdir -p "$ROOT" && tar -C "$ROOT" -xf "$BASE"
 elif [ -f "$WORK/root-base.tar" ]; then
