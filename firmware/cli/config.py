@@ -212,8 +212,16 @@ def check_config(data: Mapping[str, Any], text: str, path: str) -> list[str]:
             "[server] socket must be an absolute path such as /run/pokertable/table.sock."
         )
     terminals = data.get("terminals", {})
-    secrets = attempt(lambda: terminal_secrets(terminals))
-    if isinstance(secrets, dict):
+    secrets: dict[str, str] | None = None
+    if isinstance(terminals, Mapping):
+        secrets = {}
+        for name, entry in terminals.items():  # each entry on its own: every problem named
+            found = attempt(functools.partial(terminal_secrets, {name: entry}))
+            if isinstance(found, dict):
+                secrets.update(found)
+    else:
+        attempt(lambda: terminal_secrets(terminals))
+    if secrets is not None:
         for name, secret in secrets.items():
             attempt(functools.partial(TerminalSecrets, {name: secret}))
         attempt(lambda: TerminalSecrets(secrets))  # shared secrets

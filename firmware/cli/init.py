@@ -104,9 +104,22 @@ def devices_text(kind: str, seats: int, factory: str) -> str:
     """The ``[devices]`` sections of a device set."""
     head = "# ------------------------------------------------------------ devices\n"
     if kind == "sim":
-        return head + "".join(
-            f'[devices.{name}]\nkind = "{name}"\nbackend = "sim"\n\n'
-            for name in ("shoe", "trays", "buttons", "readers")
+        seat_names = [f"seat{s}" for s in range(1, seats + 1)]
+        zones = ", ".join(f'"{z}"' for z in ["bank", "pot", *(f"{n}.bet" for n in seat_names)])
+        buttons = ", ".join(
+            f'"{b}"'
+            for b in ["dealer.next", "dealer.misdeal", "dealer.pause"]
+            + [f"{n}.action" for n in seat_names]
+        )
+        leds = ", ".join(f'"{n}.turn"' for n in seat_names) or '"dealer.attention"'
+        readers = ", ".join(f'"{r}"' for r in ["console", *seat_names])
+        return head + (
+            "# Simulated devices (a laptop; `pokertable run` drives the same ones).\n"
+            '[devices.shoe]\nkind = "shoe"\nbackend = "sim"\n\n'
+            f'[devices.trays]\nkind = "trays"\nbackend = "sim"\nzones = [{zones}]\n\n'
+            f'[devices.buttons]\nkind = "buttons"\nbackend = "sim"\nbuttons = [{buttons}]\n'
+            f"leds = [{leds}]\n\n"
+            f'[devices.readers]\nkind = "readers"\nbackend = "sim"\nreaders = [{readers}]\n'
         )
     if kind == "electronic":
         return head + (

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sqlite3
 import sys
 
@@ -74,15 +75,50 @@ def _diag(argv: list[str]) -> int:
     return main_diag(argv)
 
 
+def missing_database(command: str, path: str) -> str | None:
+    """A sentence if the database a read-only command would open is not there.
+
+    SQLite creates a missing file on open; a read-only command must not, so the
+    path is checked first (a mistyped path is an error, not an empty history).
+    """
+    if os.path.isfile(path):
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(folder) and not os.access(folder, os.R_OK | os.X_OK):
+        return (
+            f"pokertable {command}: this user may not look into {folder}; run it as the "
+            "table's user (sudo -u pokertable pokertable ...)."
+        )
+    if os.path.isdir(path):
+        return f"pokertable {command}: {path} is a folder, not a database."
+    return f"pokertable {command}: there is no database {path}; check the path."
+
+
 def _history(argv: list[str]) -> int:
     from firmware.service.history import main_history
 
+    db = "/var/lib/pokertable/history.sqlite"
+    for i, arg in enumerate(argv):
+        if arg == "--db" and i + 1 < len(argv):
+            db = argv[i + 1]
+        elif arg.startswith("--db="):
+            db = arg.split("=", 1)[1]
+    problem = None if any(a in ("-h", "--help") for a in argv) else missing_database("history", db)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
     return main_history(argv)
 
 
 def _audit(argv: list[str]) -> int:
     from firmware.service.journal import main_audit
 
+    # verify and salvage read the journal named first; neither may create it.
+    if len(argv) >= 2 and argv[0] in ("verify", "salvage") and not argv[1].startswith("-"):
+        problem = missing_database("audit", argv[1])
+        if problem is not None:
+            print(problem, file=sys.stderr)
+            return 1
     return main_audit(argv)
 
 
