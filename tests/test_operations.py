@@ -82,10 +82,24 @@ def test_init_writes_a_configuration_that_config_check_accepts(
     assert text.count("\n#") > 20  # commented for a person
 
 
+def test_init_puts_ten_seats_on_expanders_and_config_check_accepts_it(
+    tmp_path: pathlib.Path,
+) -> None:
+    config = tmp_path / "table.toml"
+    args = ["--devices", "hardware", "--seats", "10", "--expander"]
+    assert main_init([*args, "--secrets-dir", str(tmp_path / "t"), "--output", str(config)]) == 0
+    text, data = read_config(str(config))
+    assert check_config(data, text, str(config)) == []
+    chips = [d for d in data["devices"].values() if d["backend"] == "mcp23017"]
+    assert [c["address"] for c in chips] == [0x20, 0x21, 0x22, 0x23, 0x24]
+    lines = sum(len(c["buttons"]) + len(c["leds"]) for c in chips)
+    assert lines == 60  # four buttons and two LEDs for each of ten seats
+
+
 def test_init_refuses_more_gpio_seats_than_the_header_has(tmp_path: pathlib.Path, capsys) -> None:  # type: ignore[no-untyped-def]
     args = ["--devices", "hardware", "--seats", "10", "--secrets-dir", str(tmp_path)]
     assert main_init([*args, "--output", str(tmp_path / "t.toml")]) == 1
-    assert "I/O expander" in capsys.readouterr().err
+    assert "--expander" in capsys.readouterr().err
 
 
 def test_config_check_names_every_problem(tmp_path: pathlib.Path) -> None:

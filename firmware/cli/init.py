@@ -77,7 +77,7 @@ def gpio_section(seats: int, factory: str) -> str:
     if len(names) > len(GPIO_FREE):
         raise ConfigError(
             f"{seats} seats need {len(names)} GPIO lines but the header has {len(GPIO_FREE)} free; "
-            "use --devices electronic and wire the seats' buttons through an I/O expander "
+            "add --expander to put the seats' buttons and LEDs on MCP23017 I/O expanders "
             "(docs/hardware.md, pin budget)."
         )
     pins = dict(zip(names, GPIO_FREE, strict=False))
@@ -96,11 +96,59 @@ def gpio_section(seats: int, factory: str) -> str:
     )
 
 
+SEAT_LINES = (
+    ("action", 0, False),
+    ("raise", 1, False),
+    ("time", 2, False),
+    ("sitout", 3, False),
+    ("turn", 4, True),
+    ("button", 5, True),
+)
+"""Each seat's lines on an expander port: name, bit, LED?"""
+
+
+def expander_sections(seats: int) -> str:
+    """The dealer's buttons on the GPIO header, the seats on MCP23017 chips (two per chip:
+    the odd seat on port A, the even seat on port B; bits 6-7 spare)."""
+    dealer = (
+        "# The dealer's buttons and LED on the GPIO header (BCM numbers).\n"
+        "[devices.dealer]\n"
+        'kind = "buttons"\n'
+        'backend = "gpio"\n'
+        'pin_factory = "{factory}"\n'
+        'buttons = { "dealer.next" = 4, "dealer.pause" = 17, "dealer.misdeal" = 27, '
+        '"dealer.exposed" = 22 }\n'
+        'leds = { "dealer.attention" = 5 }\n'
+    )
+    parts = [dealer]
+    for chip in range((seats + 1) // 2):
+        address = 0x20 + chip
+        buttons: list[str] = []
+        leds: list[str] = []
+        for port, seat in (("A", 2 * chip + 1), ("B", 2 * chip + 2)):
+            if seat > seats:
+                continue
+            for line, bit, is_led in SEAT_LINES:
+                (leds if is_led else buttons).append(f'"seat{seat}.{line}" = "{port}{bit}"')
+        parts.append(
+            f"\n# Seats {2 * chip + 1}-{min(2 * chip + 2, seats)} on the MCP23017 at "
+            f"0x{address:02x} (docs/hardware.md, wiring).\n"
+            f"[devices.seats{chip + 1}]\n"
+            'kind = "buttons"\n'
+            'backend = "mcp23017"\n'
+            "bus = 1\n"
+            f"address = 0x{address:02x}\n"
+            f"buttons = {{ {', '.join(buttons)} }}\n"
+            f"leds = {{ {', '.join(leds)} }}\n"
+        )
+    return "".join(parts)
+
+
 def _is_led(name: str) -> bool:
     return name.endswith((".turn", ".button", ".attention"))
 
 
-def devices_text(kind: str, seats: int, factory: str) -> str:
+def devices_text(kind: str, seats: int, factory: str, expander: bool = False) -> str:
     """The ``[devices]`` sections of a device set."""
     head = "# ------------------------------------------------------------ devices\n"
     if kind == "sim":
@@ -137,7 +185,11 @@ def devices_text(kind: str, seats: int, factory: str) -> str:
         "# (/etc/udev/rules.d/99-pokertable.rules, by FTDI serial number).\n"
         '[devices.shoe]\nkind = "shoe"\nbackend = "serial"\nport = "/dev/pokertable-shoe"\n\n'
         '[devices.trays]\nkind = "trays"\nbackend = "serial"\nport = "/dev/pokertable-trays"\n\n'
-        + gpio_section(seats, factory)
+        + (
+            expander_sections(seats).replace("{factory}", factory)
+            if expander
+            else gpio_section(seats, factory)
+        )
         + "\n# Smart-card readers (PC/SC, through pcscd): reader names as `pcsc_scan` shows them.\n"
         '[devices.readers]\nkind = "readers"\nbackend = "pcsc"\n'
         f"readers = {{ {readers} }}\n"
@@ -171,6 +223,7 @@ def render(
     secrets_dir: str,
     factory: str = "lgpio",
     staff: list[tuple[str, str, str, str]] | None = None,
+    expander: bool = False,
 ) -> str:
     """The whole ``table.toml`` text (see the module docstring)."""
     today = datetime.date.today().isoformat()
@@ -220,7 +273,7 @@ def render(
             '# name = "Ana"\n# role = "floor"            # dealer, floor or technician\n'
             '# pin_hash = "scrypt$..."\n\n'
         )
-    out.append(devices_text(devices, seats, factory))
+    out.append(devices_text(devices, seats, factory, expander))
     out.append(
         "\n# ------------------------------------------------------------ retention\n"
         "# The journal is rotated between hands; old archives and hands are pruned.\n"
@@ -263,6 +316,12 @@ def main_init(argv: list[str] | None = None) -> int:
         "--devices", choices=("electronic", "hardware", "sim"), default="electronic"
     )
     parser.add_argument("--pin-factory", choices=("lgpio", "rpigpio"), default="lgpio")
+    parser.add_argument(
+        "--expander",
+        action="store_true",
+        help="hardware: seats' buttons and LEDs on MCP23017 expanders (all four buttons and "
+        "both LEDs per seat; needed above 9 seats)",
+    )
     parser.add_argument("--socket", default="/run/pokertable/table.sock")
     parser.add_argument("--socket-group", default="pokertable-screens")
     parser.add_argument(
@@ -291,6 +350,7 @@ def main_init(argv: list[str] | None = None) -> int:
             args.secrets_dir.rstrip("/"),
             args.pin_factory,
             args.staff,
+            args.expander,
         )
     except ConfigError as exc:
         print(f"pokertable init: {exc}", file=sys.stderr)
