@@ -275,3 +275,16 @@ def test_status_file_is_written_only_when_the_status_changes(tmp_path: pathlib.P
 def test_status_says_when_the_controller_is_not_running(tmp_path: pathlib.Path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main_status(["--file", str(tmp_path / "status.json")]) == 3
     assert "not running" in capsys.readouterr().err
+
+
+def test_the_example_in_docs_configuration_passes_config_check(tmp_path: pathlib.Path) -> None:
+    doc = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    for terminal in ("console", *(f"seat{s}" for s in range(1, 7))):
+        (tmp_path / f"{terminal}.secret").write_text(f"{terminal}-secret-of-the-docs-example\n")
+    text = example.replace('"/etc/pokertable/terminals/', f'"{tmp_path}/')
+    config = tmp_path / "table.toml"
+    config.write_text(text)
+    _, data = read_config(str(config))
+    assert check_config(data, text, str(config)) == []
+    assert {"server", "terminals", "staff", "devices", "retention"} <= set(data)

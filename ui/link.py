@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import ssl
 import sys
 import threading
 from typing import Any
@@ -82,6 +83,8 @@ def _screen_settings(args: Any) -> tuple[str | None, str | None, str | None]:
     secret_file = args.secret_file
     if secret is None and secret_file is None and os.environ.get("CREDENTIALS_DIRECTORY"):
         secret_file = os.path.join(os.environ["CREDENTIALS_DIRECTORY"], "secret")
+    if args.host:
+        socket_path = socket_path or "-"  # not used: the screen connects over TLS
     if secret is None and secret_file is not None:
         try:
             with open(secret_file, encoding="utf-8") as handle:
@@ -157,6 +160,11 @@ def main_screen(argv: list[str] | None = None) -> int:
         "--secret-file",
         help="a file holding this terminal's secret (default: the systemd credential 'secret')",
     )
+    parser.add_argument("--host", help="the controller's address, for a screen on its own board")
+    parser.add_argument("--port", type=int, default=7700, help="the controller's TLS port")
+    parser.add_argument("--cert", help="this terminal's certificate (PEM), with --host")
+    parser.add_argument("--key", help="this terminal's private key (PEM), with --host")
+    parser.add_argument("--ca", help="the authority that signed the controller's certificate")
     parser.add_argument("--lang", default="es", choices=("es", "en"))
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--fullscreen", action="store_true")
@@ -170,12 +178,20 @@ def main_screen(argv: list[str] | None = None) -> int:
     if problem is not None or socket_path is None or secret is None:
         print(f"pokertable screen: {problem}.", file=sys.stderr)
         return 2
+    where = f"{args.host}:{args.port}" if args.host else socket_path
     try:
-        client = TableClient.unix(socket_path)
-    except OSError as exc:
+        if args.host:
+            if not (args.cert and args.key and args.ca):
+                parser.error("--host needs --cert, --key and --ca (TLS with a certificate).")
+            context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=args.ca)
+            context.load_cert_chain(args.cert, args.key)
+            client = TableClient.tls(args.host, args.port, context)
+        else:
+            client = TableClient.unix(socket_path)
+    except (OSError, ssl.SSLError) as exc:
         print(
-            f"pokertable screen: cannot reach the controller at {socket_path} "
-            f"({exc.strerror or exc}); is pokertable serve running?",
+            f"pokertable screen: cannot reach the controller at {where} "
+            f"({getattr(exc, 'strerror', None) or exc}); is pokertable serve running?",
             file=sys.stderr,
         )
         return 1
