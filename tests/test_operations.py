@@ -288,3 +288,24 @@ def test_the_example_in_docs_configuration_passes_config_check(tmp_path: pathlib
     _, data = read_config(str(config))
     assert check_config(data, text, str(config)) == []
     assert {"server", "terminals", "staff", "devices", "retention"} <= set(data)
+
+
+def test_the_header_wiring_table_in_docs_hardware_is_what_init_writes() -> None:
+    from firmware.cli.init import gpio_section
+
+    doc = (ROOT / "docs" / "hardware.md").read_text(encoding="utf-8")
+    section = doc.split("### Header wiring", 1)[1].split("###", 1)[0]
+    documented = {}
+    for row in section.splitlines():
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[1].isdigit():
+            for bcm, signal in ((cells[1], cells[2]), (cells[4], cells[5])):
+                documented[signal.split(" ")[0]] = int(bcm)
+    written = gpio_section(9, "lgpio")
+    pins = {}
+    for line in written.splitlines():
+        if line.startswith(("buttons = ", "leds = ")):
+            for pair in line.split("{", 1)[1].rstrip("}").split(","):
+                name, _, pin = pair.partition("=")
+                pins[name.strip().strip('"')] = int(pin)
+    assert documented == pins
