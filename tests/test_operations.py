@@ -177,6 +177,20 @@ def test_a_screen_with_a_wrong_secret_says_it_was_refused_and_exits(
         assert result.returncode == 78
         assert "refused seat1" in result.stderr and "secret" in result.stderr
         assert "Traceback" not in result.stderr
+        # The right secret but no such display driver: a sentence, status 2.
+        env["SDL_VIDEODRIVER"] = "no-such-driver"
+        result = run(
+            "screen",
+            "--seat",
+            "2",
+            "--socket",
+            str(tmp_path / "table.sock"),
+            "--secret-file",
+            str(tmp_path / "terminals" / "seat2.secret"),
+            env=env,
+        )
+        assert result.returncode == 2
+        assert "display cannot be opened" in result.stderr and "Traceback" not in result.stderr
     finally:
         serve.terminate()
         assert serve.wait(60) == 0
