@@ -62,8 +62,8 @@ def main() -> int:
         env = dict(os.environ, PYTHONPATH=args.src)
         code = "from firmware.cli.main import main; raise SystemExit(main())"
         command = [sys.executable, "-c", code, "serve", "--config", str(config)]
-        process = subprocess.Popen(
-            [*command, "--data", str(data)], env=env, stderr=subprocess.DEVNULL
+        process = subprocess.Popen(  # cwd: not this checkout, so --src is what runs
+            [*command, "--data", str(data)], env=env, stderr=subprocess.DEVNULL, cwd=folder
         )
         try:
             journal = data / "journal.sqlite"
@@ -81,6 +81,7 @@ def main() -> int:
             process.wait(30)
     scale = 3600.0 / args.seconds
     print(f"idle {args.seconds:.0f} s, firmware from {args.src}; per idle hour:")
+    print(f"  (before: {records} journal records, {size} bytes in the data folder)")
     print(f"  journal records      {(records2 - records) * scale:10.0f}")
     print(f"  data folder growth   {(size2 - size) * scale:10.0f} bytes")
     print(f"  write calls          {(io2['syscw'] - io['syscw']) * scale:10.0f}")
