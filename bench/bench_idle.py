@@ -72,7 +72,8 @@ def main() -> int:
                     raise SystemExit("serve stopped at start")
                 time.sleep(0.1)
             time.sleep(2.0)  # past the start-up writes
-            records, size, io = journal_records(journal), folder_bytes(data), io_counters(process.pid)
+            records, size = journal_records(journal), folder_bytes(data)
+            io = io_counters(process.pid)
             time.sleep(args.seconds)
             records2, size2 = journal_records(journal), folder_bytes(data)
             io2 = io_counters(process.pid)

@@ -73,9 +73,7 @@ def day(mode: str, hours: float, per_hour: int, per_event: float, folder: str) -
     records = len(journal)
     journal.close()
     size = sum(
-        os.path.getsize(path + suffix)
-        for suffix in ("", "-wal")
-        if os.path.exists(path + suffix)
+        os.path.getsize(path + suffix) for suffix in ("", "-wal") if os.path.exists(path + suffix)
     )
     return size, records
 
