@@ -4,7 +4,10 @@
 # hour (emulated dpkg and gcc are slow). Run as root on a Debian/Ubuntu x86_64
 # machine:
 #
-#   sudo bash systemd/check-emulated-pi.sh [--base DIR|FILE.tar] [--work DIR] [--keep]
+#   sudo bash systemd/check-emulated-pi.sh [--base DIR|FILE.tar] [--work DIR] [--keep] [--reuse]
+#
+# --keep leaves WORK/root in place after the check; --reuse starts from that
+# root (packages and environment already installed: a faster second run).
 #
 # 1. Root: copies --base (a debootstrapped arm64 root, a folder or a tar), or
 #    builds one with debootstrap and qemu-user-static and saves it as
@@ -33,11 +36,13 @@ SRC="$(cd "$(dirname "$0")/.." && pwd)"
 BASE=""
 WORK=/var/tmp/pokertable-emulated-pi
 KEEP=0
+REUSE=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --base) BASE="$2"; shift 2 ;;
         --work) WORK="$2"; shift 2 ;;
         --keep) KEEP=1; shift ;;
+        --reuse) REUSE=1; KEEP=1; shift ;;
         -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
         *) echo "check-emulated-pi.sh: unknown option $1; see --help." >&2; exit 2 ;;
     esac
@@ -100,15 +105,18 @@ done_step
 
 # ---------------------------------------------------------------- 1. root
 step "arm64 root ready"
-rm -rf "$ROOT"
-if [ -d "$BASE" ]; then
+if [ "$REUSE" = 1 ] && [ -x "$ROOT/usr/bin/python3" ]; then
+    echo "reusing $ROOT"
+elif [ -d "$BASE" ]; then
+    rm -rf "$ROOT"
     # --one-file-system: not what may be mounted in it (proc, sys, dev).
     mkdir -p "$ROOT" && tar -C "$BASE" --one-file-system -cf - . | tar -C "$ROOT" -xf -
 elif [ -f "$BASE" ]; then
-    mkdir -p "$ROOT" && tar -C "$ROOT" -xf "$BASE"
+    rm -rf "$ROOT" && mkdir -p "$ROOT" && tar -C "$ROOT" -xf "$BASE"
 elif [ -f "$WORK/root-base.tar" ]; then
-    mkdir -p "$ROOT" && tar -C "$ROOT" -xf "$WORK/root-base.tar"
+    rm -rf "$ROOT" && mkdir -p "$ROOT" && tar -C "$ROOT" -xf "$WORK/root-base.tar"
 else
+    rm -rf "$ROOT"
     MIRROR=$(grep -hoE 'https?://[^ ]+' /etc/apt/sources.list /etc/apt/sources.list.d/* \
         2>/dev/null | head -1)
     debootstrap --foreign --arch=arm64 --variant=minbase \
@@ -130,6 +138,7 @@ done_step
 # ---------------------------------------------------------------- 2. checkout
 step "checkout copied (owned by tech)"
 in_root "id tech >/dev/null 2>&1 || useradd --create-home --shell /bin/bash tech"
+rm -rf "$ROOT/home/tech/pokertable"
 mkdir -p "$ROOT/home/tech/pokertable"
 tar -C "$SRC" --exclude=./.venv --exclude=./.git --exclude='__pycache__' --exclude=./build \
     --exclude='*.egg-info' --exclude='*.so' --exclude=./.mypy_cache --exclude=./.pytest_cache \
