@@ -345,7 +345,7 @@ def test_lgpio_off_a_pi_is_a_hardware_error() -> None:
     if pathlib.Path("/dev/gpiochip0").exists():
         pytest.skip("this machine has a GPIO chip; lgpio may load here")
     device = GpioButtons("buttons", {"pin_factory": "lgpio", "buttons": {"seat1.action": 17}})
-    with pytest.raises(HardwareError, match=r"lgpio pin factory.*puts lgpio in the table's own environment.*pokertable\[pi5\]"):
+    with pytest.raises(HardwareError, match=r"lgpio pin factory.*table's own environment"):
         device.open(lambda event: None)
     assert Device.pin_factory is None
 
