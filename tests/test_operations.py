@@ -14,6 +14,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -21,6 +22,7 @@ from firmware.cli.config import EXIT_CONFIG, check_config, read_config
 from firmware.cli.init import main_init
 from firmware.cli.logs import JournalFormatter, Throttle, setup_logging
 from firmware.cli.status import StatusFile, main_status, render
+from firmware.protocol.client import TableClient
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 POKERTABLE = pathlib.Path(sys.executable).parent / "pokertable"
@@ -149,12 +151,14 @@ def test_a_screen_with_a_wrong_secret_says_it_was_refused_and_exits(
     tmp_path: pathlib.Path,
 ) -> None:
     config = write_table(tmp_path)
+    status_file = tmp_path / "status.json"
     serve = subprocess.Popen(
-        [str(POKERTABLE), "serve", "--config", str(config), "--data", str(tmp_path / "d")],
+        [str(POKERTABLE), "serve", "--config", str(config), "--data", str(tmp_path / "d"),
+         "--status", str(status_file)],
         stderr=subprocess.PIPE,
         text=True,
         env=dict(os.environ, JOURNAL_STREAM=""),
-    )
+    )  # fmt: skip
     try:
         assert serve.stderr is not None
         for line in serve.stderr:  # wait for the start line: the socket is listening
@@ -191,6 +195,19 @@ def test_a_screen_with_a_wrong_secret_says_it_was_refused_and_exits(
         )
         assert result.returncode == 2
         assert "display cannot be opened" in result.stderr and "Traceback" not in result.stderr
+        # A terminal that connects shows in `pokertable status`.
+        client = TableClient.unix(str(tmp_path / "table.sock"))
+        secret = (tmp_path / "terminals" / "console.secret").read_text().strip()
+        client.hello("console", secret, "en")
+        assert client.wait_for(lambda m: m["type"] == "welcome", 30)["terminal"] == "console"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the status file follows within a second
+            shown = run("status", "--file", str(status_file))
+            if "Terminals connected: console." in shown.stdout:
+                break
+        assert "Terminals connected: console." in shown.stdout, shown.stdout + shown.stderr
+        assert "Table (casino-cash): between hands" in shown.stdout
+        client.sock.close()
     finally:
         serve.terminate()
         assert serve.wait(60) == 0
