@@ -18,8 +18,10 @@
 #     libraries and the GPIO pin factory for this board (lgpio on a Pi 5,
 #     RPi.GPIO on earlier models), then checks which engine Python imports;
 #  4. writes /etc/pokertable/table.toml with `pokertable init` (only if it does
-#     not exist) and one credential file per terminal under
-#     /etc/pokertable/terminals/, and creates /var/lib/pokertable (mode 0700);
+#     not exist) and one credential file per terminal in /etc/pokertable-terminals/
+#     (root:pokertable-<terminal> 0440: that screen's user and the controller,
+#     which is in every screen's group, read it), and creates /var/lib/pokertable
+#     (mode 0700);
 #  5. installs the units and udev rules and enables them; `systemctl
 #     daemon-reload` only when systemd is running (so the script also works in
 #     a chroot or an image build).
@@ -112,6 +114,8 @@ SCREENS=(console)
 for seat in $(seq 1 "$SEATS"); do SCREENS+=("seat$seat"); done
 for terminal in "${SCREENS[@]}"; do
     add_user "pokertable-$terminal" video,render,input,pokertable-screens
+    # The controller reads every terminal's secret through the terminal's group.
+    usermod "${prefix_args[@]}" --append --groups "pokertable-$terminal" pokertable
 done
 CONTROLLER_UID="$(uid_of pokertable)"
 CONTROLLER_GID="$(gid_of pokertable)"
@@ -178,10 +182,11 @@ if [ "$VENV_BUILD" = 1 ]; then
 fi
 
 # ---------------------------------------------------------------- 4. configuration and data
-# /etc/pokertable: root-owned, readable by the controller's group only; the
-# screens get their own secret through systemd (LoadCredential=), never this folder.
+# /etc/pokertable: root-owned, readable by the controller's group only. Each
+# terminal's secret is a file of its own, readable by that screen's group (its
+# user, and the controller, which is in every screen's group) and nobody else.
 install -d -o 0 -g "$CONTROLLER_GID" -m 0750 "$P/etc/pokertable"
-install -d -o 0 -g "$CONTROLLER_GID" -m 0750 "$P/etc/pokertable/terminals"
+install -d -o 0 -g 0 -m 0711 "$P/etc/pokertable-terminals"
 if [ ! -f "$P/etc/pokertable/table.toml" ]; then
     if [ -x "$VENV/bin/pokertable" ] && [ "$ROOT" = / ]; then
         INIT=("$VENV/bin/pokertable")
@@ -189,16 +194,17 @@ if [ ! -f "$P/etc/pokertable/table.toml" ]; then
         INIT=(env "PYTHONPATH=$SRC" python3 -m firmware.cli.main)
     fi
     "${INIT[@]}" init --profile "$PROFILE" --seats "$SEATS" --socket "$SOCKET" \
-        --socket-group pokertable-screens --secrets-dir /etc/pokertable/terminals \
-        --write-secrets "$P/etc/pokertable/terminals" --output "$P/etc/pokertable/table.toml"
+        --socket-group pokertable-screens --secrets-dir /etc/pokertable-terminals \
+        --write-secrets "$P/etc/pokertable-terminals" --output "$P/etc/pokertable/table.toml"
     log "wrote /etc/pokertable/table.toml; check it with: pokertable config check /etc/pokertable/table.toml"
 fi
 chown 0:"$CONTROLLER_GID" "$P/etc/pokertable/table.toml"
 chmod 0640 "$P/etc/pokertable/table.toml"
-for secret in "$P"/etc/pokertable/terminals/*.secret; do
+for terminal in "${SCREENS[@]}"; do
+    secret="$P/etc/pokertable-terminals/$terminal.secret"
     [ -e "$secret" ] || continue
-    chown 0:"$CONTROLLER_GID" "$secret"
-    chmod 0640 "$secret"
+    chown 0:"$(gid_of "pokertable-$terminal")" "$secret"
+    chmod 0440 "$secret"
 done
 # The data directory (journal, history, tag registry): the controller alone.
 install -d -o "$CONTROLLER_UID" -g "$CONTROLLER_GID" -m 0700 "$P/var/lib/pokertable"

@@ -117,9 +117,11 @@ def test_install_sh_gives_every_file_its_owner_and_mode(installed: pathlib.Path)
     group = controller.primary  # the controller's own group
     assert files["/etc/pokertable"] == (0o750, 0, group)
     assert files["/etc/pokertable/table.toml"] == (0o640, 0, group)
+    assert files["/etc/pokertable-terminals"] == (0o711, 0, 0)
     for terminal in ("console", "seat1", "seat2", "seat3"):
-        mode, uid, gid = files[f"/etc/pokertable/terminals/{terminal}.secret"]
-        assert (mode, uid, gid) == (0o640, 0, group)
+        screen = Account(installed, f"pokertable-{terminal}")
+        secret = files[f"/etc/pokertable-terminals/{terminal}.secret"]
+        assert secret == (0o440, 0, screen.primary)  # root's file, the terminal's group
     assert files["/var/lib/pokertable"] == (0o700, controller.uid, group)
     for unit in ("pokertable.service", "pokertable-console.service", "pokertable-seat@.service"):
         assert files[f"/etc/systemd/system/{unit}"][:2] == (0o644, 0)
@@ -135,7 +137,9 @@ def test_install_sh_gives_every_file_its_owner_and_mode(installed: pathlib.Path)
 
 def test_the_controller_reads_the_configuration_and_every_secret(installed: pathlib.Path) -> None:
     controller = Account(installed, "pokertable")
-    for path in ("/etc/pokertable/table.toml", "/etc/pokertable/terminals/seat2.secret"):
+    secrets = [p for p in listing(installed) if p.startswith("/etc/pokertable-terminals/")]
+    assert len(secrets) == 4
+    for path in ("/etc/pokertable/table.toml", *secrets):
         assert can_read(installed, controller, path), path
 
 
@@ -148,9 +152,11 @@ def test_a_screen_user_reads_neither_the_configuration_nor_secrets_nor_the_journ
     assert screen.uid != controller.uid
     assert not (screen.gids & {controller.primary}), "a screen is in the controller's group"
     files = listing(installed)
+    own = f"/etc/pokertable-terminals/{terminal}.secret"
+    assert can_read(installed, screen, own), f"{screen.name} cannot read its own secret"
     for path in [
         "/etc/pokertable/table.toml",
-        *(p for p in files if p.startswith("/etc/pokertable/terminals/")),
+        *(p for p in files if p.startswith("/etc/pokertable-terminals/") and p != own),
     ]:
         assert not can_read(installed, screen, path), f"{screen.name} can read {path}"
     assert not may(screen, files["/var/lib/pokertable"], 1), "a screen can enter the data folder"
@@ -160,7 +166,7 @@ def test_install_sh_configuration_passes_config_check(installed: pathlib.Path) -
     text = (installed / "etc/pokertable/table.toml").read_text()
     # The file names the credential files where they will be on the Pi; here they
     # are under the test root.
-    moved = text.replace('"/etc/pokertable/', f'"{installed}/etc/pokertable/')
+    moved = text.replace('"/etc/pokertable-terminals/', f'"{installed}/etc/pokertable-terminals/')
     checked = installed.parent / "table-here.toml"
     checked.write_text(moved)
     result = subprocess.run(
@@ -233,13 +239,13 @@ def _settings(unit: str) -> dict[str, list[str]]:
 @pytest.mark.parametrize(
     ("unit", "secret"),
     [
-        ("pokertable-seat@.service", "secret:/etc/pokertable/terminals/seat%i.secret"),
-        ("pokertable-console.service", "secret:/etc/pokertable/terminals/console.secret"),
+        ("pokertable-seat@.service", "/etc/pokertable-terminals/seat%i.secret"),
+        ("pokertable-console.service", "/etc/pokertable-terminals/console.secret"),
     ],
 )
 def test_a_screen_unit_gets_only_its_own_secret_and_no_data(unit: str, secret: str) -> None:
     s = _settings(unit)
-    assert s["LoadCredential"] == [secret]
+    assert f"--secret-file {secret}" in s["ExecStart"][0]
     assert s["User"][0].startswith("pokertable-") and s["User"] != ["pokertable"]
     assert "--config" not in s["ExecStart"][0]  # it never reads table.toml
     hidden = s["InaccessiblePaths"][0].split()
@@ -262,5 +268,7 @@ def test_secret_files_and_data_folder_modes_are_not_world_readable(
     installed: pathlib.Path,
 ) -> None:
     for path, (mode, _, _) in listing(installed).items():
-        if path.startswith(("/etc/pokertable", "/var/lib/pokertable")):
+        if path.startswith(("/etc/pokertable", "/var/lib/pokertable")) and path != (
+            "/etc/pokertable-terminals"  # 0711: it can be crossed, not listed
+        ):
             assert not mode & stat.S_IROTH, path

@@ -313,7 +313,7 @@ def test_the_example_in_docs_configuration_passes_config_check(tmp_path: pathlib
     example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
     for terminal in ("console", *(f"seat{s}" for s in range(1, 7))):
         (tmp_path / f"{terminal}.secret").write_text(f"{terminal}-secret-of-the-docs-example\n")
-    text = example.replace('"/etc/pokertable/terminals/', f'"{tmp_path}/')
+    text = example.replace('"/etc/pokertable-terminals/', f'"{tmp_path}/')
     config = tmp_path / "table.toml"
     config.write_text(text)
     _, data = read_config(str(config))

@@ -82,6 +82,7 @@ def _screen_settings(args: Any) -> tuple[str | None, str | None, str | None]:
     socket_path, secret = args.socket, args.secret
     secret_file = args.secret_file
     if secret is None and secret_file is None and os.environ.get("CREDENTIALS_DIRECTORY"):
+        # A unit may also hand the secret over as a systemd credential named "secret".
         secret_file = os.path.join(os.environ["CREDENTIALS_DIRECTORY"], "secret")
     if args.host:
         socket_path = socket_path or "-"  # not used: the screen connects over TLS

@@ -12,12 +12,12 @@ Terminal credentials: each entry of ``[terminals]`` is either the secret
 itself (tests, a laptop) or a table naming a credential file that holds it::
 
     [terminals]
-    console = { secret_file = "/etc/pokertable/terminals/console.secret" }
-    seat1 = { secret_file = "/etc/pokertable/terminals/seat1.secret" }
+    console = { secret_file = "/etc/pokertable-terminals/console.secret" }
+    seat1 = { secret_file = "/etc/pokertable-terminals/seat1.secret" }
 
-The controller reads every file; each screen unit is handed only its own file
-by systemd (``LoadCredential=``), so a seat screen never sees another
-terminal's secret.
+The controller reads every file; each screen's user reads only its own
+(``systemd/install.sh`` gives each file to that terminal's group, of which the
+controller is a member), so a seat screen never sees another terminal's secret.
 """
 
 from __future__ import annotations

@@ -250,7 +250,7 @@ def render(
         '# key = "/etc/pokertable/tls/server.key"\n'
         '# client_ca = "/etc/pokertable/tls/terminals-ca.pem"\n\n'
         "# Each terminal's secret is in a file of its own: the controller reads them all,\n"
-        "# each screen unit is given only its own (LoadCredential=). To change one, write\n"
+        "# each screen's user reads only its own. To change one, write\n"
         "# a new random line of at least 16 characters into its file and restart.\n"
         "[terminals]\n"
     )
@@ -326,7 +326,7 @@ def main_init(argv: list[str] | None = None) -> int:
     parser.add_argument("--socket-group", default="pokertable-screens")
     parser.add_argument(
         "--secrets-dir",
-        default="/etc/pokertable/terminals",
+        default="/etc/pokertable-terminals",
         help="where the configuration says the credential files are",
     )
     parser.add_argument(
