@@ -7,7 +7,10 @@
 #   sudo bash systemd/check-emulated-pi.sh [--base DIR|FILE.tar] [--work DIR] [--keep] [--reuse]
 #
 # --keep leaves WORK/root in place after the check; --reuse starts from that
-# root (packages and environment already installed: a faster second run).
+# root (packages and environment already installed: a faster second run);
+# --boot-only (implies --reuse) reinstalls only the configuration, users and
+# units (install.sh --no-venv, the firmware built by the last run kept) and
+# runs the boot check.
 #
 # 1. Root: copies --base (a debootstrapped arm64 root, a folder or a tar), or
 #    builds one with debootstrap and qemu-user-static and saves it as
@@ -37,12 +40,14 @@ BASE=""
 WORK=/var/tmp/pokertable-emulated-pi
 KEEP=0
 REUSE=0
+BOOT_ONLY=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --base) BASE="$2"; shift 2 ;;
         --work) WORK="$2"; shift 2 ;;
         --keep) KEEP=1; shift ;;
         --reuse) REUSE=1; KEEP=1; shift ;;
+        --boot-only) BOOT_ONLY=1; REUSE=1; KEEP=1; shift ;;
         -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
         *) echo "check-emulated-pi.sh: unknown option $1; see --help." >&2; exit 2 ;;
     esac
@@ -148,6 +153,14 @@ done_step
 
 # ---------------------------------------------------------------- 3. install
 mount_root
+if [ "$BOOT_ONLY" = 1 ]; then
+    step "install.sh --seats 2 --no-venv (boot only)"
+    rm -rf "$ROOT/etc/pokertable" "$ROOT/etc/pokertable-terminals" "$ROOT/var/lib/pokertable"
+    in_root "cd /home/tech/pokertable && bash systemd/install.sh --seats 2 --no-venv" \
+        > "$WORK/install.log" 2>&1 || { tail -40 "$WORK/install.log"; fail "install.sh failed"; }
+    done_step
+fi
+if [ "$BOOT_ONLY" = 0 ]; then
 step "install.sh --seats 2 --require-compiled"
 in_root "cd /home/tech/pokertable && bash systemd/install.sh --seats 2 --require-compiled" \
     > "$WORK/install.log" 2>&1 || { tail -40 "$WORK/install.log"; fail "install.sh failed"; }
@@ -190,6 +203,7 @@ in_root "cd /tmp/pt && $PY -m pytest -q -c /dev/null -p no:cacheprovider \
     tests/test_cards.py tests/test_rules_pots.py tests/test_rules_betting.py tests/test_install.py" \
     || fail "the test subset failed"
 done_step
+fi  # not --boot-only
 umount_root
 
 # ---------------------------------------------------------------- 5. boot
