@@ -90,7 +90,11 @@ umount_root() {
 }
 NSPAWN_PID=""
 cleanup() {
-    [ -n "$NSPAWN_PID" ] && kill "$NSPAWN_PID" 2>/dev/null && wait "$NSPAWN_PID" 2>/dev/null
+    if [ -n "$NSPAWN_PID" ] && kill "$NSPAWN_PID" 2>/dev/null; then
+        for _ in $(seq 1 30); do kill -0 "$NSPAWN_PID" 2>/dev/null || break; sleep 1; done
+        kill -9 "$NSPAWN_PID" 2>/dev/null || true  # a container that would not stop
+        wait "$NSPAWN_PID" 2>/dev/null || true
+    fi
     umount_root
     if [ "$KEEP" = 0 ] && [ -d "$ROOT" ]; then rm -rf "$ROOT"; fi
 }
