@@ -221,7 +221,8 @@ def test_read_only_commands_never_create_a_missing_database(tmp_path: pathlib.Pa
     ):
         result = run(*args)
         assert result.returncode != 0, args
-        assert "Traceback" not in result.stderr and result.stderr.strip().endswith("."), args
+        said = (result.stdout + result.stderr).strip()
+        assert "Traceback" not in said and said.endswith("."), args
     assert list(tmp_path.iterdir()) == []
 
 
