@@ -98,6 +98,27 @@ class Table:
         if self.hand is not None and self.hand.complete:
             self._finish_hand()
 
+    def tick_matters(self, now: float) -> bool:
+        """Whether a :class:`~firmware.table.events.Tick` at ``now`` would change more than
+        the time: a called clock runs in the open hand (TDA-5), or the tournament's level or
+        break changes (TDA-17). Any other tick is derived, not an event: see
+        :meth:`advance_clock`.
+        """
+        if self.hand is not None and self.hand.s.clock.running:
+            return True
+        levels = self.levels
+        if levels is None or levels.started_at is None or levels.paused_at is not None:
+            return False
+        before, after = levels.current(self.now), levels.current(now)
+        return (before.index, before.on_break) != (after.index, after.on_break)
+
+    def advance_clock(self, now: float) -> None:
+        """Move the table's clock to ``now`` when no tick would change anything else
+        (:meth:`tick_matters` is false): nothing is logged or journaled. The controller
+        journals a tick at the table's time before the next event, so a replay reaches
+        the same state."""
+        self.now = max(self.now, now)
+
     def _apply(self, event: te.TableEvent) -> None:
         if isinstance(event, te.Tick):
             if event.now < self.now:
