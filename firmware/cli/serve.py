@@ -29,7 +29,7 @@ from firmware.service.history import HandHistory
 from firmware.service.journal import Journal, JournalError, load_or_create_key
 from firmware.service.meters import Meters
 from firmware.service.notify import Notifier
-from firmware.service.recovery import restore, store_table_setup
+from firmware.service.recovery import restore, schedule_entries, store_table_setup
 from firmware.service.registry import TagRegistry
 from firmware.service.retention import Retention, after_hand, prune_history
 from firmware.service.storage import storage_has_room
@@ -37,6 +37,7 @@ from firmware.service.virtual_dealer import attach_virtual_dealers
 from firmware.table import events as te
 from firmware.table.options import load_table_config
 from firmware.table.table import Table
+from firmware.table.tournament import LevelSchedule
 
 MAX_RECOVERY_ALERTS = 10
 """Journal records skipped by recovery shown one by one; the rest are counted."""
@@ -71,13 +72,80 @@ def staff_directory(entries: object) -> StaffDirectory:
     return staff
 
 
+def tournament_schedule(section: object, config_path: str) -> LevelSchedule | None:
+    """The blind structure named by the configuration's ``[tournament]`` section, or ``None``.
+
+    ``[tournament] levels = "levels.toml"`` names a blind-structure file
+    (read by :meth:`LevelSchedule.from_toml`; a relative path is relative to
+    the configuration file's folder).
+
+    :raises ConfigError: for an unknown key, a missing file or a bad structure.
+    """
+    if section is None:
+        return None
+    if not isinstance(section, dict) or set(section) != {"levels"}:
+        raise ConfigError(
+            '[tournament] takes one key, levels = "levels.toml" (the blind-structure file).'
+        )
+    path = Path(str(section["levels"]))
+    if not path.is_absolute():
+        path = Path(config_path).resolve().parent / path
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(
+            f"The blind-structure file {path} cannot be read ({exc.strerror}); "
+            "fix [tournament] levels in the configuration."
+        ) from None
+    return LevelSchedule.from_toml(text)
+
+
+def device_display_names(
+    section: object,
+) -> tuple[dict[str, Any], dict[str, dict[str, str]]]:
+    """Split each ``[devices.NAME] display_name`` off the device options.
+
+    ``display_name`` is one text, or a table by language (``{ es = "Zapato",
+    en = "Card shoe" }``); screens show it instead of the configuration key.
+
+    :raises ConfigError: for a display name that is neither.
+    """
+    if not isinstance(section, dict):
+        return {}, {}
+    options: dict[str, Any] = {}
+    names: dict[str, dict[str, str]] = {}
+    for name, raw in section.items():
+        if not isinstance(raw, dict) or "display_name" not in raw:
+            options[name] = raw
+            continue
+        rest = dict(raw)
+        shown = rest.pop("display_name")
+        if isinstance(shown, str) and shown.strip():
+            names[name] = {"es": shown, "en": shown}
+        elif (
+            isinstance(shown, dict)
+            and shown
+            and set(shown) <= {"es", "en"}
+            and all(isinstance(v, str) and v.strip() for v in shown.values())
+        ):
+            names[name] = dict(shown)
+        else:
+            raise ConfigError(
+                f"[devices.{name}] display_name must be a text or a table of es and en texts, "
+                'for example display_name = { es = "Zapato", en = "Card shoe" }.'
+            )
+        options[name] = rest
+    return options, names
+
+
 def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journal], bool]:
     """Build the controller from a configuration file; return it, a holder of its
     current journal (rotation replaces it) and whether the table was restored."""
     text = Path(config_path).read_text(encoding="utf-8")
     config = load_table_config(text, source=config_path)
     data = tomllib.loads(text)
-    devices = build_devices(data.get("devices", {}))
+    section, display_names = device_display_names(data.get("devices", {}))
+    devices = build_devices(section)
     os.makedirs(data_dir, exist_ok=True)
     # The journal's head is signed with a key only the controller holds (created on
     # the first start); a journal written before there was a key is signed as it is.
@@ -87,6 +155,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     if first_key and len(journal) > 0:
         journal.sign_head()
     registry = TagRegistry(os.path.join(data_dir, "tags.sqlite"))
+    schedule = tournament_schedule(data.get("tournament"), config_path)
     restored = len(journal) > 0
     # An electronic table's virtual deck needs no new-deck checklist.
     virtual = any(getattr(d, "automatic", False) for d in devices.values())
@@ -94,8 +163,8 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     if restored:
         table = restore(journal, problems)
     else:
-        store_table_setup(journal, config, deck_ready=virtual)
-        table = Table(config, deck_ready=virtual)
+        store_table_setup(journal, config, virtual, schedule_entries(schedule), schedule)
+        table = Table(config, deck_ready=virtual, schedule=schedule)
     meters = Meters(os.path.join(data_dir, "meters.sqlite"))
     meters.bump("power_ups")
 
@@ -114,6 +183,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
         storage_ok=lambda: storage_has_room(data_dir),
     )
     controller.data_dir = data_dir
+    controller.display_names = display_names
     for text in problems[:MAX_RECOVERY_ALERTS]:
         controller.alerts.append(Alert(controller.table_time(), text))
     if len(problems) > MAX_RECOVERY_ALERTS:
