@@ -67,7 +67,14 @@ def test_presets_set_the_raise_amount() -> None:
     tap(s, "preset_pot")
     assert tap(s, "raise") == [{"type": "act", "action": "raise", "amount": 150}]
     tap(s, "preset_all_in")
-    assert tap(s, "raise") == [{"type": "act", "action": "allin", "amount": 180}]
+    assert tap(s, "raise") == []  # all the chips: asked again first
+    s.draw()
+    assert "allin_confirm" in ids(s)
+    assert tap(s, "allin_cancel") == [] and s.allin_pending is None
+    s.draw()
+    tap(s, "raise")
+    s.draw()
+    assert tap(s, "allin_confirm") == [{"type": "act", "action": "allin", "amount": 180}]
 
 
 def test_slider_drag_sets_any_amount_within_the_legal_range() -> None:

@@ -333,6 +333,8 @@ def test_all_in_preset_reaches_the_table(rig: Rig) -> None:
     deal(rig)
     client, screen = seat(rig, actor(rig))
     out = taps(screen, "preset_all_in", "raise")
+    screen.draw()
+    out += taps(screen, "allin_confirm")
     assert out[0]["action"] == "allin"
     assert not send_all(client, screen, out)
     assert logged(rig, te.Act)[-1] == te.Act(actor_seat(out, rig), "allin", out[0]["amount"])

@@ -35,6 +35,7 @@ from typing import Any
 from firmware.errors import ConfigError, HardwareError, PokerTableError
 from firmware.protocol.auth import TERMINALS, StaffDirectory, TerminalSecrets, hash_pin
 from firmware.protocol.limits import Limits
+from firmware.table.tournament import LevelSchedule
 
 EXIT_CONFIG = 78
 """Exit status for a configuration that cannot work (``EX_CONFIG`` of sysexits.h)."""
@@ -147,6 +148,34 @@ def staff_directory(entries: object) -> StaffDirectory:
     return staff
 
 
+def tournament_schedule(section: object, config_path: str) -> LevelSchedule | None:
+    """The blind structure named by the configuration's ``[tournament]`` section, or ``None``.
+
+    ``[tournament] levels = "levels.toml"`` names a blind-structure file
+    (read by :meth:`LevelSchedule.from_toml`; a relative path is relative to
+    the configuration file's folder).
+
+    :raises ConfigError: for an unknown key, a missing file or a bad structure.
+    """
+    if section is None:
+        return None
+    if not isinstance(section, dict) or set(section) != {"levels"}:
+        raise ConfigError(
+            '[tournament] takes one key, levels = "levels.toml" (the blind-structure file).'
+        )
+    path = Path(str(section["levels"]))
+    if not path.is_absolute():
+        path = Path(config_path).resolve().parent / path
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(
+            f"The blind-structure file {path} cannot be read ({exc.strerror}); "
+            "fix [tournament] levels in the configuration."
+        ) from None
+    return LevelSchedule.from_toml(text)
+
+
 def check_config(data: Mapping[str, Any], text: str, path: str) -> list[str]:
     """Every problem of a parsed configuration, one sentence each (empty: it is usable).
 
@@ -246,11 +275,19 @@ def check_config(data: Mapping[str, Any], text: str, path: str) -> list[str]:
             structure = config.stakes.structure if config is not None else None  # type: ignore[attr-defined]
             if structure is not None:
                 attempt(lambda: LevelSchedule.from_dicts(levels, structure=structure))
-    elif config is not None and config.options.game == "tournament":  # type: ignore[attr-defined]
+    if levels is not None and data.get("tournament") is not None:
+        problems.append(
+            "Give the blind levels once: either [[levels]] entries or [tournament] levels = "
+            '"FILE", not both.'
+        )
+    elif data.get("tournament") is not None:
+        attempt(lambda: tournament_schedule(data.get("tournament"), path))
+    elif levels is None and config is not None and config.options.game == "tournament":  # type: ignore[attr-defined]
         problems.append(
             "A tournament table needs its blind levels: add [[levels]] entries "
             "(small_blind, big_blind, ante, minutes) as 'pokertable init --profile "
-            "tda-tournament' writes them."
+            "tda-tournament' writes them, or name a blind-structure file with "
+            '[tournament] levels = "levels.toml".'
         )
     return list(dict.fromkeys(problems))  # each problem once, in order
 

@@ -26,6 +26,7 @@ from firmware.cli.config import (
     read_config,
     staff_directory,
     terminal_secrets,
+    tournament_schedule,
 )
 from firmware.cli.logs import LEVELS, setup_logging
 from firmware.cli.status import DEFAULT_STATUS, StatusFile, table_status
@@ -39,7 +40,7 @@ from firmware.service.history import HandHistory
 from firmware.service.journal import Journal, JournalError, load_or_create_key
 from firmware.service.meters import Meters
 from firmware.service.notify import Notifier
-from firmware.service.recovery import restore, store_table_setup
+from firmware.service.recovery import restore, schedule_entries, store_table_setup
 from firmware.service.registry import TagRegistry
 from firmware.service.retention import Retention, after_hand, prune_history
 from firmware.service.storage import storage_has_room
@@ -51,10 +52,48 @@ from firmware.table.tournament import LevelSchedule
 
 log = logging.getLogger("pokertable.serve")
 
-__all__ = ["build", "main_serve", "staff_directory"]
+__all__ = ["build", "device_display_names", "main_serve", "staff_directory"]
 
 MAX_RECOVERY_ALERTS = 10
 """Journal records skipped by recovery shown one by one; the rest are counted."""
+
+
+def device_display_names(
+    section: object,
+) -> tuple[dict[str, Any], dict[str, dict[str, str]]]:
+    """Split each ``[devices.NAME] display_name`` off the device options.
+
+    ``display_name`` is one text, or a table by language (``{ es = "Zapato",
+    en = "Card shoe" }``); screens show it instead of the configuration key.
+
+    :raises ConfigError: for a display name that is neither.
+    """
+    if not isinstance(section, dict):
+        return {}, {}
+    options: dict[str, Any] = {}
+    names: dict[str, dict[str, str]] = {}
+    for name, raw in section.items():
+        if not isinstance(raw, dict) or "display_name" not in raw:
+            options[name] = raw
+            continue
+        rest = dict(raw)
+        shown = rest.pop("display_name")
+        if isinstance(shown, str) and shown.strip():
+            names[name] = {"es": shown, "en": shown}
+        elif (
+            isinstance(shown, dict)
+            and shown
+            and set(shown) <= {"es", "en"}
+            and all(isinstance(v, str) and v.strip() for v in shown.values())
+        ):
+            names[name] = dict(shown)
+        else:
+            raise ConfigError(
+                f"[devices.{name}] display_name must be a text or a table of es and en texts, "
+                'for example display_name = { es = "Zapato", en = "Card shoe" }.'
+            )
+        options[name] = rest
+    return options, names
 
 
 def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journal], bool]:
@@ -65,7 +104,8 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     if problems:
         raise config_error(problems, config_path)
     config = load_table_config(text, source=config_path)
-    devices = build_devices(data.get("devices", {}))
+    section, display_names = device_display_names(data.get("devices", {}))
+    devices = build_devices(section)
     levels = data.get("levels")
     os.makedirs(data_dir, mode=0o700, exist_ok=True)
     # The journal's head is signed with a key only the controller holds (created on
@@ -83,10 +123,14 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     if restored:
         table = restore(journal, problems)
     else:
-        schedule = (
-            LevelSchedule.from_dicts(levels, structure=config.stakes.structure) if levels else None
-        )
-        store_table_setup(journal, config, deck_ready=virtual, schedule=levels or None)
+        # The blind structure: inline [[levels]] (as `pokertable init` writes it) or
+        # a file named by [tournament] levels = "levels.toml" (config check refuses both).
+        schedule: LevelSchedule | None
+        if levels:
+            schedule = LevelSchedule.from_dicts(levels, structure=config.stakes.structure)
+        else:
+            schedule = tournament_schedule(data.get("tournament"), config_path)
+        store_table_setup(journal, config, virtual, schedule_entries(schedule), schedule)
         table = Table(config, deck_ready=virtual, schedule=schedule)
     meters = Meters(os.path.join(data_dir, "meters.sqlite"))
     meters.bump("power_ups")
@@ -106,6 +150,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
         storage_ok=lambda: storage_has_room(data_dir),
     )
     controller.data_dir = data_dir
+    controller.display_names = display_names
     for text in problems[:MAX_RECOVERY_ALERTS]:
         controller.alerts.append(Alert(controller.table_time(), text))
     if len(problems) > MAX_RECOVERY_ALERTS:

@@ -100,6 +100,8 @@ class Controller(Stops):
         self.state = ControllerState()
         self.chip_bets = ChipBets(registry)
         self.alerts: list[Alert] = []
+        self.display_names: dict[str, dict[str, str]] = {}
+        """Each device's display name by language (the configuration's ``display_name``)."""
         self.listeners: list[Callable[[Controller], None]] = []
         self.services: list[Any] = []
         """Servers started and stopped with the controller (the table protocol)."""
@@ -572,7 +574,14 @@ class Controller(Stops):
             self.apply(te.DeclareRaise(seat))
         elif what == "time":
             actor = self.table.prompt()
-            self._alert(f"Seat {seat} asks for the clock ({actor}); confirm it on the console.")
+            self.alerts.append(
+                Alert(
+                    self.table_time(),
+                    f"Seat {seat} asks for the clock ({actor}); confirm it on the console.",
+                    key="alert.ask_clock",
+                    params={"seat": seat},
+                )
+            )
         else:
             try:
                 act, notes = self.chip_bets.action(self.table, seat)

@@ -243,12 +243,15 @@ class TableHand:
         elif isinstance(event, te.KillSeat):
             self._require_reason(event.reason)
             self._engine(KillHand(self.position(event.seat), event.reason))
-            self.note("TDA-28", f"seat {event.seat}'s hand killed: {event.reason}", "")
+            what = f"seat {event.seat}'s hand killed: {event.reason}"
+            self.note(
+                "TDA-28", what, "", message="incident.killed", seat=event.seat, reason=event.reason
+            )
         elif isinstance(event, te.ExposedCard):
             incidents.exposed(self, event.card)
         elif isinstance(event, te.Misdeal):
             self._require_reason(event.reason)
-            self.void("misdeal: " + event.reason, "misdeal")
+            self.void("misdeal: " + event.reason, "misdeal", "incident.misdeal", why=event.reason)
         elif isinstance(event, te.FaceUpInDeck):
             incidents.face_up(self, event.card)
         elif isinstance(event, te.DeckEmpty):
@@ -264,15 +267,26 @@ class TableHand:
                 "HG-11",
                 f"marked card {format_card(event.card)}",
                 "Finish the hand; then replace the card or change the deck.",
+                message="incident.marked",
+                card=format_card(event.card),
             )
         elif isinstance(event, te.VoidByFloor):
             self._require_reason(event.reason)
-            self.void(f"voided by {event.staff}: {event.reason}", "TDA-1")
+            what = f"voided by {event.staff}: {event.reason}"
+            self.void(what, "TDA-1", "incident.voided", staff=event.staff, why=event.reason)
         elif isinstance(event, te.AwardPot):
             self._require_reason(event.reason)
             positions = tuple(self.position(x) for x in event.seats)
             self.s.hand.apply(AwardPots(positions, event.reason))
-            self.note("TDA-1", f"pot awarded by {event.staff}: {event.reason}", "")
+            what = f"pot awarded by {event.staff}: {event.reason}"
+            self.note(
+                "TDA-1",
+                what,
+                "",
+                message="incident.awarded",
+                staff=event.staff,
+                reason=event.reason,
+            )
         elif isinstance(event, te.Away):
             position = self.position(event.seat)
             if not s.dealt:
@@ -350,7 +364,9 @@ class TableHand:
             if not s.hand.folded[position]:
                 self._engine(KillHand(position, reason))
                 if "TDA-8" in reason:
-                    self.note("TDA-8", f"seat {self.seat(position)} absent: hand killed", "")
+                    seat = self.seat(position)
+                    what = f"seat {seat} absent: hand killed"
+                    self.note("TDA-8", what, "", message="incident.absent", seat=seat)
 
     def _maybe_deal_board(self) -> None:
         s = self.s
@@ -399,19 +415,29 @@ class TableHand:
         """With the card source empty, a hand that needs another card is dead (HG-8)."""
         s = self.s
         if s.deck_empty and self.cards_needed() and s.hand.phase is not Phase.COMPLETE:
-            self.void("the deck ran out of cards (HG-8)", "HG-8")
+            self.void("the deck ran out of cards (HG-8)", "HG-8", "incident.deck_empty")
 
-    def note(self, rule: str, what: str, instruction: str, cards: tuple[int, ...] = ()) -> None:
-        self.s.incidents.append(Incident(rule, what, instruction, cards))
+    def note(
+        self,
+        rule: str,
+        what: str,
+        instruction: str,
+        cards: tuple[int, ...] = (),
+        message: str = "",
+        **params: Any,
+    ) -> None:
+        self.s.incidents.append(Incident(rule, what, instruction, cards, message, params))
 
     @staticmethod
     def _require_reason(reason: str) -> None:
         if not reason.strip():
             raise IllegalAction("Give a reason for this ruling; it is recorded.")
 
-    def void(self, reason: str, rule: str) -> None:
+    def void(self, reason: str, rule: str, key: str = "incident.void", **params: Any) -> None:
         self.s.hand.apply(VoidHand(reason))
-        self.note(rule, reason, "Return every chip to its owner; the button does not move.")
+        params.setdefault("why", reason)
+        return_chips = "Return every chip to its owner; the button does not move."
+        self.note(rule, reason, return_chips, (), key, **params)
 
     def _empty_seat(self, event: te.EmptySeatDealt) -> None:
         if event.seat in self.plan.seats or not 1 <= event.seat <= 10:
@@ -439,6 +465,8 @@ class TableHand:
             "HG-12",
             f"a hand was dealt to empty seat {event.seat}",
             "Kill that hand unseen; play continues.",
+            message="incident.empty_seat",
+            seat=event.seat,
         )
 
     # ------------------------------------------------------------ actions
@@ -525,6 +553,8 @@ class TableHand:
                     "TDA-30",
                     f"seat {self.seat(actor)}'s advance {action} cancelled: the bet changed",
                     "Ask the player to act again.",
+                    message="incident.advance_cancelled",
+                    seat=self.seat(actor),
                 )
                 return
             if action == "fold" or (action == "check_fold" and not legal.can_check):
@@ -548,6 +578,10 @@ class TableHand:
             f"clock called on seat {self.seat(actor)}",
             f"The player has {self.clock_seconds} seconds; the last {self.countdown} are "
             "counted down.",
+            message="incident.clock",
+            seat=self.seat(actor),
+            seconds=self.clock_seconds,
+            countdown=self.countdown,
         )
 
     def _stop_clock(self, position: int) -> None:
@@ -589,4 +623,5 @@ class TableHand:
             seat = s.clock.seat
             s.clock.stop(now)
             self._engine(KillHand(self.position(seat), "the clock ran out (TDA-5)"))
-            self.note("TDA-5", f"seat {seat}'s clock ran out: hand dead", "")
+            what = f"seat {seat}'s clock ran out: hand dead"
+            self.note("TDA-5", what, "", message="incident.clock_out", seat=seat)

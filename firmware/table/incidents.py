@@ -37,7 +37,11 @@ def exposed(th: HandDesk, card: int) -> None:
     s.exposed.append(card)
     if index < 2 or len(s.exposed) >= 2:
         why = "one of the first two cards" if index < 2 else "a second card"
-        th.void(f"misdeal: {why} exposed during the deal (TDA-27, HG-10)", "TDA-27")
+        th.void(
+            f"misdeal: {why} exposed during the deal (TDA-27, HG-10)",
+            "TDA-27",
+            "incident.misdeal_first" if index < 2 else "incident.misdeal_second",
+        )
         return
     draw = hole_draws[index]
     draw.public = True
@@ -53,6 +57,8 @@ def exposed(th: HandDesk, card: int) -> None:
         "Finish the deal, then give that player the next card; the exposed card is shown "
         "and becomes the first burn card.",
         (card,),
+        "incident.exposed",
+        card=format_card(card),
     )
 
 
@@ -66,6 +72,8 @@ def face_up(th: HandDesk, card: int) -> None:
         f"{format_card(card)} found face up in the deck",
         "Remove the card, show it to everyone and continue.",
         (card,),
+        "incident.face_up",
+        card=format_card(card),
     )
 
 
@@ -98,6 +106,10 @@ def premature(th: HandDesk) -> None:
         f"{len(cards)} card(s) drawn before the betting round ended",
         kept + "return the other card(s) to the stub and shuffle it; after the betting, "
         "deal the next card with no further burn.",
+        (),
+        "incident.premature_burn" if keep_burn else "incident.premature",
+        count=len(cards),
+        card=format_card(cards[0]),
     )
 
 
@@ -112,6 +124,8 @@ def burn_error(th: HandDesk, case: str) -> None:
             f"{street} dealt without a burn",
             f"Show {format_card(burn.card)}, it is the burn card; deal the real {street}.",
             (burn.card,),
+            "incident.burn_a" if street == "turn" else "incident.burn_a_river",
+            card=format_card(burn.card),
         )
         return
     if case not in ("b", "c") or not s.premature:
@@ -127,13 +141,15 @@ def burn_error(th: HandDesk, case: str) -> None:
         if d.card in cards:
             d.role, d.public = "burn", True
     instruction = f"{format_card(cards[0])} is the next burn card"
+    key, params = "incident.burn_b", {"card": format_card(cards[0]), "case": case}
     if case == "c" and len(cards) >= 2:
+        key, params["river"] = "incident.burn_c", format_card(cards[1])
         s.held_board.extend(cards[1:2])
         for d in s.draws:
             if d.card == cards[1]:
                 d.role = "held"
         instruction += f"; {format_card(cards[1])} is the river, shown after the betting"
-    th.note("HG-20", f"burn error case {case}", instruction + ".", tuple(cards))
+    th.note("HG-20", f"burn error case {case}", instruction + ".", tuple(cards), key, **params)
 
 
 def _just_burned(th: HandDesk) -> Draw:

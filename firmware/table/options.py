@@ -257,13 +257,14 @@ def load_table_config(text: str, source: str = "table configuration") -> TableCo
         "staff",
         "retention",
         "levels",
+        "tournament",
     }
     unknown_sections = sorted(set(data) - known)
     if unknown_sections:
         raise ConfigError(
             f"Unknown section(s) in the {source}: {', '.join(unknown_sections)}; "
             "expected [table], [options], [devices], [server], [terminals], [staff], "
-            "[retention] and [[levels]]."
+            "[retention], [[levels]] and [tournament]."
         )
     table = dict(data.get("table", {}))
     profile = table.pop("profile", None)

@@ -13,7 +13,7 @@ them and counts. See docs/testing.md.
 ``--sample N`` it runs N mutants per module drawn with a fixed seed, so two
 runs on the same source pick the same mutants. The score is
 killed / (checked - equivalent): mutants listed in
-``tools/mutation_equivalents.toml`` (each with the reason it cannot change
+``tests/mutation/equivalents.toml`` (each with the reason it cannot change
 behaviour) are taken out of the count; a mutant whose tests ran and passed
 ("survived") or that no test reaches ("no tests") counts as not killed.
 """
@@ -28,7 +28,7 @@ import subprocess
 import sys
 import tomllib
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 MODULES = (
     "firmware.engine.pots",
     "firmware.engine.betting",
@@ -39,7 +39,7 @@ MODULES = (
 )
 """The modules under mutation testing (``only_mutate`` in pyproject.toml lists the same)."""
 
-EQUIVALENTS = ROOT / "tools" / "mutation_equivalents.toml"
+EQUIVALENTS = ROOT / "tests" / "mutation" / "equivalents.toml"
 MUTMUT = str(ROOT / ".venv" / "bin" / "mutmut")
 NOT_KILLED = {0, 5, 33}
 """mutmut exit codes of a mutant that no test caught: survived, no tests (twice)."""
