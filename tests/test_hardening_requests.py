@@ -274,9 +274,10 @@ def test_thousands_of_random_requests_are_answered_and_a_restart_rebuilds_the_ta
         keys.items(), key=lambda kv: -kv[1]
     )
     played = (len(journaled(rig)), rig.table.hand_number)
-    # 145 and 18 when written; 108 and 9 once dealers may also sit players out (issue 12),
-    # which the random requests now do.
-    assert played[0] > 100 and played[1] > 5, played
+    # The fuzz must have played real hands, not only been refused: 145 events and 18
+    # hands when written; 99 and 9 once dealers may also sit players out (issue 12) and
+    # buy-ins respect the maximum (CC-16), which the random requests now run into.
+    assert played[0] > 50 and played[1] > 5, played
     # The table still plays: a legitimate request is applied.
     live = rig.restart()
     assert rig.problems == []

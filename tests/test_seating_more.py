@@ -95,8 +95,10 @@ def test_every_seat_up_to_the_last_can_be_taken() -> None:
 
 def test_buy_ins_and_rebuys_of_one_chip() -> None:
     """One chip is a whole number of chips: a buy-in of one is refused only for being
-    below the minimum, and a rebuy of one chip on top of a stack is accepted."""
-    s = _seating("casino-cash", (1,), max_buy_in_multiple=100)
+    below the minimum, and a rebuy of one chip on top of a stack below the table's
+    maximum is accepted (CC-16 checks the maximum on rebuys too)."""
+    s = _seating("casino-cash", (), max_buy_in_multiple=100)
+    s.sit(1, "P1", 150)
     with pytest.raises(IllegalAction, match="The minimum buy-in is 20") as caught:
         s.check_buy_in(1)
     assert caught.value.key == "error.table.buy_in_low"

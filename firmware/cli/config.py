@@ -176,6 +176,44 @@ def tournament_schedule(section: object, config_path: str) -> LevelSchedule | No
     return LevelSchedule.from_toml(text)
 
 
+def device_display_names(
+    section: object,
+) -> tuple[dict[str, Any], dict[str, dict[str, str]]]:
+    """Split each ``[devices.NAME] display_name`` off the device options.
+
+    ``display_name`` is one text, or a table by language (``{ es = "Zapato",
+    en = "Card shoe" }``); screens show it instead of the configuration key.
+
+    :raises ConfigError: for a display name that is neither.
+    """
+    if not isinstance(section, dict):
+        return {}, {}
+    options: dict[str, Any] = {}
+    names: dict[str, dict[str, str]] = {}
+    for name, raw in section.items():
+        if not isinstance(raw, dict) or "display_name" not in raw:
+            options[name] = raw
+            continue
+        rest = dict(raw)
+        shown = rest.pop("display_name")
+        if isinstance(shown, str) and shown.strip():
+            names[name] = {"es": shown, "en": shown}
+        elif (
+            isinstance(shown, dict)
+            and shown
+            and set(shown) <= {"es", "en"}
+            and all(isinstance(v, str) and v.strip() for v in shown.values())
+        ):
+            names[name] = dict(shown)
+        else:
+            raise ConfigError(
+                f"[devices.{name}] display_name must be a text or a table of es and en texts, "
+                'for example display_name = { es = "Zapato", en = "Card shoe" }.'
+            )
+        options[name] = rest
+    return options, names
+
+
 def check_config(data: Mapping[str, Any], text: str, path: str) -> list[str]:
     """Every problem of a parsed configuration, one sentence each (empty: it is usable).
 
@@ -205,7 +243,9 @@ def check_config(data: Mapping[str, Any], text: str, path: str) -> list[str]:
         attempt(lambda: profile_options(str(table_section.get("profile")), **options))
     devices = data.get("devices", {})
     if isinstance(devices, Mapping):
-        for name, section in devices.items():
+        # A device's display_name is for the screens, not for its driver.
+        plain = attempt(lambda: device_display_names(dict(devices))[0])
+        for name, section in (plain if isinstance(plain, dict) else {}).items():
             attempt(functools.partial(build_devices, {name: section}))
     else:
         problems.append("[devices] must be a table of devices ([devices.shoe], ...).")

@@ -23,6 +23,7 @@ from firmware.cli.config import (
     EXIT_CONFIG,
     check_config,
     config_error,
+    device_display_names,
     read_config,
     staff_directory,
     terminal_secrets,
@@ -52,48 +53,10 @@ from firmware.table.tournament import LevelSchedule
 
 log = logging.getLogger("pokertable.serve")
 
-__all__ = ["build", "device_display_names", "main_serve", "staff_directory"]
+__all__ = ["build", "main_serve", "staff_directory"]
 
 MAX_RECOVERY_ALERTS = 10
 """Journal records skipped by recovery shown one by one; the rest are counted."""
-
-
-def device_display_names(
-    section: object,
-) -> tuple[dict[str, Any], dict[str, dict[str, str]]]:
-    """Split each ``[devices.NAME] display_name`` off the device options.
-
-    ``display_name`` is one text, or a table by language (``{ es = "Zapato",
-    en = "Card shoe" }``); screens show it instead of the configuration key.
-
-    :raises ConfigError: for a display name that is neither.
-    """
-    if not isinstance(section, dict):
-        return {}, {}
-    options: dict[str, Any] = {}
-    names: dict[str, dict[str, str]] = {}
-    for name, raw in section.items():
-        if not isinstance(raw, dict) or "display_name" not in raw:
-            options[name] = raw
-            continue
-        rest = dict(raw)
-        shown = rest.pop("display_name")
-        if isinstance(shown, str) and shown.strip():
-            names[name] = {"es": shown, "en": shown}
-        elif (
-            isinstance(shown, dict)
-            and shown
-            and set(shown) <= {"es", "en"}
-            and all(isinstance(v, str) and v.strip() for v in shown.values())
-        ):
-            names[name] = dict(shown)
-        else:
-            raise ConfigError(
-                f"[devices.{name}] display_name must be a text or a table of es and en texts, "
-                'for example display_name = { es = "Zapato", en = "Card shoe" }.'
-            )
-        options[name] = rest
-    return options, names
 
 
 def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journal], bool]:
