@@ -79,13 +79,19 @@ def test_every_hand_of_every_table_is_stored_once_as_the_table_keeps_it(
     with psycopg.connect(pg_conninfo) as conn:
         for sim in sims:
             assert sim.link is not None
-            seqs = [r[0] for r in conn.execute(
-                "SELECT seq FROM events WHERE table_id = %s ORDER BY seq", (sim.table_id,)
-            )]
+            seqs = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT seq FROM events WHERE table_id = %s ORDER BY seq", (sim.table_id,)
+                )
+            ]
             assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) >= sim.link.acked
-            hands = [r[0] for r in conn.execute(
-                "SELECT record FROM hands WHERE table_id = %s ORDER BY hand", (sim.table_id,)
-            )]
+            hands = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT record FROM hands WHERE table_id = %s ORDER BY hand", (sim.table_id,)
+                )
+            ]
             assert hands == [_plain(r) for r in sim.table.records]
             status = conn.execute(
                 "SELECT status FROM tables WHERE id = %s", (sim.table_id,)

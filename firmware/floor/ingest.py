@@ -102,6 +102,8 @@ class Replica:
             "playing": t.hand is not None,
             "level": level,
             "max_seats": t.config.options.max_seats,
+            "button": t.seating.button,
+            "big_blind": t.seating.last_big_blind,
             "now": t.now,
         }
 

@@ -92,6 +92,7 @@ class SimTable:
                 self.controller.call_soon,
             )
             self.controller.listeners.append(self.link.after_event)
+            self.link.on_deal = self._deal
         self.bot = RandomBot(self.rng)
         self.buy_in = 200
         """A cash table's rebuy after a player busts."""
@@ -107,6 +108,9 @@ class SimTable:
         self.journal.append(event)
         if self.link is not None:
             self.link.wake()
+
+    def _deal(self, hands: int | None) -> None:
+        self.hands_to_play = hands
 
     # ------------------------------------------------------------ set-up (before start)
 

@@ -192,6 +192,8 @@ def command_events(cmd: dict[str, Any], table: Table) -> list[te.TableEvent]:
         if action not in ("start", "pause", "resume"):
             raise IllegalAction("The floor's levels command is start, pause or resume.")
         return [te.LevelClock(str(action))]
+    if kind == "deal":
+        return []  # handled by the link's dealer hook (hand-for-hand), nothing to journal
     raise IllegalAction(f"The floor sent an unknown command {kind!r}; update the table.")
 
 
@@ -238,6 +240,10 @@ class FloorLink:
         """Messages published by this process (duplicates included)."""
         self.changed = threading.Condition()
         """Notified whenever :attr:`acked` or :attr:`connected` changes (tests wait on it)."""
+        self.on_deal: Callable[[int | None], None] | None = None
+        """Hand-for-hand (FLOOR-HFH): the dealer deals this many more hands, or any
+        number (``None``); called on the table's thread. A real table shows it on the
+        dealer's console; the order itself is not a table event and is not journaled."""
         self._pending: list[tuple[dict[str, Any], Callable[[dict[str, Any]], None]]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
@@ -297,6 +303,14 @@ class FloorLink:
                     raise IllegalAction("Nobody by that name sits at that seat; ask the floor.")
                 answer["chips"] = sitting.stack
                 answer["player"] = sitting.player
+            if cmd.get("kind") == "deal":
+                hands = cmd.get("hands")
+                if hands is not None and (not isinstance(hands, int) or hands < 0):
+                    raise IllegalAction("The floor's deal command gives a number of hands or none.")
+                if self.on_deal is None:
+                    raise IllegalAction("This table's dealer takes no hand-for-hand orders.")
+                self.on_deal(hands)
+            answer["playing"] = self.table.hand is not None
             for event in events:
                 self._submit(event)
         except IllegalAction as exc:
