@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,6 +55,8 @@ class TournamentSpec:
     """Balancing: ``tda`` (TDA-25) or ``hg`` (HG-4)."""
     break_order: tuple[str, ...] = ()
     """Tables in the order they break (default: the last listed first)."""
+    levels: tuple[dict[str, Any], ...] = ()
+    """The blind levels the tables play (for the clock page)."""
 
 
 @dataclass
@@ -79,6 +82,8 @@ class Director:
     decisions: list[str] = field(default_factory=list)
     finished: asyncio.Event = field(default_factory=asyncio.Event)
     queue: asyncio.Queue[Ingested] = field(default_factory=asyncio.Queue)
+    started_at: float | None = None
+    """Wall-clock time the level clocks started (the clock page counts from it)."""
     gone: dict[str, str] = field(default_factory=dict)
     """Players taken off with no chips before the floor saw the hand that busted them:
     their elimination is recorded when that hand arrives."""
@@ -128,6 +133,7 @@ class Director:
             *(self.command(t, {"kind": "levels", "action": "start"}) for t in spec.tables)
         )
         self._check(replies, "start the level clock")
+        self.started_at = time.time()
         self._note(f"TDA-17: the level clock started on {len(spec.tables)} tables at once.")
         await self._deal_all(None)
         await self._save_state()
@@ -345,6 +351,10 @@ class Director:
             "entries": st.entries if st else len(self.players),
             "prizes": st.prizes if st else [],
             "hand_for_hand": self.hfh is not None,
+            "levels": list(self.spec.levels),
+            "started_at": self.started_at,
+            "chips": self.spec.starting_chips * len(self.players),
+            "winner": next((p for p, n in (st.places if st else {}).items() if n == 1), ""),
             "finished": self.finished.is_set(),
             "decisions": self.decisions[-20:],
         }
