@@ -228,13 +228,23 @@ def load_table_config(text: str, source: str = "table configuration") -> TableCo
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"The {source} is not valid TOML: {exc}.") from exc
-    known = {"table", "options", "devices", "seats", "server", "terminals", "staff", "retention"}
+    known = {
+        "table",
+        "options",
+        "devices",
+        "seats",
+        "server",
+        "terminals",
+        "staff",
+        "retention",
+        "floor",
+    }
     unknown_sections = sorted(set(data) - known)
     if unknown_sections:
         raise ConfigError(
             f"Unknown section(s) in the {source}: {', '.join(unknown_sections)}; "
-            "expected [table], [options], [devices], [server], [terminals], [staff] and "
-            "[retention]."
+            "expected [table], [options], [devices], [server], [terminals], [staff], "
+            "[retention] and [floor]."
         )
     table = dict(data.get("table", {}))
     profile = table.pop("profile", None)
