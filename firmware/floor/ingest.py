@@ -137,6 +137,7 @@ class Ingestor:
         self.stored = 0
         self.duplicates = 0
         self.gaps = 0
+        self._sub: Any = None
 
     async def _replica(self, table_id: str, seq: int) -> Replica | None:
         """The replica ready for record ``seq``, rebuilt from the store if needed."""
@@ -216,7 +217,7 @@ class Ingestor:
             messages = await sub.fetch(batch, timeout=timeout)
         except nats.errors.TimeoutError:
             return 0
-        for message in messages:
+        for number, message in enumerate(messages):
             try:
                 await self.ingest(message.data)
             except Gap as exc:
@@ -225,10 +226,15 @@ class Ingestor:
                 log.info("Redelivering later: %s", exc)
                 await message.nak(delay=0.2)
                 continue
+            except BaseException:
+                # The store failed: hand this and the rest of the batch back now
+                # rather than after the acknowledgement wait.
+                for rest in messages[number:]:
+                    with contextlib.suppress(Exception):
+                        await rest.nak(delay=0.5)
+                raise
             await message.ack()
         return len(messages)
-
-    _sub: Any = None
 
     async def _subscription(self, js: Any) -> Any:
         if self._sub is None:
@@ -239,7 +245,7 @@ class Ingestor:
                 durable=CONSUMER,
                 stream=STREAM,
                 config=ConsumerConfig(
-                    ack_policy=AckPolicy.EXPLICIT, max_ack_pending=20_000, ack_wait=30
+                    ack_policy=AckPolicy.EXPLICIT, max_ack_pending=20_000, ack_wait=5
                 ),
             )
         return self._sub

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from typing import Any
 
 import psycopg
@@ -19,6 +20,8 @@ import psycopg
 from firmware.floor.commands import send_command
 from firmware.floor.ingest import Ingestor, ensure_stream
 from firmware.floor.store import create_schema
+
+log = logging.getLogger(__name__)
 
 
 class Floor:
@@ -40,6 +43,8 @@ class Floor:
         self.ingestor: Ingestor | None = None
         self.ingest_conn: psycopg.AsyncConnection[Any] | None = None
         self.stopping = asyncio.Event()
+        self.outages = 0
+        """Times the store or NATS was lost while ingesting."""
 
     async def open(self) -> None:
         """Connect to both servers; create the stream and the schema if missing."""
@@ -65,10 +70,46 @@ class Floor:
         return await send_command(self.nc, table, command, timeout=60)
 
     async def ingest_forever(self) -> None:
-        """Consume the stream until :attr:`stopping` is set."""
+        """Consume the stream until :attr:`stopping` is set.
+
+        When PostgreSQL goes away the records stay unacknowledged in JetStream;
+        the floor reconnects, rebuilds its replicas from the store and goes on.
+        When NATS goes away the client reconnects by itself.
+        """
         assert self.ingestor is not None
         while not self.stopping.is_set():
-            await self.ingestor.consume(self.js, timeout=0.5)
+            try:
+                await self.ingestor.consume(self.js, timeout=0.5)
+            except (psycopg.Error, OSError) as exc:
+                self.outages += 1
+                log.warning("The store is unreachable (%s); retrying.", exc)
+                await self._reconnect_store()
+            except Exception as exc:  # NATS errors while the server restarts
+                if type(exc).__module__.startswith("nats"):
+                    self.outages += 1
+                    await asyncio.sleep(0.5)
+                else:
+                    raise
+
+    async def _reconnect_store(self) -> None:
+        listeners = self.ingestor.listeners if self.ingestor is not None else []
+        sub = self.ingestor._sub if self.ingestor is not None else None
+        if self.ingest_conn is not None:
+            with contextlib.suppress(Exception):
+                await self.ingest_conn.close()
+        while not self.stopping.is_set():
+            try:
+                self.ingest_conn = await psycopg.AsyncConnection.connect(
+                    self.conninfo, autocommit=True, connect_timeout=5
+                )
+                break
+            except psycopg.Error:
+                await asyncio.sleep(0.5)
+        if self.ingest_conn is None or self.ingest_conn.closed:
+            return
+        self.ingestor = Ingestor(self.ingest_conn)  # replicas are rebuilt from the store
+        self.ingestor.listeners = listeners
+        self.ingestor._sub = sub
 
     async def close(self) -> None:
         """Disconnect from both servers."""
