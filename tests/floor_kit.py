@@ -32,9 +32,9 @@ def nats_server(tmp_path: Path) -> Iterator[NatsServer]:
 
 
 @pytest.fixture(scope="module")
-def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
+def pg_server() -> Iterator[PostgresServer]:
     """A PostgreSQL server for the module (socket only)."""
-    server = PostgresServer(tmp_path_factory.mktemp("pg")).start()
+    server = PostgresServer.temporary().start()
     yield server
     server.stop()
 

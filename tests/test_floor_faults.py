@@ -110,7 +110,7 @@ def _journal_length(sim: SimTable) -> int:
 
 def test_kill_9_of_postgres_nats_and_the_floor_loses_and_doubles_nothing(tmp_path: Path) -> None:
     nats = NatsServer(tmp_path / "nats").start()
-    pg = PostgresServer(tmp_path / "pg").start()
+    pg = PostgresServer.temporary().start()
     sims = [
         SimTable(t, str(tmp_path / t), FloorConfig(nats.url, t), seats=6, seed=n)
         for n, t in enumerate(("F1", "F2"))

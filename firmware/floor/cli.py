@@ -48,7 +48,7 @@ def _staff(entries: object) -> StaffDirectory:
 async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> int:
     say = print
     nats = NatsServer(folder / "nats").start()
-    pg = PostgresServer(folder / "pg").start()
+    pg = PostgresServer.temporary().start()
     say(f"NATS (JetStream) at {nats.url}; PostgreSQL at {pg.folder} (socket).")
     names = [f"T{n}" for n in range(1, args.tables + 1)]
     sims = [

@@ -121,6 +121,8 @@ class Ingested:
     kind: str
     hands: list[dict[str, Any]]
     status: dict[str, Any]
+    time: float = 0.0
+    """The table's wall-clock time when it journaled the record."""
 
 
 class Ingestor:
@@ -134,6 +136,8 @@ class Ingestor:
         self.conn = conn
         self.replicas: dict[str, Replica] = {}
         self.listeners: list[Callable[[Ingested], None]] = []
+        self.last_seq: dict[str, int] = {}
+        """Each table's last stored record, as this floor knows it."""
         self.stored = 0
         self.duplicates = 0
         self.gaps = 0
@@ -156,18 +160,79 @@ class Ingestor:
         self.replicas[table_id] = replica
         return replica if replica.last_seq == seq - 1 else None
 
-    async def ingest(self, body: bytes) -> Ingested | None:
-        """Store one message; ``None`` for a duplicate.
+    async def _last(self, table_id: str) -> int:
+        """The table's last stored record (cached; read once per table, creating its row)."""
+        if table_id not in self.last_seq:
+            await self.conn.execute(
+                "INSERT INTO tables (id) VALUES (%s) ON CONFLICT (id) DO NOTHING", (table_id,)
+            )
+            cur = await self.conn.execute(
+                "SELECT last_seq FROM tables WHERE id = %s FOR UPDATE", (table_id,)
+            )
+            row = await cur.fetchone()
+            self.last_seq[table_id] = int(row[0]) if row else 0
+        return self.last_seq[table_id]
 
-        :raises Gap: if the record does not follow the table's last one.
+    async def ingest_batch(self, bodies: list[bytes]) -> list[Ingested | str]:
+        """Store a batch of messages in one transaction; for each, what it changed, or
+        ``"duplicate"`` (already stored) or ``"gap"`` (to be redelivered later).
+
+        If the store fails, nothing of the batch is kept and the caches are
+        dropped (rebuilt from the store on the next batch).
         """
+        outcomes: list[Ingested | str] = []
+        touched: dict[str, Replica] = {}
+        try:
+            async with self.conn.transaction():
+                rows = store.Rows()
+                for body in bodies:
+                    outcomes.append(await self._one(body, touched, rows))
+                await store.store_rows(self.conn, rows)  # one round trip per kind of row
+                for table_id, replica in touched.items():
+                    await self.conn.execute(
+                        "UPDATE tables SET last_seq = %s, seen_at = now(), status = %s "
+                        "WHERE id = %s",
+                        (replica.last_seq, Jsonb(replica.status()), table_id),
+                    )
+        except BaseException:
+            self.last_seq.clear()
+            self.replicas.clear()
+            raise
+        for outcome in outcomes:
+            if isinstance(outcome, Ingested):
+                self.stored += 1
+                outcome.status = touched[outcome.table_id].status()
+                for listener in self.listeners:
+                    listener(outcome)
+            elif outcome == "duplicate":
+                self.duplicates += 1
+            else:
+                self.gaps += 1
+        return outcomes
+
+    async def _one(
+        self, body: bytes, touched: dict[str, Replica], rows: store.Rows
+    ) -> Ingested | str:
         msg = msgpack.unpackb(body)
         table_id, seq = str(msg["table"]), int(msg["seq"])
         setup = msg.get("setup")
         record = msg["record"]
-        async with self.conn.transaction():
-            fresh = await store.store_event(
-                self.conn,
+        last = await self._last(table_id)
+        if seq <= last:
+            return "duplicate"
+        if seq != last + 1 and setup is None:
+            return "gap"
+        replica: Replica | None
+        if setup is not None:
+            replica = Replica.from_setup(table_id, setup)
+            replica.last_seq = seq - 1
+            self.replicas[table_id] = replica
+        else:
+            replica = await self._replica(table_id, seq)
+        if replica is None:
+            return "gap"
+        rows.events.append(
+            (
                 table_id,
                 seq,
                 float(msg["time"]),
@@ -175,38 +240,22 @@ class Ingestor:
                 msgpack.packb(record),
                 msgpack.packb(setup) if setup is not None else None,
             )
-            if not fresh:
-                self.duplicates += 1
-                return None
-            cur = await self.conn.execute(
-                "SELECT last_seq FROM tables WHERE id = %s FOR UPDATE", (table_id,)
-            )
-            row = await cur.fetchone()
-            last = int(row[0]) if row else 0
-            if seq != last + 1 and setup is None:
-                raise Gap(f"table {table_id}: record {seq} arrived after {last}")
-            replica: Replica | None
-            if setup is not None:
-                replica = Replica.from_setup(table_id, setup)
-                replica.last_seq = seq - 1
-                self.replicas[table_id] = replica
-            else:
-                replica = await self._replica(table_id, seq)
-            if replica is None:
-                raise Gap(f"table {table_id}: no set-up before record {seq}")
-            hands = replica.apply(seq, record)
-            for hand in hands:
-                await store.store_hand(self.conn, table_id, seq, hand)
-            status = replica.status()
-            await self.conn.execute(
-                "UPDATE tables SET last_seq = %s, seen_at = now(), status = %s WHERE id = %s",
-                (seq, Jsonb(status), table_id),
-            )
-        self.stored += 1
-        result = Ingested(table_id, seq, str(msg["kind"]), hands, status)
-        for listener in self.listeners:
-            listener(result)
-        return result
+        )
+        hands = replica.apply(seq, record)
+        rows.hands.extend((table_id, seq, hand) for hand in hands)
+        self.last_seq[table_id] = seq
+        touched[table_id] = replica
+        return Ingested(table_id, seq, str(msg["kind"]), hands, {}, float(msg["time"]))
+
+    async def ingest(self, body: bytes) -> Ingested | None:
+        """Store one message; ``None`` for a duplicate.
+
+        :raises Gap: if the record does not follow the table's last one.
+        """
+        (outcome,) = await self.ingest_batch([body])
+        if outcome == "gap":
+            raise Gap("the record does not follow the table's last stored one")
+        return outcome if isinstance(outcome, Ingested) else None
 
     async def consume(self, js: Any, batch: int = 256, timeout: float = 1.0) -> int:
         """Fetch and ingest one batch; return how many messages were handled."""
@@ -217,23 +266,19 @@ class Ingestor:
             messages = await sub.fetch(batch, timeout=timeout)
         except nats.errors.TimeoutError:
             return 0
-        for number, message in enumerate(messages):
-            try:
-                await self.ingest(message.data)
-            except Gap as exc:
-                self.gaps += 1
-                self.replicas.pop(str(msgpack.unpackb(message.data)["table"]), None)
-                log.info("Redelivering later: %s", exc)
+        try:
+            outcomes = await self.ingest_batch([m.data for m in messages])
+        except BaseException:
+            # The store failed: hand the batch back now rather than after the ack wait.
+            for message in messages:
+                with contextlib.suppress(Exception):
+                    await message.nak(delay=0.5)
+            raise
+        for message, outcome in zip(messages, outcomes, strict=True):
+            if outcome == "gap":
                 await message.nak(delay=0.2)
-                continue
-            except BaseException:
-                # The store failed: hand this and the rest of the batch back now
-                # rather than after the acknowledgement wait.
-                for rest in messages[number:]:
-                    with contextlib.suppress(Exception):
-                        await rest.nak(delay=0.5)
-                raise
-            await message.ack()
+            else:
+                await message.ack()
         return len(messages)
 
     async def _subscription(self, js: Any) -> Any:

@@ -17,6 +17,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,6 +110,15 @@ class PostgresServer:
     folder: Path
     port: int = 0
     proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    remove: bool = False
+    """Delete :attr:`folder` when the server stops (a :meth:`temporary` one)."""
+
+    @classmethod
+    def temporary(cls) -> PostgresServer:
+        """A server in a new folder of the system's temporary directory, removed on
+        :meth:`stop`. (As root the server runs as ``nobody``, who must reach the folder:
+        a folder under pytest's private temporary directory would not do.)"""
+        return cls(Path(tempfile.mkdtemp(prefix="pokertable-pg-")), remove=True)
 
     @property
     def conninfo(self) -> str:
@@ -130,13 +140,9 @@ class PostgresServer:
         if user is not None:
             os.chmod(self.folder, 0o755)
             shutil.chown(self.folder, user)
-            for parent in self.folder.parents:  # nobody must reach the folder
-                if parent == Path("/") or os.stat(parent).st_mode & 0o001:
-                    break
-                os.chmod(parent, os.stat(parent).st_mode | 0o011)
         data = self.folder / "data"
         if not data.exists():
-            subprocess.run(
+            done = subprocess.run(
                 [
                     str(PG_BIN / "initdb"),
                     "-D",
@@ -152,10 +158,12 @@ class PostgresServer:
                     "C",
                 ],
                 user=user,
-                check=True,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                check=False,
+                capture_output=True,
+                text=True,
             )
+            if done.returncode != 0:
+                raise ConfigError(f"initdb failed in {data}: {done.stderr.strip()[-800:]}")
         self.port = self.port or free_port()
         log = self.folder / "postgres.log"
         with open(log, "ab") as out:
@@ -204,5 +212,7 @@ class PostgresServer:
             (self.folder / "data" / "postmaster.pid").unlink(missing_ok=True)
 
     def stop(self) -> None:
-        """Fast shutdown."""
+        """Fast shutdown (and the folder removed, for a :meth:`temporary` server)."""
         self.kill(signal.SIGINT)
+        if self.remove:
+            shutil.rmtree(self.folder, ignore_errors=True)

@@ -15,6 +15,7 @@ crash after it meets the unique key.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -96,6 +97,38 @@ async def create_schema(conn: AsyncConnection[Any]) -> None:
         await conn.execute(SCHEMA)
 
 
+@dataclass
+class Rows:
+    """Rows of one ingested batch, written together by :func:`store_rows`."""
+
+    events: list[tuple[str, int, float, str, bytes, bytes | None]] = field(default_factory=list)
+    hands: list[tuple[str, int, dict[str, Any]]] = field(default_factory=list)
+
+
+async def store_rows(conn: AsyncConnection[Any], rows: Rows) -> None:
+    """Insert a batch's records and hands (inside the caller's transaction); a record
+    already stored is left as it is."""
+    async with conn.cursor() as cur:
+        if rows.events:
+            await cur.executemany(
+                "INSERT INTO events (table_id, seq, time, kind, record, setup) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, seq) DO NOTHING",
+                rows.events,
+            )
+        if rows.hands:
+            await cur.executemany(
+                "INSERT INTO hands (table_id, seq, hand, finished, record) "
+                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (table_id, seq) DO NOTHING",
+                [
+                    (t, seq, int(h["hand"]), float(h.get("finished_at", 0.0)), Jsonb(h))
+                    for t, seq, h in rows.hands
+                ],
+            )
+    for table_id, seq, hand in rows.hands:
+        for incident in hand.get("incidents", []):
+            await add_alert(conn, table_id, seq, str(incident["what"]), str(incident["rule"]))
+
+
 async def store_event(
     conn: AsyncConnection[Any],
     table_id: str,
@@ -105,11 +138,8 @@ async def store_event(
     record: bytes,
     setup: bytes | None,
 ) -> bool:
-    """Insert one journal record inside the caller's transaction; False if it was
-    already there (a redelivery)."""
-    await conn.execute(
-        "INSERT INTO tables (id) VALUES (%s) ON CONFLICT (id) DO NOTHING", (table_id,)
-    )
+    """Insert one journal record inside the caller's transaction (the table's row
+    exists); False if it was already there (a redelivery)."""
     cur = await conn.execute(
         "INSERT INTO events (table_id, seq, time, kind, record, setup) "
         "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, seq) DO NOTHING RETURNING seq",
