@@ -36,20 +36,21 @@ from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 
 
-def tables_process(url: str, folder: str, names: list[str]) -> None:
+def tables_process(url: str, folder: str, pace: float, names: list[str]) -> None:
     """Child process: run the named tables until SIGTERM, then report journal lengths."""
+    stop = {"now": False}  # first: a SIGTERM during start-up must not kill the child
+    signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
     from firmware.floor.simroom import SimTable
     from firmware.service.floorlink import FloorConfig
 
     sims = []
     for n, name in enumerate(names):
-        sim = SimTable(name, os.path.join(folder, name), FloorConfig(url, name), seats=6, seed=n)
+        config = FloorConfig(url, name)
+        sim = SimTable(name, os.path.join(folder, name), config, seats=6, seed=n, pace=pace)
         sim.seat({s: (f"{name}-p{s}", 200) for s in range(1, 7)})
         sims.append(sim)
     for sim in sims:
         sim.start()
-    stop = {"now": False}
-    signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
     while not stop["now"]:
         time.sleep(0.1)
     for sim in sims:
@@ -95,7 +96,7 @@ async def measure(args: argparse.Namespace, folder: Path) -> dict[str, float]:
     groups = [names[i : i + args.per_process] for i in range(0, len(names), args.per_process)]
     children = [
         subprocess.Popen(
-            [sys.executable, __file__, "--child", nats.url, str(folder), *group],
+            [sys.executable, __file__, "--child", nats.url, str(folder), str(args.pace), *group],
             stdout=subprocess.PIPE,
             text=True,
         )
@@ -153,12 +154,15 @@ async def measure(args: argparse.Namespace, folder: Path) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "--child":
-        tables_process(argv[1], argv[2], argv[3:])
+        tables_process(argv[1], argv[2], float(argv[3]), argv[4:])
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--per-process", type=int, default=10)
+    parser.add_argument(
+        "--pace", type=float, default=0.0, help="seconds per dealer step (0: flat out)"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-floor-") as folder:
         os.chmod(folder, 0o755)

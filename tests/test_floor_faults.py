@@ -112,7 +112,7 @@ def test_kill_9_of_postgres_nats_and_the_floor_loses_and_doubles_nothing(tmp_pat
     nats = NatsServer(tmp_path / "nats").start()
     pg = PostgresServer.temporary().start()
     sims = [
-        SimTable(t, str(tmp_path / t), FloorConfig(nats.url, t), seats=6, seed=n)
+        SimTable(t, str(tmp_path / t), FloorConfig(nats.url, t), seats=6, seed=n, pace=0.002)
         for n, t in enumerate(("F1", "F2"))
     ]
     for sim in sims:

@@ -53,7 +53,9 @@ async def _drain(url: str, conninfo: str, sims: list[SimTable], stop_after: int 
 def _sims(tmp_path: Path, url: str, hands: int) -> list[SimTable]:
     sims = []
     for number, name in enumerate(("T1", "T2")):
-        sim = SimTable(name, str(tmp_path / name), FloorConfig(url, name), seats=6, seed=number)
+        sim = SimTable(
+            name, str(tmp_path / name), FloorConfig(url, name), seats=6, seed=number, pace=0.002
+        )
         sim.seat({1: ("ana" + name, 200), 3: ("beto" + name, 200), 5: ("carla" + name, 200)})
         sim.hands_to_play = hands
         sims.append(sim)

@@ -51,7 +51,9 @@ async def _stream_records(url: str, **auth: Any) -> list[dict[str, Any]]:
 
 
 def _table(tmp_path: Path, url: str, name: str = "T1", **kw: Any) -> SimTable:
-    sim = SimTable(name, str(tmp_path / name), FloorConfig(url, name, **kw), seats=6, seed=7)
+    sim = SimTable(
+        name, str(tmp_path / name), FloorConfig(url, name, **kw), seats=6, seed=7, pace=0.002
+    )
     sim.seat({1: ("ana", 200), 2: ("beto", 200), 3: ("carla", 200)})
     return sim
 

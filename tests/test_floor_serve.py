@@ -100,10 +100,10 @@ def test_a_table_without_floor_section_does_not_load_the_nats_client(tmp_path: P
     code = (
         "import sys; from firmware.cli.serve import build; "
         f"c, j, r = build({str(tmp_path / 't.toml')!r}, {str(tmp_path / 'd')!r}); "
-        "print('nats' in sys.modules, len(c.services))"
+        "print('nats' in sys.modules, 'firmware.service.floorlink' in sys.modules, len(c.services))"
     )
     (tmp_path / "t.toml").write_text('[table]\nprofile = "home"\n')
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     ).stdout.split()
-    assert out == ["False", "0"]
+    assert out == ["False", "False", "0"]

@@ -63,7 +63,15 @@ def test_tda_13_17_24_25_hg_5_a_tournament_over_three_tables_to_the_end(
 ) -> None:
     tables = ["T1", "T2", "T3"]
     sims = [
-        SimTable(t, str(tmp_path / t), FloorConfig(nats_server.url, t), 6, FAST_LEVELS, seed=i)
+        SimTable(
+            t,
+            str(tmp_path / t),
+            FloorConfig(nats_server.url, t),
+            6,
+            FAST_LEVELS,
+            seed=i,
+            pace=0.002,
+        )
         for i, t in enumerate(tables)
     ]
     for sim in sims:

@@ -25,7 +25,6 @@ from firmware.protocol.auth import StaffDirectory, TerminalSecrets
 from firmware.protocol.limits import Limits
 from firmware.protocol.server import TableServer, server_ssl_context
 from firmware.service.controller import Alert, Controller
-from firmware.service.floorlink import FloorConfig, FloorLink
 from firmware.service.history import HandHistory
 from firmware.service.journal import Journal, JournalError, load_or_create_key
 from firmware.service.meters import Meters
@@ -101,7 +100,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     meters.bump("power_ups")
 
     current: dict[str, Journal] = {"journal": journal}  # replaced when the journal rotates
-    links: list[FloorLink] = []
+    links: list[Any] = []  # the floor link, only with [floor]
 
     def journal_and_count(event: te.TableEvent) -> None:
         current["journal"].append(event)  # committed before it takes effect
@@ -126,7 +125,10 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
             Alert(controller.table_time(), f"Recovery skipped {more} more journal record(s).")
         )
     if "floor" in data:
-        # A table with a floor: its journal goes to NATS; without [floor] nothing changes.
+        # A table with a floor: its journal goes to NATS; without [floor] nothing changes
+        # (not even an import).
+        from firmware.service.floorlink import FloorConfig, FloorLink
+
         link = FloorLink(
             FloorConfig.from_config(dict(data["floor"])),
             journal.path,
