@@ -30,6 +30,7 @@ from psycopg.types.json import Jsonb
 from firmware.errors import IllegalAction
 from firmware.floor import store
 from firmware.service.floorlink import EVENTS, STREAM
+from firmware.service.journal import META_KIND
 from firmware.service.recovery import table_from_setup
 from firmware.table import events as te
 from firmware.table.table import Table
@@ -155,7 +156,11 @@ class Ingestor:
         for number, record in records:
             if number >= seq:
                 break
-            replica.apply(number, msgpack.unpackb(record))
+            plain = msgpack.unpackb(record)
+            if plain.get("kind") == META_KIND:
+                replica.last_seq = number  # a chained setting, not a table event
+            else:
+                replica.apply(number, plain)
         replica.finished.clear()
         self.replicas[table_id] = replica
         return replica if replica.last_seq == seq - 1 else None
@@ -241,7 +246,11 @@ class Ingestor:
                 msgpack.packb(setup) if setup is not None else None,
             )
         )
-        hands = replica.apply(seq, record)
+        if msg["kind"] == META_KIND:  # a setting chained in the journal, not a table event
+            replica.last_seq = seq
+            hands: list[dict[str, Any]] = []
+        else:
+            hands = replica.apply(seq, record)
         rows.hands.extend((table_id, seq, hand) for hand in hands)
         self.last_seq[table_id] = seq
         touched[table_id] = replica
