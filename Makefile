@@ -6,13 +6,16 @@
 #   make compiled       - compile the engine's hot modules in place (see setup.py)
 #   make test-compiled  - build them, check compiled == pure, run the suite on them
 #   make pure           - remove the compiled modules (back to pure Python)
+# Mutation testing (not part of make test; docs/testing.md):
+#   make mutate                                  - every target module (long)
+#   make mutate MODULE=firmware.engine.pots      - one module
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 HANDS  ?= 5
 
-.PHONY: run floor-demo test lint typecheck pytest bench clean compiled pure test-compiled tables
+.PHONY: run floor-demo test lint typecheck pytest bench clean compiled pure test-compiled tables mutate
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,12 +35,18 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict firmware ui hal_sim drivers/shoe.py drivers/trays.py drivers/serial_device.py drivers/pcsc.py drivers/gpio.py drivers/debounce.py drivers/virtual.py
+	$(BIN)/mypy --strict firmware ui hal_sim drivers/shoe.py drivers/trays.py drivers/serial_device.py drivers/pcsc.py drivers/gpio.py drivers/mcp23017.py drivers/debounce.py drivers/virtual.py
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 test: lint typecheck pytest
+
+MODULE ?=
+mutate: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,mutation]'
+	$(BIN)/mutmut run $(if $(MODULE),"$(MODULE).*")
+	$(BIN)/mutmut results
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
@@ -60,4 +69,4 @@ pure:
 	rm -rf build
 
 clean: pure
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache mutants

@@ -4,8 +4,8 @@ Run:  .venv/bin/python bench/bench_memory.py
 
 * tables: tracemalloc around ``import firmware.engine.evaluator`` (everything the
   import allocates and keeps: tables, code, the cards/errors modules), plus
-  the deep size of the three tables themselves (dict with its key and value
-  ints, flush list, weights);
+  the deep size of the tables themselves (flat index and strength lists with
+  their ints, flush list, weights);
 * RSS: VmRSS (now) and VmHWM (peak) from /proc/self/status of a fresh
   interpreter after importing nothing, the evaluator, the evaluator with the
   hand engine, and the batch/equity modules (which pull in numpy);
@@ -60,8 +60,9 @@ if {deep}:
         elif isinstance(obj, list):
             total += sum(size(x) for x in obj)
         return total
-    out["tables"] = size(e.RANK_TABLE) + size(e.FLUSH_TABLE) + size(e.WEIGHTS)
-    out["rank_entries"] = len(e.RANK_TABLE)
+    out["tables"] = sum(size(t) for t in (e.LOW_INDEX, e.HIGH_INDEX, e.RANK_STRENGTHS))
+    out["tables"] += size(e.FLUSH_TABLE) + size(e.WEIGHTS)
+    out["rank_entries"] = sum(len(s) for s in e.RANK_STRENGTHS)
 if {batch}:
     from firmware.odds import batch as b
     arrays = [b.WEIGHTS64, b.MASK_WEIGHTS, b.PAIR_WEIGHTS64, b._LB, b._FLUSH]
@@ -108,7 +109,7 @@ def main() -> None:
     )
     own = probe(["firmware.engine.evaluator"], trace=True, pre=deps)
     print("Evaluator tables")
-    print(f"  RANK_TABLE entries              {traced['rank_entries']:>10,}")
+    print(f"  rank table entries (5, 6, 7)    {traced['rank_entries']:>10,}")
     print(f"  deep size of the three tables   {traced['tables'] / 2**20:10.2f} MB")
     print(f"  tracemalloc, evaluator only     {own['traced'] / 2**20:10.2f} MB")
     print(f"  tracemalloc peak, building      {own['traced_peak'] / 2**20:10.2f} MB")

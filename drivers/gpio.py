@@ -51,11 +51,13 @@ FACTORIES: dict[str, str] = {
 
 _FACTORY_ADVICE = {
     "lgpio": (
-        "on a Raspberry Pi install lgpio (pip install lgpio, or apt install python3-lgpio) "
-        "and let the service user open /dev/gpiochip*; off a Pi use the sim buttons backend"
+        "on a Raspberry Pi the installer puts lgpio in the table's own environment "
+        "(systemd/install.sh, or pip install 'pokertable[pi5]' in it) and the service user "
+        "must open /dev/gpiochip* (group gpio); off a Pi use the sim buttons backend"
     ),
     "rpigpio": (
-        "on a Pi 4 or older install RPi.GPIO (pip install rpi-gpio); on a Pi 5 set "
+        "on a Pi 4 or older install RPi.GPIO in the table's environment (pip install "
+        "'pokertable[pi]'); on a Pi 5 set "
         'pin_factory = "lgpio"'
     ),
     "mock": "reinstall gpiozero (pip install 'gpiozero>=2.0.1.post3')",

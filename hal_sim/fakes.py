@@ -441,6 +441,10 @@ class FakeButtons(_Fake, Buttons):
 class FakeReaders(_Fake, IdReaders):
     """Smart-card readers named by ``options["readers"]`` (required list).
 
+    ``options["cards"]`` (optional, ``{console = "staff:F-001"}``) puts a card on
+    a reader each time the device opens: a simulated table's console can log in
+    without a reader (see docs/run-the-game.md).
+
     Test controls: :meth:`insert`, :meth:`remove`, :meth:`fail`, :meth:`recover`.
     """
 
@@ -452,12 +456,28 @@ class FakeReaders(_Fake, IdReaders):
         super().__init__(name, clock)
         opts = dict(options)
         readers = opts.pop("readers", None)
-        _refuse_unknown(name, "sim readers", opts, "readers")
+        present = opts.pop("cards", {})
+        _refuse_unknown(name, "sim readers", opts, "readers, cards")
         if isinstance(readers, Mapping):
             # The PC/SC backend's shape, {ours = "PC/SC name"}: the sim needs only our names.
             readers = list(readers)
         self._readers = _names(name, "readers", readers, required=True)
         self._cards: dict[str, str | None] = {reader: None for reader in self._readers}
+        if not isinstance(present, Mapping) or not all(
+            r in self._cards and isinstance(i, str) and i for r, i in present.items()
+        ):
+            raise ConfigError(
+                f"[devices.{name}] cards must map reader names ({', '.join(self._readers)}) "
+                'to card identities, for example cards = { console = "staff:F-001" }.'
+            )
+        self._present = {str(r): str(i) for r, i in present.items()}
+
+    def open(self, post: Post) -> None:
+        """Open, then put the configured cards (``options["cards"]``) on their readers."""
+        super().open(post)
+        self._cards = {reader: None for reader in self._readers}
+        for reader, identity in self._present.items():
+            self.insert(reader, identity)
 
     def readers(self) -> tuple[str, ...]:
         """The configured reader names."""

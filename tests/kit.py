@@ -30,6 +30,8 @@ def start(
     big_bet: int = 0,
     chip_unit: int = 1,
     odd_chips: OddChips = OddChips.FIRST_LEFT_OF_BUTTON,
+    big_blind: int | None = None,
+    raise_cap: int = 4,
 ) -> Hand:
     """Start a hand; default blinds are 1/2 (heads-up: index 1, the button, posts 1)."""
     n = len(stacks)
@@ -43,6 +45,7 @@ def start(
         big_bet=big_bet,
         chip_unit=chip_unit,
         odd_chips=odd_chips,
+        raise_cap=raise_cap,
     )
     return Hand.start(
         StartHand(
@@ -53,6 +56,7 @@ def start(
             antes=ante_list,
             blinds=tuple(blinds),
             dead=tuple(dead) if dead is not None else (0,) * n,
+            big_blind=big_blind,
         )
     )
 

@@ -9,16 +9,22 @@ amounts (see :func:`play_random_hand`). Legal-action sets are compared at
 every decision; a difference is either a documented rule difference (see
 :func:`classify_difference`) or a finding.
 
-Documented rule differences (house RULEBOOK vs PokerKit 0.7.7):
+Documented rule differences (our rules, docs/rules.md, vs PokerKit 0.7.7):
 
 * ``cap-preflop``: fixed-limit cap of 4 bets with the big blind as the first
   bet; PokerKit counts 4 raises after the big blind (one more preflop).
 * ``cap-heads-up-cash``: in a cash game with two players in the hand our
   engine has no fixed-limit cap; PokerKit always caps.
-* ``cap-short-all-in``: PokerKit counts a short all-in bet or raise toward
-  the fixed-limit cap; we count only full bets.
-* ``fl-completion``: after a short all-in fixed-limit bet, our engine
-  completes to the next full bet level; PokerKit's amount differs.
+* ``cap-short-all-in``: PokerKit counts every short all-in bet or raise toward
+  the fixed-limit cap; we count full bets and all-ins of half a bet or more
+  (TDA 47B), not smaller ones.
+* ``fl-completion``: after a fixed-limit all-in of less than half a bet (or a
+  short blind), our engine completes to the next full bet level (TDA 47B);
+  PokerKit raises a full bet above the all-in.
+* ``fl-half-all-in-reopens``: TDA 47B: a fixed-limit all-in of half a bet or
+  more counts as a full raise and reopens the betting to players who already
+  acted; PokerKit 0.7.7 reopens only after a full bet. (The next raise, a full
+  bet above the all-in, and the count toward the cap agree: compared.)
 * ``fold-free``: we allow folding when checking is free; PokerKit does not
   (tournament mode).
 * ``straddle-min-raise``: after a straddle our minimum raise is the
@@ -169,6 +175,9 @@ class Outcome:
     findings: list[Finding] = field(default_factory=list)
     rule_differences: dict[str, int] = field(default_factory=dict)
     pokerkit_pots: list[tuple[int, tuple[int, ...]]] | None = None
+    limit_all_ins: dict[str, int] = field(default_factory=dict)
+    """Fixed-limit all-ins short of a full bet, by kind: ``half-or-more`` (a full
+    raise by TDA 47B) and ``under-half`` (called or completed)."""
     pokerkit_error: str | None = None
 
 
@@ -196,6 +205,11 @@ def random_start(rng: random.Random) -> StartHand:
             stacks.append(rng.randint(bb, 10 * bb))
         else:
             stacks.append(rng.randint(10 * bb, 200 * bb))
+    if structure is Structure.FIXED_LIMIT and bb > 1 and rng.random() < 0.5:
+        # A stack that ends in a fraction of a bet, so that fixed-limit all-ins of
+        # less than half a bet and of half a bet or more (TDA 47B) are common.
+        i = rng.randrange(n)
+        stacks[i] = bb * rng.randint(1, 4) + rng.randint(1, bb - 1)
     blinds = [0] * n
     if n == 2:
         blinds[0], blinds[1] = bb, sb  # position 0 is the big blind heads-up
@@ -221,8 +235,14 @@ def random_start(rng: random.Random) -> StartHand:
     )
 
 
-def classify_difference(hand: Hand, ours: Any, theirs: Options) -> str | None:
-    """Name the documented rule behind a raise disagreement, or ``None``."""
+def classify_difference(
+    hand: Hand, ours: Any, theirs: Options, under_half: bool = False
+) -> str | None:
+    """Name the documented rule behind a raise disagreement, or ``None``.
+
+    ``under_half``: a fixed-limit all-in of less than half a bet was made in this
+    betting round (PokerKit counts it toward the cap, we do not).
+    """
     config = hand.config
     if (
         hand.street == 0
@@ -245,7 +265,12 @@ def classify_difference(hand: Hand, ours: Any, theirs: Options) -> str | None:
         return None
     in_hand = sum(1 for f in hand.folded if not f)
     size = config.street_bet(hand.street)
-    short_all_in_seen = hand.current_bet % size != 0 or any(b % size and b for b in hand.bets)
+    # A short blind or an all-in of less than half a bet (TDA 47B) raised the bet
+    # off the round's full level: our next raise completes to that level.
+    short_all_in_seen = under_half or hand.current_bet != hand.full_bets * size + hand.limit_offset
+    # An all-in of half a bet or more counted as a full raise: the next raise is a
+    # full bet above it in both engines, and it counts toward the cap in both.
+    half_all_in_seen = hand.limit_offset != 0
     if ours.min_raise_to is None and theirs.min_to is not None:
         if hand.full_bets >= config.raise_cap and hand.street == 0:
             return "cap-preflop"
@@ -254,6 +279,8 @@ def classify_difference(hand: Hand, ours: Any, theirs: Options) -> str | None:
     if ours.min_raise_to is not None and theirs.min_to is None:
         if config.game is GameKind.CASH and in_hand == 2 and hand.full_bets >= config.raise_cap:
             return "cap-heads-up-cash"
+        if half_all_in_seen and hand.acted_level[ours.player]:
+            return "fl-half-all-in-reopens"
         if short_all_in_seen:
             return "cap-short-all-in"
     if ours.min_raise_to is not None and theirs.min_to is not None and short_all_in_seen:
@@ -293,6 +320,7 @@ def play_random_hand(seed: int, *, start: StartHand | None = None) -> Outcome:
         hand.apply(DealHole(player, cards))
         state.deal_hole(format_cards(cards), player)
     steps = 0
+    under_half_street = -1  # the street of this round's last all-in under half a bet
     while hand.phase is not Phase.COMPLETE:
         steps += 1
         if steps > 500:
@@ -311,7 +339,7 @@ def play_random_hand(seed: int, *, start: StartHand | None = None) -> Outcome:
                 differ("fold-free")
             same_raise = (ours.min_raise_to, ours.max_raise_to) == (theirs.min_to, theirs.max_to)
             if not same_raise:
-                reason = classify_difference(hand, ours, theirs)
+                reason = classify_difference(hand, ours, theirs, under_half_street == hand.street)
                 if reason is None:
                     finding(
                         f"raise range differs for player {ours.player}: ours "
@@ -347,8 +375,16 @@ def play_random_hand(seed: int, *, start: StartHand | None = None) -> Outcome:
                     to = high
                 else:
                     to = rng.randint(low, high)
+                size = hand.config.street_bet(hand.street)
+                level = hand.full_bets * size + hand.limit_offset
+                all_in = to == hand.stacks[ours.player] + hand.bets[ours.player]
                 hand.apply(BetRaise(ours.player, to))
                 state.complete_bet_or_raise_to(to)
+                if hand.fixed_limit and all_in and level < to < level + size:
+                    kind = "half-or-more" if 2 * (to - level) >= size else "under-half"
+                    if kind == "under-half":
+                        under_half_street = hand.street if hand.phase is Phase.BETTING else -1
+                    outcome.limit_all_ins[kind] = outcome.limit_all_ins.get(kind, 0) + 1
         elif hand.phase is Phase.BOARD:
             while state.actor_index is not None and not state.checking_or_calling_amount:
                 differ("pokerkit-extra-check")

@@ -74,7 +74,7 @@ def test_an_unknown_kind_names_the_known_ones() -> None:
 
 
 def test_an_unknown_backend_names_the_known_ones() -> None:
-    with pytest.raises(ConfigError, match="'usb' for a buttons; use one of gpio, sim"):
+    with pytest.raises(ConfigError, match="'usb' for a buttons; use one of gpio, mcp23017, sim"):
         build_devices({"buttons": {"kind": "buttons", "backend": "usb"}})
 
 

@@ -61,7 +61,7 @@ def test_batch_empty_input() -> None:
     [np.zeros((3, 4), dtype=np.int64), np.zeros(7, dtype=np.int64), np.zeros((2, 7)) + 0.5],
 )
 def test_batch_rejects_bad_shapes_and_types(bad: np.ndarray) -> None:
-    with pytest.raises(CardError):
+    with pytest.raises(CardError, match=r"evaluate_batch needs (an|integer)"):
         evaluate_batch(bad)
 
 

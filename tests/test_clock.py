@@ -123,7 +123,7 @@ def test_tda_5_clock_reads_the_table_options() -> None:
     clock.call(seat=1, now=0.0, called_by="floor")
     assert _collect(clock, [float(t) for t in range(0, 31)]) == [5, 4, 3, 2, 1]
     assert clock.expired(30.0)
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError, match=r"countdown \(10 s\) must be from 0 to the clock's 5 s"):
         ActionClock(seconds=5, countdown=10)
 
 
@@ -156,5 +156,5 @@ def test_tda_5_time_bank_carries_over_between_actions() -> None:
     timer.start(100.0)
     assert timer.expired(123.0)
     assert not timer.expired(122.9)
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError, match="needs a positive time per action"):
         ActionTimer(seconds=0)

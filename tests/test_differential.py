@@ -25,6 +25,7 @@ Replay one seed: ``play_random_hand(seed)`` in ``tests/pokerkit_harness.py``.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 
 import pytest
@@ -118,10 +119,21 @@ def test_random_hands_agree_with_pokerkit(first: int, count: int) -> None:
 def test_differences_are_exercised() -> None:
     """The documented rule differences really occur (so their handling is tested)."""
     seen: Counter[str] = Counter()
+    all_ins: Counter[str] = Counter()
     for seed in range(600):
-        seen.update(play_random_hand(seed).rule_differences)
-    for name in ("cap-preflop", "fl-completion", "straddle-min-raise", "no-reopen"):
+        outcome = play_random_hand(seed)
+        seen.update(outcome.rule_differences)
+        all_ins.update(outcome.limit_all_ins)
+    for name in (
+        "cap-preflop",
+        "fl-completion",
+        "straddle-min-raise",
+        "no-reopen",
+        "fl-half-all-in-reopens",
+    ):
         assert seen[name] > 0, (name, seen)
+    # Fixed-limit all-ins on both sides of half a bet (TDA 47B) are played and compared.
+    assert all_ins["half-or-more"] > 10 and all_ins["under-half"] > 10, all_ins
 
 
 def test_pokerkit_lenient_reader_is_not_ours() -> None:
@@ -163,7 +175,7 @@ def test_random_export_missing_check_is_refused() -> None:
             "actions = [\n" + "".join(f'    "{a}",\n' for a in cut) + "]",
         )
         assert broken != text
-        with pytest.raises(HandHistoryError):
+        with pytest.raises(HandHistoryError, match=re.escape(f"seed{seed}.phh")):
             play_phh(loads_phh(broken, name=f"seed{seed}.phh"))
         dropped += 1
     assert dropped > 50

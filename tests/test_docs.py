@@ -206,9 +206,15 @@ def test_every_event_keyword_is_in_table_scripts_doc() -> None:
 
 
 def test_every_expect_form_is_in_table_scripts_doc() -> None:
-    source = inspect.getsource(script.check_expectation) + inspect.getsource(script.run_script)
+    from firmware.views import expect as view_expect
+
+    source = (
+        inspect.getsource(script.check_expectation)
+        + inspect.getsource(script.run_script)
+        + inspect.getsource(view_expect.check_view_expectation)
+    )
     forms = set(re.findall(r'what == "(\w+)"', source)) | {"error"}
-    assert {"stacks", "board", "void", "next"} <= forms
+    assert {"stacks", "board", "void", "next", "role", "public", "view"} <= forms
     text = SCRIPTS_DOC.read_text(encoding="utf-8")
     missing = sorted(f for f in forms if f"`expect {f}" not in text)
     assert not missing, f"docs/table-scripts.md does not document expect {missing}"
@@ -219,3 +225,57 @@ def test_worked_example_runs() -> None:
     assert len(blocks) == 1, "docs/table-scripts.md needs one ```script worked example"
     _table, records = run_script(blocks[0])
     assert records, "the worked example plays no hand"
+
+
+# --- docs/rules.md ------------------------------------------------------------------
+
+RULES_DOC = ROOT / "docs" / "rules.md"
+RULE_IDS = (
+    [f"TDA-{n}" for n in range(1, 41)]
+    + [f"HG-{n}" for n in range(1, 21)]
+    + [f"PE-{n}" for n in range(1, 6)]
+    + [f"CC-{n}" for n in range(1, 17)]
+)
+
+
+def test_rules_doc_lists_every_rule_id_once_with_its_parts() -> None:
+    """docs/rules.md has a section for each of the 81 IDs, each with the rule, what
+    the firmware does, the option and at least one test."""
+    text = RULES_DOC.read_text(encoding="utf-8")
+    headings = re.findall(r"^### ([A-Z]+-\d+):", text, flags=re.M)
+    assert headings == RULE_IDS
+    for block in re.split(r"^### ", text, flags=re.M)[1:]:
+        for part in ("**Rule.**", "**Firmware.**", "**Option.**", "**Tests.**"):
+            assert part in block, (block.split(":")[0], part)
+        assert "none yet" not in block, block.split(":")[0]
+
+
+def test_rules_doc_names_tests_and_options_that_exist() -> None:
+    text = RULES_DOC.read_text(encoding="utf-8")
+    tests = ROOT / "tests"
+    for name in re.findall(r"`(scenarios/[\w.]+\.txt|test_\w+\.py)`", text):
+        assert (tests / name).exists(), name
+    defined = {
+        n for f in tests.glob("test_*.py") for n in re.findall(r"def (test_\w+)", f.read_text())
+    }
+    for name in re.findall(r"`(test_\w+)`", text):
+        assert name in defined, name
+    options = [
+        name
+        for line in text.splitlines()
+        if line.startswith("- **Option.**")
+        for name in re.findall(r"`(\w+)(?: = [^`]*)?`", line)
+    ]
+    assert options, "no options named"
+    for name in options:
+        assert name in OPTION_NAMES, f"docs/rules.md names an unknown option {name}"
+
+
+def test_nothing_points_outside_the_repository() -> None:
+    """The rules live in the project: no file refers to a folder beside the clone."""
+    outside = re.compile("|".join(["\\.\\./" + "shared", "/work/" + "shared", "RULE" + "BOOK"]))
+    for path in [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *ROOT.glob("docs/**/*.md")]:
+        assert not outside.search(path.read_text(encoding="utf-8")), path
+    for folder in ("firmware", "tests", "ui", "hal_sim", "drivers", "bench"):
+        for path in (ROOT / folder).rglob("*.py"):
+            assert not outside.search(path.read_text(encoding="utf-8")), path

@@ -343,11 +343,18 @@ def test_unknown_language_is_a_clear_error() -> None:
         best_hand(parse_cards("AcKdQhJs9c")).describe("fr")
 
 
-@pytest.mark.parametrize("cards", [[0, 1, 2, 3], [0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 2, 3, 52]])
-def test_bad_hands_are_rejected(cards: list[int]) -> None:
-    with pytest.raises(CardError):
+@pytest.mark.parametrize(
+    ("cards", "why"),
+    [
+        ([0, 1, 2, 3], "5, 6 or 7 cards, but 4 were given"),
+        ([0, 1, 2, 3, 4, 5, 6, 7], "5, 6 or 7 cards, but 8 were given"),
+        ([0, 1, 2, 3, 52], "52 is not a card number"),
+    ],
+)
+def test_bad_hands_are_rejected(cards: list[int], why: str) -> None:
+    with pytest.raises(CardError, match=why):
         evaluate(cards)
-    with pytest.raises(CardError):
+    with pytest.raises(CardError, match=why):
         best_hand(cards)
 
 

@@ -38,6 +38,7 @@ DEALER_EVENTS = {
     "exposed", "misdeal", "face_up", "premature", "burn_error", "empty_seat_dealt", "marked",
     "kill", "shuffle", "cut", "deck_step", "deck_change", "repair_card", "withdraw_card", "sit",
     "away", "cash_out", "set_button", "deck_empty", "chip_race", "clock",
+    "sit_out", "rebuy",  # the console's game page: sit a player out or back, a rebuy (issue 12)
 }  # fmt: skip
 FLOOR_EVENTS = DEALER_EVENTS | {"adjust_stack", "award_pot", "void", "undo", "penalty", "levels"}
 EXPECTED = {
@@ -273,7 +274,9 @@ def test_thousands_of_random_requests_are_answered_and_a_restart_rebuilds_the_ta
         keys.items(), key=lambda kv: -kv[1]
     )
     played = (len(journaled(rig)), rig.table.hand_number)
-    assert played[0] > 100 and played[1] > 10, played  # 145 and 18 when written
+    # 145 and 18 when written; 108 and 9 once dealers may also sit players out (issue 12),
+    # which the random requests now do.
+    assert played[0] > 100 and played[1] > 5, played
     # The table still plays: a legitimate request is applied.
     live = rig.restart()
     assert rig.problems == []

@@ -65,7 +65,7 @@ def test_framing_refuses_malformed_input(data: bytes, reason: str) -> None:
         decoder.feed(data)
     assert caught.value.reason == reason
     assert str(caught.value).endswith(".")
-    with pytest.raises(FrameError):  # a broken stream stays broken
+    with pytest.raises(FrameError, match=r"\.$"):  # a broken stream stays broken
         decoder.feed(encode({"type": "hello"}))
 
 
@@ -77,14 +77,14 @@ def test_framing_refuses_a_truncated_message_at_the_end() -> None:
     assert caught.value.reason == "truncated"
     header_only = Decoder()
     header_only.feed(b"\0\0")
-    with pytest.raises(FrameError):
+    with pytest.raises(FrameError, match=r"ended in the middle of a message \(2 byte"):
         header_only.close()
 
 
 def test_framing_will_not_encode_oversize_or_untyped() -> None:
-    with pytest.raises(FrameError):
+    with pytest.raises(FrameError, match="type 'view' is 65557 bytes long; the limit is 65536"):
         encode({"type": "view", "blob": "x" * MAX_MESSAGE})
-    with pytest.raises(FrameError):
+    with pytest.raises(FrameError, match="must have a string 'type'"):
         encode({"no": "type"})
 
 
@@ -97,11 +97,11 @@ def test_staff_pins_are_salted_hashes_and_accounts_are_personal() -> None:
     b = staff.add("B2", "Bea", "dealer", "1234")
     assert a.salt != b.salt and a.pin_hash != b.pin_hash
     assert b"1234" not in a.pin_hash
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="badge 'B1' already belongs to an account"):
         staff.add("B1", "Carla", "floor", "5678")  # badge already used
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="already an account for Ana; accounts are never shared"):
         staff.add("B3", "Ana", "floor", "5678")  # one account per person
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="role 'boss' does not exist"):
         staff.add("B4", "Dora", "boss", "5678")
 
 
@@ -110,7 +110,7 @@ def test_lockout_after_five_failures_then_expiry() -> None:
     staff = StaffDirectory(clock=lambda: now[0], lockout_seconds=60)
     staff.add("B1", "Ana", "floor", "2468")
     for _ in range(4):
-        with pytest.raises(AuthError):
+        with pytest.raises(AuthError, match="Wrong badge or PIN; try again"):
             staff.login("B1", "0000")
     with pytest.raises(AuthError, match="locked"):
         staff.login("B1", "0000")
@@ -121,15 +121,33 @@ def test_lockout_after_five_failures_then_expiry() -> None:
 
 
 def test_terminal_secrets_refuse_short_or_shared() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="secret of seat1 must be at least 16 characters"):
         TerminalSecrets({"seat1": "short"})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="Two terminals share a secret"):
         TerminalSecrets({"seat1": "s" * 20, "seat2": "s" * 20})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'seat11' is no terminal"):
         TerminalSecrets({"seat11": "x" * 20})
 
 
 # ---------------------------------------------------------------- server fixtures
+
+GUARD = 60.0
+"""Deadlock guard for any wait (seconds). Generous: under load (both cores busy) a TLS
+handshake or a scrypt login can take seconds; no test asserts how long anything took."""
+
+
+class GuardedClient(TableClient):
+    """The protocol client with every wait bounded by :data:`GUARD` instead of 10 seconds."""
+
+    def recv(self, timeout: float = GUARD) -> dict[str, Any]:
+        return super().recv(timeout)
+
+    def wait_for(self, predicate: Any, timeout: float = GUARD) -> dict[str, Any]:
+        return super().wait_for(predicate, timeout)
+
+    def wait_closed(self, timeout: float = GUARD) -> bool:
+        return super().wait_closed(timeout)
+
 
 SECRETS = {
     "seat1": "seat1-secret-0123456789",
@@ -228,10 +246,10 @@ class Rig:
                 done.set()
 
         self.controller.call_soon(run)
-        assert done.wait(10), "the controller loop did not run the call"
+        assert done.wait(GUARD), "the controller loop did not run the call"
 
     def connect(self, terminal: str | None = None, secret: str | None = None) -> TableClient:
-        client = TableClient.unix(self.socket)
+        client = GuardedClient.unix(self.socket, GUARD)
         self.clients.append(client)
         if terminal is not None:
             client.hello(terminal, secret if secret is not None else SECRETS[terminal])
@@ -239,7 +257,8 @@ class Rig:
 
     def tls(self, pki: pathlib.Path, cert: str | None) -> TableClient:
         assert self.server.tcp_port is not None
-        client = TableClient.tls("127.0.0.1", self.server.tcp_port, client_context(pki, cert))
+        context = client_context(pki, cert)
+        client = GuardedClient.tls("127.0.0.1", self.server.tcp_port, context, GUARD)
         self.clients.append(client)
         return client
 
@@ -248,7 +267,8 @@ class Rig:
             client.close()
         self.server.stop()
         self.controller.stop()
-        self.thread.join(10)
+        self.thread.join(GUARD)
+        assert not self.thread.is_alive(), "the controller loop did not stop"
         self.registry.close()
 
 
@@ -479,7 +499,9 @@ def test_tls_certificate_of_another_terminal_is_refused(rig: Rig, pki: pathlib.P
 def test_tls_client_without_a_valid_certificate_is_refused(
     rig: Rig, pki: pathlib.Path, cert: str | None
 ) -> None:
-    with pytest.raises((ssl.SSLError, ConnectionError, OSError)):
+    # Refused by the TLS layer (an SSL error or the connection closed), never a timeout:
+    # TimeoutError is an OSError but neither an SSLError nor a ConnectionError.
+    with pytest.raises((ssl.SSLError, ConnectionError)):
         client = rig.tls(pki, cert)
         # TLS 1.3 may report the refusal only on the first read.
         client.hello("seat1", SECRETS["seat1"])
@@ -496,15 +518,21 @@ def test_hash_pin_text_logs_in_and_never_holds_the_pin() -> None:
     assert hash_pin("4821") != text  # a fresh salt each time
     staff = staff_directory([{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": text}])
     assert staff.login("B-1", "4821").role == "floor"
-    with pytest.raises(AuthError):
+    with pytest.raises(AuthError, match="Wrong badge or PIN"):
         staff.login("B-1", "1234")
-    for bad in (
-        [{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": "4821"}],
-        [{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": text, "pin": "4821"}],
-        [{"badge": "B-1", "name": "Ana", "role": "boss", "pin_hash": text}],
-        [{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": text}] * 2,
+    for bad, why in (
+        ([{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": "4821"}], "never the PIN"),
+        (
+            [{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": text, "pin": "4821"}],
+            "has a plain pin; store only pin_hash",
+        ),
+        ([{"badge": "B-1", "name": "Ana", "role": "boss", "pin_hash": text}], "'boss' does not"),
+        (
+            [{"badge": "B-1", "name": "Ana", "role": "floor", "pin_hash": text}] * 2,
+            "badge 'B-1' already belongs",
+        ),
     ):
-        with pytest.raises(ConfigError):
+        with pytest.raises(ConfigError, match=why):
             staff_directory(bad)
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError, match="A PIN must be 4 to 12 digits"):
         hash_pin("12")

@@ -1,10 +1,10 @@
-"""Betting rules of the engine, one test (or more) per RULEBOOK ID."""
+"""Betting rules of the engine, one test (or more) per rule ID (docs/rules.md)."""
 
 import pytest
 
 from firmware.engine.betting import interpret_chip_bet
 from firmware.engine.events import BetRaise, CheckCall, DealHole
-from firmware.engine.hand import Phase
+from firmware.engine.hand import Hand, Phase
 from firmware.engine.rules import GameKind, Structure, limit_blinds
 from firmware.errors import IllegalAction
 from tests.kit import act, board, deal, start
@@ -55,7 +55,7 @@ def test_cc_4_first_to_act_preflop_is_left_of_big_blind_and_cannot_check() -> No
     assert not legal.can_check
     assert legal.call_amount == 2
     assert legal.can_raise and legal.can_fold
-    with pytest.raises(IllegalAction, match="not player 3's turn"):
+    with pytest.raises(IllegalAction, match="not seat 4's turn"):
         hand.apply(CheckCall(3))
 
 
@@ -93,7 +93,7 @@ def test_cc_7_fixed_limit_small_bet_then_big_bet() -> None:
     deal(hand, "AhAd", "KhKd", "QhQd")
     legal = hand.legal_actions()
     assert (legal.min_raise_to, legal.max_raise_to) == (20, 20)
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match="more than the fixed bet size; the most allowed is 20"):
         hand.apply(BetRaise(2, 25))
     act(hand, "c", "c", "c")
     board(hand, "2c3c4d")
@@ -162,9 +162,9 @@ def test_cc_8_short_all_in_does_not_count_as_a_raise() -> None:
     act(hand, "r30")  # small blind: third bet
     act(hand, "r40")  # big blind: fourth bet (cap)
     assert hand.full_bets == 4
-    hand2 = start([1000, 1000, 1000, 25], structure=Structure.FIXED_LIMIT, min_bet=10)
+    hand2 = start([1000, 1000, 1000, 24], structure=Structure.FIXED_LIMIT, min_bet=10)
     deal(hand2, "AhAd", "KhKd", "QhQd", "JhJd")
-    act(hand2, "r20", "r25")  # player 3 all-in for 25: short of a full raise to 30
+    act(hand2, "r20", "r24")  # player 3 all-in for 24: less than half a raise over 20
     assert hand2.full_bets == 2
     assert hand2.legal_actions().min_raise_to == 30
 
@@ -338,3 +338,86 @@ def test_pe_4_table_stakes_only_chips_on_the_table_play() -> None:
     assert hand.legal_actions().call_amount == 48
     act(hand, "c")
     assert hand.stacks == [0, 950]  # the uncalled 950 is back, nothing beyond 50 plays
+
+
+def test_live_big_blind_out_of_position_keeps_the_order_cc_4_hg_15_cc_13() -> None:
+    """CC-4, HG-15, CC-13: a returning player's live big blind at position 4 does not
+    move the first action: it starts left of the table's big blind, and the extra
+    blind keeps his option (he may check) when nobody raised."""
+    hand = start([100] * 6, blinds=(1, 2, 0, 0, 2, 0), big_blind=1)
+    deal(hand, "2c3c", "4c5c", "6c7c", "8c9c", "TcJc", "QcKc")
+    assert hand.actor == 2
+    act(hand, "c", "c")
+    assert hand.actor == 4
+    assert hand.legal_actions().can_check
+    act(hand, "c", "f", "c")
+    assert hand.actor == 1 and hand.legal_actions().can_check
+    # Without the table's big blind the last highest blind opens (old journals).
+    old = start([100] * 6, blinds=(1, 2, 0, 0, 2, 0))
+    deal(old, "2c3c", "4c5c", "6c7c", "8c9c", "TcJc", "QcKc")
+    assert old.actor == 5
+
+
+def test_the_big_blind_must_be_a_player_of_the_hand() -> None:
+    """A start naming a big blind outside the hand is refused with a sentence."""
+    with pytest.raises(IllegalAction, match="big blind must be one of the 3 players"):
+        start([100] * 3, big_blind=3)
+
+
+def _limit_all_in(all_in: int, percent: int = 50) -> Hand:
+    """Fixed limit 5/10, four players: player 2 raises to 20, player 3 is all-in."""
+    hand = start(
+        [1000, 1000, 1000, all_in], structure=Structure.FIXED_LIMIT, min_bet=10, raise_cap=9
+    )
+    if percent != 50:
+        from dataclasses import replace
+
+        from firmware.engine.events import StartHand
+
+        first = hand.events[0]
+        assert isinstance(first, StartHand)
+        config = replace(first.config, limit_all_in_percent=percent)
+        hand = Hand.start(replace(first, config=config))
+    deal(hand, "AhAd", "KhKd", "QhQd", "JhJd")
+    act(hand, "r20", f"r{all_in}")
+    return hand
+
+
+def test_tda_47b_limit_all_in_of_half_a_bet_counts_as_a_full_raise() -> None:
+    """TDA 47B (TDA-10's 50%): in fixed limit an all-in of at least half a bet over
+    the last full bet counts as a full raise: the next raise is a full bet above it,
+    it counts toward the cap, and it reopens the betting to the player who raised."""
+    hand = _limit_all_in(25)  # 5 over 20: half of the 10 bet
+    assert hand.full_bets == 3
+    assert hand.legal_actions().min_raise_to == 35
+    act(hand, "c", "c")  # the blinds call 25
+    assert hand.actor == 2
+    assert hand.legal_actions().min_raise_to == 35  # reopened to the first raiser
+    act(hand, "r35")
+    assert hand.full_bets == 4
+
+
+def test_tda_47b_limit_all_in_under_half_a_bet_is_called_or_completed() -> None:
+    """TDA 47B: an all-in of less than half a bet may be called or completed to the
+    full bet, and does not reopen the betting to a player who already acted."""
+    hand = _limit_all_in(24)  # 4 over 20: less than half
+    assert hand.full_bets == 2
+    assert hand.legal_actions().min_raise_to == 30  # completing to the full raise
+    act(hand, "c", "c")
+    assert hand.actor == 2
+    actions = hand.legal_actions()
+    assert actions.min_raise_to is None and actions.call_amount == 4
+    assert actions.raise_refusal is not None and "less than half a bet" in actions.raise_refusal
+    completed = _limit_all_in(24)
+    act(completed, "r30", "c")  # the small blind completes: a full raise reopens
+    assert completed.actor == 2 and completed.legal_actions().min_raise_to == 40
+
+
+def test_tda_47b_threshold_is_a_house_option() -> None:
+    """With limit_all_in_percent = 100 only a complete raise counts: the all-in to 25
+    neither reopens nor moves the next raise off the bet levels."""
+    hand = _limit_all_in(25, percent=100)
+    assert hand.full_bets == 2
+    assert hand.legal_actions().min_raise_to == 30
+    act(hand, "c", "c")
+    assert hand.legal_actions().min_raise_to is None

@@ -1,4 +1,4 @@
-"""Pots, side pots, odd chips and showdown rules, named after RULEBOOK IDs."""
+"""Pots, side pots, odd chips and showdown rules, named after the rule IDs of docs/rules.md."""
 
 import pytest
 

@@ -93,7 +93,7 @@ def test_screen_command_says_what_is_missing(tmp_path, capsys) -> None:  # type:
     config = tmp_path / "table.toml"
     config.write_text('[table]\nprofile = "home"\n')
     assert main_screen(["--seat", "3", "--config", str(config)]) == 2
-    assert "[terminals] seat3" in capsys.readouterr().out
+    assert "[terminals] seat3" in capsys.readouterr().err
     missing = str(tmp_path / "nobody.sock")
     assert main_screen(["--seat", "3", "--socket", missing, "--secret", "x" * 16]) == 1
-    assert "is pokertable serve running" in capsys.readouterr().out
+    assert "is pokertable serve running" in capsys.readouterr().err

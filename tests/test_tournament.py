@@ -232,7 +232,7 @@ def test_tda_7_warning_and_penalty_need_a_reason() -> None:
     with pytest.raises(IllegalAction, match="needs a reason") as info:
         book.give(1, Penalty(PenaltyKind.ROUNDS, 1), "   ", 0.0, 9)
     assert info.value.key == "error.ruling.no_reason"
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match="A warning has no rounds"):
         Penalty(PenaltyKind.WARNING, rounds=2)
 
 

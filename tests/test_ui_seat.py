@@ -67,7 +67,14 @@ def test_presets_set_the_raise_amount() -> None:
     tap(s, "preset_pot")
     assert tap(s, "raise") == [{"type": "act", "action": "raise", "amount": 150}]
     tap(s, "preset_all_in")
-    assert tap(s, "raise") == [{"type": "act", "action": "allin", "amount": 180}]
+    assert tap(s, "raise") == []  # all the chips: asked again first
+    s.draw()
+    assert "allin_confirm" in ids(s)
+    assert tap(s, "allin_cancel") == [] and s.allin_pending is None
+    s.draw()
+    tap(s, "raise")
+    s.draw()
+    assert tap(s, "allin_confirm") == [{"type": "act", "action": "allin", "amount": 180}]
 
 
 def test_slider_drag_sets_any_amount_within_the_legal_range() -> None:
@@ -329,11 +336,33 @@ def test_buttons_fit_and_do_not_overlap(size: tuple[int, int], large: bool, make
             assert not a.rect.colliderect(b.rect), (a.id, b.id)
 
 
+def _record_texts(screen: SeatScreen) -> list[str]:
+    """Make ``screen`` note every text it draws; return the list it fills."""
+    drawn: list[str] = []
+    original = screen.text
+
+    def record(text: str, *args: Any, **kwargs: Any) -> pygame.Rect:
+        drawn.append(text)
+        return original(text, *args, **kwargs)
+
+    screen.text = record  # type: ignore[method-assign]
+    return drawn
+
+
 def test_every_phase_renders() -> None:
+    """Every phase draws its own label (in the view's language) in the clock panel."""
+    labels = set()
     for phase in ("dealing", "betting", "board", "showdown", "complete", "idle"):
         view = V.seat_waiting()
-        view["table"]["phase"] = phase
-        SeatScreen(view).draw()
+        view["table"].update(phase=phase, actor=None, clock=None)
+        screen = SeatScreen(view)
+        drawn = _record_texts(screen)
+        surface = screen.draw()
+        label = tr(f"ui.phase.{phase}", screen.lang)
+        assert label in drawn, f"{phase}: {label!r} not among {drawn}"
+        assert surface.get_bounding_rect().width > 0
+        labels.add(label)
+    assert len(labels) == 6  # six different labels, none missing from the catalog
 
 
 def test_ui_keys_exist_in_the_catalog() -> None:

@@ -34,6 +34,7 @@ from firmware.errors import IllegalAction
 from firmware.hal import IdCardInserted
 from firmware.protocol.auth import StaffDirectory, TerminalSecrets
 from firmware.protocol.client import TableClient
+from firmware.protocol.framing import Decoder, encode
 from firmware.protocol.server import TableServer
 from firmware.service.controller import Controller
 from firmware.service.registry import TagRegistry
@@ -52,6 +53,8 @@ SECRETS["console"] = "console-secret-0123456789"
 BADGES = {"dealer": ("BADGE-D", "Dani", "1111"), "floor": ("BADGE-F", "Flor", "2222")}
 GUARD = 20.0
 """Deadlock guard for a reply (seconds); tests never assert how long anything took."""
+_RIGS: dict[int, tuple[Rig, str]] = {}
+"""Each connected test client's rig and terminal name, for :func:`exchange`."""
 ACCEPTED_PROTOCOL_KEYS: set[str] = set()
 """Protocol refusals the contract documents for a well-formed request."""
 
@@ -107,11 +110,29 @@ class Rig:
     def connect(self, terminal: str) -> TableClient:
         client = TableClient.unix(self.socket)
         self.clients.append(client)
+        _RIGS[id(client)] = (self, terminal)
         client.hello(terminal, SECRETS[terminal], "en")
         return client
 
+    def view(self, terminal: str) -> dict[str, Any]:
+        """The connection's view as the server computes it now, through the wire codec."""
+        states = [c for c in self.server.clients.values() if c.terminal == terminal]
+        assert len(states) == 1, f"{terminal} is not connected once"
+        found: list[dict[str, Any]] = []
+
+        def run() -> None:
+            view = self.server.view_for(states[0])
+            assert view is not None, f"{terminal} has no view"
+            (decoded,) = Decoder().feed(encode(view))
+            found.append(decoded)
+
+        self.on_loop(run)
+        assert found, "the view was not computed"
+        return found[0]
+
     def close(self) -> None:
         for client in self.clients:
+            _RIGS.pop(id(client), None)
             client.close()
         self.server.stop()
         self.controller.stop()
@@ -126,33 +147,55 @@ def rig(tmp_path: pathlib.Path) -> Iterator[Rig]:
     r.close()
 
 
+MARKER = {"type": "language", "lang": "xx"}
+"""A request the server refuses at once on its own thread (a language it does not have)."""
+MARKER_KEYS = ("protocol.fields", "protocol.language")
+"""The keys of the marker's refusal (a field check; a language check before it)."""
+
+
+def _until_marker(client: TableClient) -> list[dict[str, Any]]:
+    """Send :data:`MARKER`; return the refusals that arrive before its own refusal.
+
+    The server handles one connection's messages in order and its refusals keep
+    their order (views may be coalesced, refusals never are), so the marker's
+    refusal comes after every refusal queued before the marker was handled.
+    """
+    client.send(MARKER)
+    refusals: list[dict[str, Any]] = []
+    while True:
+        reply = client.recv(GUARD)
+        if reply["type"] != "refused":
+            continue
+        if reply["key"] in MARKER_KEYS and "lang" in reply["reason"]:
+            return refusals
+        refusals.append(reply)
+
+
 def exchange(
     client: TableClient, message: dict[str, Any], lang: str = "en"
 ) -> tuple[list[dict[str, Any]], Any]:
-    """Send ``message`` and return the refusals it drew and the newest view after it.
+    """Send ``message``; return the refusals it drew and the client's view after it.
 
-    Barrier: the server handles one connection's requests in order and runs their
-    events on the controller loop in order, so a view in a language asked for after
-    ``message`` was computed after ``message`` was applied or refused (a refusal is
-    queued before it). Switching to the other language and back gives two such views
-    without any timing assumption; the screen ends in ``lang``.
+    Explicit synchronisation, no timing assumption (issue 17: the former barrier,
+    two views in alternating languages, failed under load because the server
+    keeps only a client's newest unsent view and stale views could pass it):
+
+    1. a marker after ``message``: once its refusal is back, the server has
+       handled ``message`` and queued its table event on the controller loop;
+    2. a call run on the controller loop: the event has been applied and any
+       refusal of it handed to the server thread;
+    3. a second marker: every such refusal is now received;
+    4. the view is computed on the controller loop by the server's own
+       :meth:`TableServer.view_for`, and passes through the wire codec.
+
+    ``lang`` is kept for the callers; the view is in the connection's language.
     """
+    rig, terminal = _RIGS[id(client)]
     client.send(message)
-    if message["type"] == "language":
-        lang = str(message["lang"])
-    other = "es" if lang == "en" else "en"
-    refusals: list[dict[str, Any]] = []
-    view: dict[str, Any] = {}
-    for want in (other, lang):
-        client.send({"type": "language", "lang": want})
-        while True:
-            reply = client.recv(GUARD)
-            if reply["type"] == "refused":
-                refusals.append(reply)
-            elif reply["type"] == "view" and reply["lang"] == want:
-                view = reply
-                break
-    return refusals, view
+    refusals = _until_marker(client)
+    rig.on_loop(lambda: None)
+    refusals += _until_marker(client)
+    return refusals, rig.view(terminal)
 
 
 def send_all(
@@ -290,6 +333,8 @@ def test_all_in_preset_reaches_the_table(rig: Rig) -> None:
     deal(rig)
     client, screen = seat(rig, actor(rig))
     out = taps(screen, "preset_all_in", "raise")
+    screen.draw()
+    out += taps(screen, "allin_confirm")
     assert out[0]["action"] == "allin"
     assert not send_all(client, screen, out)
     assert logged(rig, te.Act)[-1] == te.Act(actor_seat(out, rig), "allin", out[0]["amount"])

@@ -171,7 +171,7 @@ def test_false_sync_inside_a_corrupted_frame_resyncs_to_the_next_real_frame() ->
 def test_unknown_message_type() -> None:
     frames = Decoder().feed(encode_frame(Frame(0x7E, payload=b"future")))
     assert len(frames) == 1  # framing is fine; the type is not known
-    with pytest.raises(UnknownType):
+    with pytest.raises(UnknownType, match="Unknown message type 0x7E"):
         decode_message(frames[0])
 
 
@@ -188,17 +188,21 @@ def test_wrong_protocol_version() -> None:
 
 
 @pytest.mark.parametrize(
-    "msg_type, payload",
+    "msg_type, payload, why",
     [
-        (MsgType.CARD_DRAWN, b"\x00\x00"),
-        (MsgType.CARD_DRAWN, b"\x00\x00\x00\x01\x00"),
-        (MsgType.SHOE_STATE, b"\x63"),
-        (MsgType.ZONE_STATE, b"\x02\xff\xfe\x00\x00"),
-        (MsgType.SCAN_RESULT, b"\x00\x01\x00\x03\x01\x0a"),
+        (MsgType.CARD_DRAWN, b"\x00\x00", "CARD_DRAWN payload ended early"),
+        (MsgType.CARD_DRAWN, b"\x00\x00\x00\x01\x00", "CARD_DRAWN payload holds an empty tag"),
+        (MsgType.SHOE_STATE, b"\x63", "SHOE_STATE payload has an unknown code 99"),
+        (MsgType.ZONE_STATE, b"\x02\xff\xfe\x00\x00", "ZONE_STATE payload holds text that is not"),
+        (
+            MsgType.SCAN_RESULT,
+            b"\x00\x01\x00\x03\x01\x0a",
+            r"SCAN_RESULT payload ended early \(byte 6\)",
+        ),
     ],
 )
-def test_bad_payloads(msg_type: int, payload: bytes) -> None:
-    with pytest.raises(BadPayload):
+def test_bad_payloads(msg_type: int, payload: bytes, why: str) -> None:
+    with pytest.raises(BadPayload, match=why):
         decode_message(Frame(msg_type, payload=payload))
 
 

@@ -139,7 +139,10 @@ def _loop(
                 else:
                     screen.set_view(msg)
             elif msg.get("type") in ("refused", "alert") and screen is not None:
-                screen.show_notice(str(msg.get("reason") or msg.get("text") or ""))
+                screen.show_notice(screen.refusal_text(msg))
+        closed = getattr(link, "closed", None)
+        if isinstance(closed, threading.Event) and closed.is_set():
+            return screen  # the controller went away: the caller says so and exits
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 return screen

@@ -14,6 +14,7 @@ Messages (fields follow the table events in ``firmware/table/events.py``):
 * ``{"type": "report", "report": "exposed" | "face_up" | "marked", "card": "Ah"}``;
   ``"misdeal", "reason"``; ``"premature"``; ``"burn_error", "case": "a" | "b" | "c"``;
   ``"empty_seat", "seat"``; ``"kill", "seat", "reason"``; ``"clock"``; ``"pause"`` / ``"resume"``;
+  ``"shuffle"`` (the "new hand" button between hands: the hand starts at the shuffle);
   ``"deck_step", "step"`` (PE-2; the first step, ``show``, comes from the shoe's scan);
   ``"chip_race", "old", "new", "cards": ["Ah", ...]`` (TDA-2: the cards the dealer turned,
   in the order dealt, one per odd chip);
@@ -37,7 +38,8 @@ import pygame
 
 from ui.cards import draw_card, draw_recall
 from ui.console_diag import HEALTH
-from ui.console_pages import CHECKLIST, FIELD, FLOWS, OPTIONS, RACES, RANKS, ConsolePages
+from ui.console_game import GamePages
+from ui.console_pages import CHECKLIST, FIELD, FLOWS, OPTIONS, RACES, RANKS
 from ui.seat import other_language
 from ui.widgets import GOLD, MUTED, PANEL, PANEL_HI, RED, TEXT, WHITE, Message
 
@@ -55,7 +57,11 @@ INCIDENTS = (
 )
 
 
-class ConsoleScreen(ConsolePages):
+DESTRUCTIVE = ("misdeal", "kill")
+"""Reports that end a hand or kill a player's hand: drawn apart from the others, in red."""
+
+
+class ConsoleScreen(GamePages):
     """The dealer's console. Feed views with :meth:`set_view`, input with :meth:`handle`."""
 
     def __init__(self, view: Message | None = None, **kwargs: Any) -> None:
@@ -111,6 +117,8 @@ class ConsoleScreen(ConsolePages):
             self._chip_race_page()
         elif self.page == "floor":
             self._floor_page()
+        elif self.page == "game":
+            self._game_page()
         else:
             self._progress()
             self._buttons()
@@ -122,7 +130,7 @@ class ConsoleScreen(ConsolePages):
         font_h = self.px(0.035)
         for d in self.view.get("devices") or []:
             health = str(d.get("health", "ok"))
-            label = f"{d.get('name', '?')}"
+            label = f"{d.get('label') or d.get('name', '?')}"
             if health != "ok":
                 label += " " + self.t(f"ui.health.{health}")
             w = self.fonts.get(font_h).size(label)[0] + 34
@@ -235,7 +243,8 @@ class ConsoleScreen(ConsolePages):
             box = pygame.Rect(x, y, w, 78)
             self.panel(box, (110, 25, 25))
             names = ", ".join(
-                f"{d.get('name')}: {self.t('ui.health.' + str(d.get('health')))}" for d in faults
+                f"{d.get('label') or d.get('name')}: {self.t('ui.health.' + str(d.get('health')))}"
+                for d in faults
             )
             self.text(
                 self.t("ui.console.device_fault", devices=names)
@@ -289,6 +298,8 @@ class ConsoleScreen(ConsolePages):
                 ).bottom
                 + 4
             )
+        if area.bottom - pad - y >= 40:  # the seats at a glance: stacks, bets, who acts
+            self.seat_map(pygame.Rect(x, y, w, area.bottom - pad - y), compact=True)
 
     def _role_text(self, nxt: dict[str, Any]) -> str:
         role = str(nxt.get("role") or "none")
@@ -328,9 +339,11 @@ class ConsoleScreen(ConsolePages):
                 break
 
     def _buttons(self) -> None:
+        """Harmless reports and pages above; the destructive ones (misdeal, kill) apart, in red."""
         grid: list[tuple[str, str, Any, str]] = [
             (f"incident_{k}", self.t(f"ui.incident.{k}"), partial(self.start, k), "warn")
             for k in INCIDENTS
+            if k not in DESTRUCTIVE
         ]
         paused = bool(self.console.get("paused"))
         grid += [
@@ -350,12 +363,25 @@ class ConsoleScreen(ConsolePages):
                 "normal",
             ),
             ("recall", self.t("ui.console.recall"), partial(self._set_page, "recall"), "normal"),
+            ("game", self.t("ui.console.game"), partial(self._set_page, "game"), "go"),
         ]
+        between = self.table.get("hand") is None
+        if between:  # the dealer starts the next hand by shuffling (TDA-17: it starts there)
+            grid.append(("next_hand", self.t("ui.console.next_hand"), None, "go"))
+        gated = {f"incident_{k}" for k in INCIDENTS} | {"clock", "pause", "resume", "next_hand"}
         cols, rows = 3, 5
-        w, h = 0.47 / cols, 0.89 / rows
+        w, h = 0.47 / cols, 0.72 / rows
         reports = self.allowed("report")
         for i, (id, label, action, style) in enumerate(grid):
             r = self.rect(0.52 + (i % cols) * w, 0.1 + (i // cols) * h, w - 0.008, h - 0.012)
             msg = {"type": "report", "report": id} if id in ("pause", "resume") else None
-            enabled = reports or i >= len(INCIDENTS) + 2  # pages stay open; their sends are gated
+            if id == "next_hand":
+                msg = {"type": "report", "report": "shuffle"}
+            enabled = reports or id not in gated  # pages stay open; their sends are gated
             self.button(id, r, label, msg, action, enabled=enabled, style=style, rel=0.04)
+        # Apart, below a gap: the reports that end or kill a hand.
+        for i, kind in enumerate(DESTRUCTIVE):
+            r = self.rect(0.52 + i * 0.235, 0.845, 0.227, 0.145)
+            label = self.t(f"ui.incident.{kind}")
+            action = partial(self.start, kind)
+            self.button(f"incident_{kind}", r, label, None, action, enabled=reports, style="danger")

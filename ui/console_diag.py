@@ -74,7 +74,8 @@ class TechnicianPage(Screen):
             identity = d.get("identity") or {}
             detail = " ".join(str(identity.get(k, "")) for k in ("model", "serial", "firmware"))
             fault = d.get("fault") or ""
-            line = f"{d.get('name', '?')}: {self.t('ui.health.' + health)}  {detail} {fault}"
+            shown = d.get("label") or d.get("name", "?")
+            line = f"{shown}: {self.t('ui.health.' + health)}  {detail} {fault}"
             self.text(line.strip(), r.inflate(-44, 0).move(14, 0), 0.042, TEXT, align="left")
 
     def _report(self, report: dict[str, Any]) -> None:
@@ -160,13 +161,14 @@ class TechnicianPage(Screen):
             style="primary",
         )
         names = list(diag.get("devices") or [])[:8]
+        labels = {d.get("name"): d.get("label") for d in self.view.get("devices") or []}
         for i, name in enumerate(names):
             col, row = i % 2, i // 2
             half = (inner_w - 0.01) / 2
             self.button(
                 f"diag_{name}",
                 self.rect(inner_x + col * (half + 0.01), 0.48 + row * 0.12, half, 0.11),
-                self.t("ui.diag.one", device=name),
+                self.t("ui.diag.one", device=labels.get(name) or name),
                 message={"type": "diag_start", "device": name},
                 enabled=can,
                 rel=0.04,

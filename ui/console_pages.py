@@ -20,6 +20,7 @@ from typing import Any
 
 import pygame
 
+from firmware.i18n import CATALOG
 from ui.cards import draw_card
 from ui.console_diag import TechnicianPage
 from ui.widgets import GOLD, GREEN, MUTED, PANEL, PANEL_HI, RED, TEXT, Message
@@ -41,7 +42,17 @@ FLOWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "award_pot": ("override", ("seats", "reason")),
     "void": ("override", ("reason",)),
     "undo": ("override", ("reason",)),
+    # Game management (ui.console_game): seat, buy-ins, sit out, cash out, button.
+    "sit": ("report", ("free_seat", "player", "chips")),
+    "rebuy": ("report", ("seat", "chips")),
+    "addon": ("report", ("seat", "chips")),
+    "sit_out": ("report", ("seat",)),
+    "come_back": ("report", ("seat",)),
+    "cash_out": ("report", ("seat",)),
+    "set_button": ("report", ("seat",)),
 }
+SENDS = {"addon": "rebuy", "come_back": "sit_out"}
+"""Flows that send another report kind (an add-on is a rebuy; coming back ends sitting out)."""
 OPTIONS: dict[str, tuple[str, ...]] = {
     "misdeal_reason": ("first_card", "two_exposed", "wrong_count", "wrong_button", "boxed"),
     "kill_reason": ("unprotected", "penalty", "wrong_count", "fouled"),
@@ -56,7 +67,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
         "etiquette",
     ),
 }
-FIELD = {"misdeal_reason": "reason", "kill_reason": "reason"}
+FIELD = {"misdeal_reason": "reason", "kill_reason": "reason", "free_seat": "seat"}
 CHECKLIST = ("show", "face_down", "scramble", "shuffle", "cut")
 RACES = ((5, 25), (25, 100), (100, 500), (500, 1000), (1000, 5000))
 RANKS = "AKQJT98765432"
@@ -153,7 +164,7 @@ class ConsolePages(TechnicianPage):
         assert self.flow is not None
         kind = self.flow["kind"]
         mtype = FLOWS[kind][0]
-        msg: Message = {"type": mtype, mtype: kind}
+        msg: Message = {"type": mtype, mtype: SENDS.get(kind, kind)}
         for name, value in self.flow["fields"].items():
             if name == "penalty" and value.startswith("rounds"):
                 msg["penalty"], msg["rounds"] = "rounds", int(value[-1])
@@ -236,8 +247,11 @@ class ConsolePages(TechnicianPage):
         if name == "cards":
             self._cards_step(nav)
             return
+        if name == "player":
+            self._name_step(nav)
+            return
         self.text(
-            self.t(f"ui.step.{name}"), self.rect(0.02, 0.25, 0.96, 0.06), 0.045, TEXT, align="left"
+            self._label("step", name), self.rect(0.02, 0.25, 0.96, 0.06), 0.045, TEXT, align="left"
         )
         pick = self.flow["pick"]
         if name == "card":
@@ -245,14 +259,18 @@ class ConsolePages(TechnicianPage):
             if pick.get("rank") and pick.get("suit"):
                 choose = partial(self._choose, "card", pick["rank"] + pick["suit"])
                 nav.append(("flow_next", self.t("ui.next"), choose, "go"))
-        elif name in ("seat", "seats"):
-            seats = [int(s["seat"]) for s in self.table.get("seats") or []] or list(range(1, 11))
+        elif name in ("seat", "seats", "free_seat"):
+            taken = [int(s["seat"]) for s in self.table.get("seats") or []]
+            seats = taken or list(range(1, 11))
+            if name == "free_seat":
+                top = int(self.console.get("max_seats") or 10)
+                seats = [n for n in range(1, top + 1) if n not in taken]
             multi = name == "seats"
             items = [
                 (
                     f"seat_{n}",
                     self.seat_label(n),
-                    partial(self._pick, "seats", n) if multi else partial(self._choose, "seat", n),
+                    partial(self._pick, "seats", n) if multi else partial(self._choose, name, n),
                     "selected" if n in pick.get("seats", ()) else "normal",
                 )
                 for n in seats
@@ -270,7 +288,8 @@ class ConsolePages(TechnicianPage):
                 ("key_delete", self.t("ui.delete"), partial(self._pick, "delete", None), "normal")
             )
             self._grid(keys, 0.32, 6, 2, 0.3)
-            self.text(pick.get("chips", "") or "0", self.rect(0.02, 0.64, 0.96, 0.12), 0.09, GOLD)
+            self.text(pick.get("chips", "") or "0", self.rect(0.02, 0.64, 0.5, 0.12), 0.09, GOLD)
+            self._buy_in_hint(self.rect(0.52, 0.64, 0.46, 0.12))
             if pick.get("chips"):
                 choose = partial(self._choose, "chips", int(pick["chips"]))
                 nav.append(("flow_next", self.t("ui.next"), choose, "go"))
@@ -286,6 +305,21 @@ class ConsolePages(TechnicianPage):
             ]
             self._grid(items, 0.32, 2, 3, 0.45)
         self._grid(nav, 0.8, 3, 1, 0.19)
+
+    def _label(self, prefix: str, name: str) -> str:
+        """``ui.prefix.name.kind`` for the flow in progress when the catalog has it, else
+        ``ui.prefix.name`` (a buy-in's chips are not a new stack)."""
+        kind = self.flow["kind"] if self.flow else ""
+        specific = f"ui.{prefix}.{name}.{kind}"
+        return self.t(specific if specific in CATALOG else f"ui.{prefix}.{name}")
+
+    def _name_step(self, nav: list[tuple[str, str, Any, str]]) -> None:
+        """The player's name on a keyboard (drawn by :class:`ui.console_game.GamePages`)."""
+        raise NotImplementedError
+
+    def _buy_in_hint(self, r: pygame.Rect) -> None:
+        """The table's buy-in range beside the chips keypad (:class:`ui.console_game.GamePages`)."""
+        raise NotImplementedError
 
     def _card_picker(self, pick: dict[str, Any], top: float = 0.32) -> None:
         ranks = [
@@ -346,7 +380,13 @@ class ConsolePages(TechnicianPage):
                 value = ", ".join(self.seat_label(v) for v in value)
             elif key == "cards":
                 value = " ".join(value) or "-"
-            parts.append(f"{self.t('ui.field.' + key)}: {value}")
+            elif isinstance(value, bool):
+                continue  # sit out / come back: the consequence says it
+            parts.append(f"{self._label('field', key)}: {value}")
+        if self.flow and f"ui.consequence.{self.flow['kind']}" in CATALOG:
+            seat = msg.get("seat")
+            who = self.seat_label(seat) if seat is not None else ""
+            parts.append(self.t(f"ui.consequence.{self.flow['kind']}", seat=who))
         return ". ".join(parts) + ". " + self.t("ui.console.confirm_hint")
 
     # --- pages --------------------------------------------------------------------------

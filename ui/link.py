@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import ssl
+import sys
 import threading
 from typing import Any
 
@@ -66,12 +68,87 @@ class ClientLink:
         self._thread.join(2)
 
 
-def main_screen(argv: list[str] | None = None) -> int:
-    """``pokertable screen --seat N | --console``: a screen connected to the controller."""
-    import argparse
+EXIT_REFUSED = 78
+"""Exit status when the controller refuses this terminal (its units do not restart on it)."""
+
+
+def _screen_settings(args: Any) -> tuple[str | None, str | None, str | None]:
+    """The socket and secret from the options, the credential file or the configuration;
+    the third value is a sentence saying what is missing or unreadable, if anything."""
+    import os
     import tomllib
 
-    from ui.app import run
+    terminal = "console" if args.console else f"seat{args.seat}"
+    socket_path, secret = args.socket, args.secret
+    secret_file = args.secret_file
+    if secret is None and secret_file is None and os.environ.get("CREDENTIALS_DIRECTORY"):
+        # A unit may also hand the secret over as a systemd credential named "secret".
+        secret_file = os.path.join(os.environ["CREDENTIALS_DIRECTORY"], "secret")
+    if args.host:
+        socket_path = socket_path or "-"  # not used: the screen connects over TLS
+    if secret is None and secret_file is not None:
+        try:
+            with open(secret_file, encoding="utf-8") as handle:
+                secret = handle.read().strip()
+        except OSError as exc:
+            return None, None, f"the secret file {secret_file} cannot be read ({exc.strerror})"
+    if socket_path is None or secret is None:
+        try:
+            with open(args.config, "rb") as handle:
+                config = tomllib.load(handle)
+        except FileNotFoundError:
+            return (
+                None,
+                None,
+                (f"there is no configuration {args.config}; pass --socket and --secret-file"),
+            )
+        except PermissionError:
+            return (
+                None,
+                None,
+                (
+                    f"this user may not read {args.config} (screens get only their own secret); "
+                    "pass --socket and --secret-file"
+                ),
+            )
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            return None, None, f"the configuration {args.config} cannot be read ({exc})"
+        socket_path = socket_path or config.get("server", {}).get("socket")
+        if secret is None:
+            entry = config.get("terminals", {}).get(terminal)
+            if isinstance(entry, dict) and "secret_file" in entry:
+                try:
+                    with open(str(entry["secret_file"]), encoding="utf-8") as handle:
+                        secret = handle.read().strip()
+                except OSError as exc:
+                    return (
+                        None,
+                        None,
+                        (f"the secret file {entry['secret_file']} cannot be read ({exc.strerror})"),
+                    )
+            elif isinstance(entry, str):
+                secret = entry
+    if not socket_path or not secret:
+        return (
+            None,
+            None,
+            (
+                f"no socket or no secret for {terminal}; set [server] socket and [terminals] "
+                f"{terminal} in {args.config}, or pass --socket and --secret-file"
+            ),
+        )
+    return socket_path, secret, None
+
+
+def main_screen(argv: list[str] | None = None) -> int:
+    """``pokertable screen --seat N | --console``: a screen connected to the controller.
+
+    Exit status: 0 when the window is closed, 1 when the controller cannot be reached or
+    closes the connection (systemd restarts the screen), 2 for bad options or a display
+    that cannot open, :data:`EXIT_REFUSED` when the controller refuses this terminal's
+    secret (no restart: the secret must be fixed).
+    """
+    import argparse
 
     parser = argparse.ArgumentParser(prog="pokertable screen", description=__doc__)
     who = parser.add_mutually_exclusive_group(required=True)
@@ -80,36 +157,84 @@ def main_screen(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", default="/etc/pokertable/table.toml")
     parser.add_argument("--socket", help="the controller's Unix socket (default from [server])")
     parser.add_argument("--secret", help="this terminal's secret (default from [terminals])")
+    parser.add_argument(
+        "--secret-file",
+        help="a file holding this terminal's secret (default: the systemd credential 'secret')",
+    )
+    parser.add_argument("--host", help="the controller's address, for a screen on its own board")
+    parser.add_argument("--port", type=int, default=7700, help="the controller's TLS port")
+    parser.add_argument("--cert", help="this terminal's certificate (PEM), with --host")
+    parser.add_argument("--key", help="this terminal's private key (PEM), with --host")
+    parser.add_argument("--ca", help="the authority that signed the controller's certificate")
     parser.add_argument("--lang", default="es", choices=("es", "en"))
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--fullscreen", action="store_true")
     args = parser.parse_args(argv)
     terminal = "console" if args.console else f"seat{args.seat}"
-    socket_path, secret = args.socket, args.secret
-    if socket_path is None or secret is None:
-        with open(args.config, "rb") as handle:
-            config = tomllib.load(handle)
-        socket_path = socket_path or config.get("server", {}).get("socket")
-        secret = secret or config.get("terminals", {}).get(terminal)
-    if not socket_path or not secret:
-        print(
-            f"pokertable screen: no socket or no secret for {terminal}; set [server] socket and "
-            f"[terminals] {terminal} in {args.config}, or pass --socket and --secret.",
-        )
-        return 2
     try:
-        client = TableClient.unix(socket_path)
-    except OSError as exc:
+        width, height = (int(x) for x in args.size.lower().split("x"))
+    except ValueError:
+        parser.error("--size takes WIDTHxHEIGHT, for example 800x480.")
+    socket_path, secret, problem = _screen_settings(args)
+    if problem is not None or socket_path is None or secret is None:
+        print(f"pokertable screen: {problem}.", file=sys.stderr)
+        return 2
+    where = f"{args.host}:{args.port}" if args.host else socket_path
+    try:
+        if args.host:
+            if not (args.cert and args.key and args.ca):
+                parser.error("--host needs --cert, --key and --ca (TLS with a certificate).")
+            context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=args.ca)
+            context.load_cert_chain(args.cert, args.key)
+            client = TableClient.tls(args.host, args.port, context)
+        else:
+            client = TableClient.unix(socket_path)
+    except (OSError, ssl.SSLError) as exc:
         print(
-            f"pokertable screen: cannot reach the controller at {socket_path} ({exc}); "
-            "is pokertable serve running?"
+            f"pokertable screen: cannot reach the controller at {where} "
+            f"({getattr(exc, 'strerror', None) or exc}); is pokertable serve running?",
+            file=sys.stderr,
         )
         return 1
-    client.hello(terminal, secret, args.lang)
+    try:
+        client.hello(terminal, secret, args.lang)
+        answer = client.recv(timeout=10.0)
+    except (ClientClosed, TimeoutError, OSError) as exc:
+        print(
+            f"pokertable screen: the controller did not answer the hello ({exc}).",
+            file=sys.stderr,
+        )
+        client.sock.close()
+        return 1
+    if answer.get("type") == "refused":
+        print(
+            f"pokertable screen: the controller refused {terminal}: {answer.get('reason')} "
+            "Check this terminal's secret file against the controller's.",
+            file=sys.stderr,
+        )
+        client.sock.close()
+        return EXIT_REFUSED
+    client.received.appendleft(answer)  # the welcome is the screen's to read too
     link = ClientLink(client)
-    width, height = (int(x) for x in args.size.lower().split("x"))
+    import pygame
+
+    from ui.app import run
+
+    lost = False
     try:
         run(link, size=(width, height), fullscreen=args.fullscreen)
+        lost = link.closed.is_set()  # the controller went away (not the window closed)
+    except pygame.error as exc:
+        print(
+            f"pokertable screen: the display cannot be opened ({exc}); check the video driver "
+            "(SDL_VIDEODRIVER, kmsdrm needs libdrm, libgbm, libEGL and libGLESv2) and that "
+            "this user may open /dev/dri.",
+            file=sys.stderr,
+        )
+        return 2
     finally:
         link.close()
+    if lost:
+        print("pokertable screen: the controller closed the connection.", file=sys.stderr)
+        return 1
     return 0

@@ -9,13 +9,15 @@ Messages produced (exactly the contract's client → controller messages):
 * ``{"type": "act", "action": "fold"}``, ``{"type": "act", "action": "check"}``,
   ``{"type": "act", "action": "call", "amount": N}``,
   ``{"type": "act", "action": "bet" | "raise" | "allin", "amount": N}`` (``N`` is the
-  total the bet is made *to*, as in ``legal``; the all-in preset sends ``allin``);
+  total the bet is made *to*, as in ``legal``; the all-in preset sends ``allin`` after a
+  confirmation dialog, since it puts every chip in);
 * ``{"type": "advance", "action": "fold" | "check_fold" | "check" | "call" | "cancel"}``;
 * ``{"type": "declare_raise"}``; ``{"type": "sit_out"}`` / ``{"type": "sit_in"}``;
 * ``{"type": "rebuy", "chips": N}`` (after a confirmation: a rebuy is binding, TDA-18);
 * ``{"type": "show", "cards": ["Ah", "Kd"]}`` / ``{"type": "muck"}`` at the showdown, when the
   seat has a live hand not yet tabled and it is its turn to show (``table.to_show``; without
   that field, whenever it has such a hand);
+* ``{"type": "call_floor"}`` (the "call the floor" button; an alert on the console);
 * ``{"type": "language", "lang": "es" | "en"}``.
 
 Four-colour deck, large text and the recall page are local display choices.
@@ -27,6 +29,7 @@ The seat's state and the action panel under the board are
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,6 +47,12 @@ from ui.widgets import (
     WHITE,
     Message,
 )
+
+RULE_ID = re.compile(r"\s*\((?:(?:TDA|HG|CC|PE|GLI)-\d+(?:,\s*)?)+\)|\b(?:TDA|HG|CC|PE)-\d+")
+"""Rule IDs in a sentence (``(TDA-18)``, ``(TDA-27, HG-10)``), dropped on a seat screen."""
+
+WON = (70, 58, 12)
+"""A winning seat's tile after the hand (gold border on dark gold)."""
 
 STATUS_KEYS = {
     "folded": "ui.status.folded",
@@ -99,6 +108,10 @@ class SeatScreen(SeatPanels):
 
     # --- local actions ------------------------------------------------------------------
 
+    def show_notice(self, text: str, seconds: float = 5.0) -> None:
+        """Show a refusal or alert without the rule IDs in it: players do not read them."""
+        super().show_notice(RULE_ID.sub("", text).replace(" .", ".").strip(), seconds)
+
     def _toggle_language(self) -> None:
         self.lang = other_language(self.lang)
         self.emit({"type": "language", "lang": self.lang})
@@ -123,6 +136,8 @@ class SeatScreen(SeatPanels):
         self._actions()
         if self.rebuy_pick is not None:
             self._rebuy_dialog()
+        elif self.allin_pending is not None:
+            self._allin_dialog()
 
     def _top_bar(self) -> None:
         t = self.table
@@ -132,15 +147,20 @@ class SeatScreen(SeatPanels):
         title = self.t("ui.seat.hand", hand=hand) if hand is not None else self.t("ui.seat.between")
         mine = self.view.get("seat")
         title = f"{self.t('ui.seat.number', seat=mine)} · {title}"
-        self.text(title, self.rect(0.01, 0.005, 0.33, 0.08), 0.045, TEXT, align="left")
-        y, h, rel = 0.012, 0.066, 0.038
+        level = self.level_text()
+        if level:  # level, blinds and time to the next level, under the title
+            self.text(title, self.rect(0.01, 0.0, 0.33, 0.045), 0.04, TEXT, align="left")
+            self.text(level, self.rect(0.01, 0.045, 0.33, 0.045), 0.04, GOLD, align="left")
+        else:
+            self.text(title, self.rect(0.01, 0.005, 0.33, 0.08), 0.045, TEXT, align="left")
+        y, h, rel = 0.012, 0.066, 0.036
         lang_label = self.t("ui.lang.other")
         self.button(
-            "lang", self.rect(0.35, y, 0.1, h), lang_label, action=self._toggle_language, rel=rel
+            "lang", self.rect(0.35, y, 0.08, h), lang_label, action=self._toggle_language, rel=rel
         )
         self.button(
             "large_text",
-            self.rect(0.46, y, 0.1, h),
+            self.rect(0.44, y, 0.09, h),
             self.t("ui.large_text"),
             action=lambda: self._toggle("large_text"),
             style="selected" if self.large_text else "toggle",
@@ -148,7 +168,7 @@ class SeatScreen(SeatPanels):
         )
         self.button(
             "four_colour",
-            self.rect(0.57, y, 0.1, h),
+            self.rect(0.54, y, 0.09, h),
             self.t("ui.four_colour"),
             action=lambda: self._toggle("four_colour"),
             style="selected" if self.four_colour else "toggle",
@@ -166,15 +186,24 @@ class SeatScreen(SeatPanels):
             return
         self.button(
             "recall",
-            self.rect(0.68, y, 0.14, h),
+            self.rect(0.64, y, 0.1, h),
             self.t("ui.recall"),
             action=lambda: self._set_page("recall"),
+            rel=rel,
+        )
+        self.button(
+            "call_floor",
+            self.rect(0.75, y, 0.11, h),
+            self.t("ui.call_floor"),
+            {"type": "call_floor"},
+            action=lambda: self.show_notice(self.t("ui.call_floor.sent")),
+            style="warn",
             rel=rel,
         )
         if self.me().get("status") == "sitting-out":
             self.button(
                 "sit_in",
-                self.rect(0.83, y, 0.16, h),
+                self.rect(0.87, y, 0.12, h),
                 self.t("ui.sit_in"),
                 {"type": "sit_in"},
                 style="go",
@@ -183,7 +212,7 @@ class SeatScreen(SeatPanels):
         elif self.me():
             self.button(
                 "sit_out",
-                self.rect(0.83, y, 0.16, h),
+                self.rect(0.87, y, 0.12, h),
                 self.t("ui.sit_out"),
                 {"type": "sit_out"},
                 rel=rel,
@@ -204,8 +233,11 @@ class SeatScreen(SeatPanels):
         status = str(s.get("status") or "active")
         is_actor = t.get("actor") == number
         is_me = self.view.get("seat") == number
-        fill = PANEL_HI if is_me else PANEL
-        border = GOLD if is_actor else (WHITE if is_me else None)
+        won = t.get("phase") in ("showdown", "complete", "idle") and any(
+            w.get("seat") == number for w in t.get("winners") or []
+        )
+        fill = WON if won else (PANEL_HI if is_me else PANEL)
+        border = GOLD if is_actor or won else (WHITE if is_me else None)
         self.panel(r, fill, border)
         pad = max(3, r.width // 30)
         inner = r.inflate(-2 * pad, -2 * pad)
@@ -332,6 +364,11 @@ class SeatScreen(SeatPanels):
             r = self.rect(0.02 + i * 0.145, 0.635, 0.135, 0.35)
             code = str(cards[i]) if i < len(cards) else None
             draw_card(self.surface, r, code, self.fonts, four_colour=self.four_colour, dim=folded)
+        own = self.view.get("own_hand")
+        if own and not folded:  # the player's own hand, named (at the showdown above all)
+            band = self.rect(0.02, 0.925, 0.28, 0.06)
+            self.panel(band, PANEL, GOLD)
+            self.text(self.t("ui.own_hand", hand=own), band.inflate(-8, -2), 0.04, GOLD)
 
     def _recall(self) -> None:
         entries = list(self.view.get("recall") or [])

@@ -50,6 +50,8 @@ class SeatPanels(Screen):
         self.amount: int | None = None
         self.advance: str | None = None
         self.rebuy_pick: int | None = None
+        self.allin_pending: Message | None = None
+        """An all-in chosen and waiting for its confirmation."""
         self._turn_key: tuple[Any, ...] = ()
 
     # --- view helpers -------------------------------------------------------------------
@@ -95,6 +97,7 @@ class SeatPanels(Screen):
         if key != self._turn_key:
             street_changed = self._turn_key[:2] != key[:2]
             self._turn_key = key
+            self.allin_pending = None
             rng = self.raise_range()
             self.amount = rng[0] if rng else None
             if street_changed or self.legal:
@@ -161,7 +164,7 @@ class SeatPanels(Screen):
         t = self.table
         me = self.me()
         winners = t.get("winners") or []
-        if winners and t.get("phase") in ("showdown", "complete"):
+        if winners and t.get("phase") in ("showdown", "complete", "idle"):
             self._winners(area, winners)
         elif self.showdown_cards():
             self._show_or_muck(area)
@@ -228,12 +231,14 @@ class SeatPanels(Screen):
         key = {"bet": "ui.act.bet", "raise": "ui.act.raise", "allin": "ui.act.all_in"}[
             msg["action"]
         ]
+        allin = msg["action"] == "allin"  # asked again before it goes (all the chips)
         self.button(
             "raise",
             pygame.Rect(bottom.left + 2 * (bw + pad), bottom.top, bw, row_h),
             self.t(key, amount=amount),
-            msg,
-            style="primary",
+            None if allin else msg,
+            partial(self._ask_allin, msg) if allin else None,
+            style="danger" if allin else "primary",
             rel=0.05,
         )
         # Presets row, then the slider row.
@@ -328,6 +333,10 @@ class SeatPanels(Screen):
             )
 
     def _winners(self, area: pygame.Rect, winners: list[dict[str, Any]]) -> None:
+        pots = [p for p in self.view.get("distribution") or [] if p.get("shares")]
+        if len(pots) > 1:
+            self._pot_winners(area, pots)
+            return
         pad = 8
         n = max(1, min(3, len(winners)))
         line_h = (area.height - 2 * pad) // (n * 2)
@@ -341,6 +350,23 @@ class SeatPanels(Screen):
                 r2 = pygame.Rect(area.left + pad, y + line_h, area.width - 2 * pad, line_h)
                 self.text(str(w["hand"]), r2, 0.05, TEXT)
             y += 2 * line_h
+
+    def _pot_winners(self, area: pygame.Rect, pots: list[dict[str, Any]]) -> None:
+        """Each pot and who won it, one line per pot; the viewer's own wins in gold."""
+        pad = 8
+        line_h = (area.height - 2 * pad) // max(3, len(pots))
+        mine = str(self.view.get("seat"))
+        for i, pot in enumerate(pots[:6]):
+            names = ", ".join(
+                (self.t("ui.you") if seat == mine else self.seat_name(int(seat))) + f" {amount}"
+                for seat, amount in pot["shares"].items()
+            )
+            line = self.t("ui.pot_won", pot=pot.get("pot", ""), names=names)
+            r = pygame.Rect(
+                area.left + pad, area.top + pad + i * line_h, area.width - 2 * pad, line_h
+            )
+            ink = GOLD if mine in pot["shares"] else TEXT
+            self.text(line, r, 0.05, ink, align="left")
 
     def _rebuy_options(self) -> list[int]:
         extra = self.view.get("rebuy") or {}
@@ -370,6 +396,25 @@ class SeatPanels(Screen):
                 style="primary",
                 rel=0.045,
             )
+
+    def _ask_allin(self, message: Message | None) -> None:
+        self.allin_pending = message
+
+    def _confirm_allin(self) -> None:
+        if self.allin_pending is not None:
+            self.emit(dict(self.allin_pending))
+        self.allin_pending = None
+
+    def _allin_dialog(self) -> None:
+        assert self.allin_pending is not None
+        self.dialog(
+            self.t("ui.allin.confirm", amount=self.allin_pending.get("amount", 0)),
+            self.t("ui.allin.binding"),
+            [
+                ("allin_cancel", self.t("ui.cancel"), partial(self._ask_allin, None), "normal"),
+                ("allin_confirm", self.t("ui.allin.go"), self._confirm_allin, "danger"),
+            ],
+        )
 
     def _rebuy_dialog(self) -> None:
         self.dialog(

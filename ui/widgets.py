@@ -20,7 +20,7 @@ from typing import Any
 
 import pygame
 
-from firmware.i18n import DEFAULT_LANGUAGE, tr
+from firmware.i18n import CATALOG, DEFAULT_LANGUAGE, tr
 
 Color = tuple[int, int, int]
 Message = dict[str, Any]
@@ -144,6 +144,8 @@ class Screen:
         self._outbox: list[Message] = []
         self.notice = ""
         self._notice_left = 0.0
+        self.drawn: list[str] = []
+        """Every text drawn by the last :meth:`draw` (whole, before fitting): for tests."""
 
     # --- view -------------------------------------------------------------------------------
 
@@ -166,20 +168,47 @@ class Screen:
 
     def tick(self, seconds: float) -> bool:
         """Advance local time by ``seconds``; return whether the screen must be redrawn."""
-        before = self.clock_text()
+        before = (self.clock_text(), self.level_text())
         self.now += seconds
         if self.notice:
             self._notice_left -= seconds
             if self._notice_left <= 0:
                 self.notice = ""
                 self.dirty = True
-        if self.clock_text() != before:
+        if (self.clock_text(), self.level_text()) != before:
             self.dirty = True
         return self.dirty
 
     def clock_text(self) -> str:
         """What the countdown shows now ('' without a clock); redraw only when it changes."""
         return ""
+
+    def level_text(self) -> str:
+        """The blind level and the time to the next one ('' without a level clock)."""
+        level = self.view.get("level") or (self.view.get("console") or {}).get("level")
+        if not level or level.get("seconds_left") is None:
+            return ""
+        paused = self.view.get("paused") or (self.view.get("console") or {}).get("paused")
+        left = float(level["seconds_left"]) - (0 if paused else self.now)
+        left = max(0, int(left + 0.999))
+        time = f"{left // 60}:{left % 60:02d}"
+        key = "ui.seat.level_break" if level.get("on_break") else "ui.seat.level"
+        sb, bb = level.get("small_blind"), level.get("big_blind")
+        return self.t(key, n=level.get("number"), sb=sb, bb=bb, time=time)
+
+    def refusal_text(self, message: Message) -> str:
+        """A ``refused`` or ``alert`` message's sentence in the screen's language.
+
+        The catalog's text of the message's ``key`` (with its ``params``) when the
+        catalog has it; otherwise the sentence as sent.
+        """
+        key = message.get("key")
+        if isinstance(key, str) and key in CATALOG:
+            try:
+                return self.t(key, **dict(message.get("params") or {}))
+            except (KeyError, IndexError, ValueError):
+                pass  # a placeholder the sender did not fill: show its sentence
+        return str(message.get("reason") or message.get("text") or "")
 
     # --- text and units -----------------------------------------------------------------
 
@@ -207,6 +236,7 @@ class Screen:
         valign: str = "center",
     ) -> pygame.Rect:
         """Draw ``text`` in ``rect``, shrinking it to fit (ellipsised at the smallest size)."""
+        self.drawn.append(text)
         size = self.px(rel)
         limit = min(size, int(rect.height * 1.05) or size)
         font = self.fonts.get(limit)
@@ -308,6 +338,7 @@ class Screen:
     def draw(self) -> pygame.Surface:
         """Redraw the screen now and return its surface."""
         self._frame = _Frame()
+        self.drawn = []
         self.surface.fill(BG)
         self.paint()
         if self.notice:
@@ -435,6 +466,7 @@ class Screen:
         self, text: str, rect: pygame.Rect, rel: float, color: Color = TEXT
     ) -> pygame.Rect:
         """Draw ``text`` word-wrapped in ``rect``, shrinking the font until it fits."""
+        self.drawn.append(text)
         size = self.px(rel)
         while True:
             font = self.fonts.get(size)

@@ -7,15 +7,25 @@ Subcommands:
 * ``script``: run table scripts (set-up plus events) and print hand records.
 * ``floor``: the card room's floor service (``--demo``: a whole simulated room).
 * ``verify-evaluator``: check the evaluator on all 133,784,560 seven-card hands.
+* ``init`` / ``config check``: write a table configuration, name its problems.
+* ``status``: the running table's state, devices, terminals and last alerts.
+
+Every failure a person can cause (a missing file or database, a folder they
+may not read, a wrong secret) ends with one sentence on standard error and a
+non-zero status, never a traceback: :func:`main` turns the errors that escape
+a command into such a sentence as a last resort.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import sqlite3
 import sys
 
 from firmware import __version__
+from firmware.errors import PokerTableError
 
 
 def _run(argv: list[str]) -> int:
@@ -44,8 +54,9 @@ def _replay(argv: list[str]) -> int:
 
 def _script(argv: list[str]) -> int:
     from firmware.table.script import main_script
+    from firmware.views.expect import check_view_expectation
 
-    return main_script(argv)
+    return main_script(argv, check_view_expectation)
 
 
 def _serve(argv: list[str]) -> int:
@@ -73,22 +84,76 @@ def _diag(argv: list[str]) -> int:
     return main_diag(argv)
 
 
+def missing_database(command: str, path: str) -> str | None:
+    """A sentence if the database a read-only command would open is not there.
+
+    SQLite creates a missing file on open; a read-only command must not, so the
+    path is checked first (a mistyped path is an error, not an empty history).
+    """
+    if os.path.isfile(path):
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(folder) and not os.access(folder, os.R_OK | os.X_OK):
+        return (
+            f"pokertable {command}: this user may not look into {folder}; run it as the "
+            "table's user (sudo -u pokertable pokertable ...)."
+        )
+    if os.path.isdir(path):
+        return f"pokertable {command}: {path} is a folder, not a database."
+    return f"pokertable {command}: there is no database {path}; check the path."
+
+
 def _history(argv: list[str]) -> int:
     from firmware.service.history import main_history
 
+    db = "/var/lib/pokertable/history.sqlite"
+    for i, arg in enumerate(argv):
+        if arg == "--db" and i + 1 < len(argv):
+            db = argv[i + 1]
+        elif arg.startswith("--db="):
+            db = arg.split("=", 1)[1]
+    problem = None if any(a in ("-h", "--help") for a in argv) else missing_database("history", db)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
     return main_history(argv)
 
 
 def _audit(argv: list[str]) -> int:
     from firmware.service.journal import main_audit
 
-    return main_audit(argv)
+    return main_audit(argv)  # it refuses a missing journal itself (never creates one)
 
 
 def _verify(argv: list[str]) -> int:
-    from firmware.odds.verify import main_verify
+    try:
+        main_verify = importlib.import_module("firmware.odds.verify").main_verify
+    except ImportError:
+        print(
+            "pokertable verify-evaluator: this check needs numpy, an optional extra; install it "
+            "with pip install 'pokertable[odds]'.",
+            file=sys.stderr,
+        )
+        return 1
+    return int(main_verify(argv))
 
-    return main_verify(argv)
+
+def _init(argv: list[str]) -> int:
+    from firmware.cli.init import main_init
+
+    return main_init(argv)
+
+
+def _config(argv: list[str]) -> int:
+    from firmware.cli.config import main_config
+
+    return main_config(argv)
+
+
+def _status(argv: list[str]) -> int:
+    from firmware.cli.status import main_status
+
+    return main_status(argv)
 
 
 COMMANDS = {
@@ -102,6 +167,9 @@ COMMANDS = {
     "history": (_history, "list hands and export one as JSON, PHH, PokerStars text or a script"),
     "audit": (_audit, "verify a table journal's hash chain, or salvage it"),
     "verify-evaluator": (_verify, "check the evaluator on every seven-card hand"),
+    "init": (_init, "write a complete, commented table.toml for a profile and seat count"),
+    "config": (_config, "check a table.toml and name every problem; hash a staff PIN"),
+    "status": (_status, "the running table: state, devices, terminals, last alerts"),
 }
 
 
@@ -125,7 +193,25 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    return command[0](args[1:])
+    try:
+        return command[0](args[1:])
+    except KeyboardInterrupt:
+        return 130
+    except PermissionError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        print(
+            f"pokertable {args[0]}: this user may not open{where}; run it as the table's user "
+            "(sudo -u pokertable pokertable ...) or point it at your own files.",
+            file=sys.stderr,
+        )
+    except FileNotFoundError as exc:
+        print(
+            f"pokertable {args[0]}: {exc.filename or 'a file'} does not exist; check the path.",
+            file=sys.stderr,
+        )
+    except (OSError, PokerTableError, sqlite3.Error) as exc:
+        print(f"pokertable {args[0]}: {exc}", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":

@@ -11,17 +11,28 @@ cleanly: every output goes to its safe state and every device is closed.
 from __future__ import annotations
 
 import argparse
+import grp
+import logging
 import os
 import signal
 import sys
 import time
-import tomllib
-from pathlib import Path
 from typing import Any
 
+from firmware.cli.config import (
+    EXIT_CONFIG,
+    check_config,
+    config_error,
+    read_config,
+    staff_directory,
+    terminal_secrets,
+    tournament_schedule,
+)
+from firmware.cli.logs import LEVELS, setup_logging
+from firmware.cli.status import DEFAULT_STATUS, StatusFile, table_status
 from firmware.errors import ConfigError, HardwareError, PokerTableError
 from firmware.hal.backends import build_devices
-from firmware.protocol.auth import StaffDirectory, TerminalSecrets
+from firmware.protocol.auth import TerminalSecrets
 from firmware.protocol.limits import Limits
 from firmware.protocol.server import TableServer, server_ssl_context
 from firmware.service.controller import Alert, Controller
@@ -29,7 +40,7 @@ from firmware.service.history import HandHistory
 from firmware.service.journal import Journal, JournalError, load_or_create_key
 from firmware.service.meters import Meters
 from firmware.service.notify import Notifier
-from firmware.service.recovery import restore, store_table_setup
+from firmware.service.recovery import restore, schedule_entries, store_table_setup
 from firmware.service.registry import TagRegistry
 from firmware.service.retention import Retention, after_hand, prune_history
 from firmware.service.storage import storage_has_room
@@ -37,48 +48,66 @@ from firmware.service.virtual_dealer import attach_virtual_dealers
 from firmware.table import events as te
 from firmware.table.options import load_table_config
 from firmware.table.table import Table
+from firmware.table.tournament import LevelSchedule
+
+log = logging.getLogger("pokertable.serve")
+
+__all__ = ["build", "device_display_names", "main_serve", "staff_directory"]
 
 MAX_RECOVERY_ALERTS = 10
 """Journal records skipped by recovery shown one by one; the rest are counted."""
 
 
-def staff_directory(entries: object) -> StaffDirectory:
-    """Staff accounts from the configuration's ``[[staff]]`` entries.
+def device_display_names(
+    section: object,
+) -> tuple[dict[str, Any], dict[str, dict[str, str]]]:
+    """Split each ``[devices.NAME] display_name`` off the device options.
 
-    Each entry has ``badge``, ``name``, ``role`` (``dealer``, ``floor``,
-    ``technician``) and ``pin_hash``, the text printed by
-    :func:`firmware.protocol.auth.hash_pin` - never the PIN itself.
+    ``display_name`` is one text, or a table by language (``{ es = "Zapato",
+    en = "Card shoe" }``); screens show it instead of the configuration key.
 
-    :raises ConfigError: for a malformed entry, a plain PIN, a shared badge or name.
+    :raises ConfigError: for a display name that is neither.
     """
-    if not isinstance(entries, list):
-        raise ConfigError("[[staff]] must be a list of tables (badge, name, role, pin_hash).")
-    staff = StaffDirectory()
-    for number, entry in enumerate(entries, 1):
-        fields = ("badge", "name", "role", "pin_hash")
-        if not isinstance(entry, dict) or any(not isinstance(entry.get(f), str) for f in fields):
+    if not isinstance(section, dict):
+        return {}, {}
+    options: dict[str, Any] = {}
+    names: dict[str, dict[str, str]] = {}
+    for name, raw in section.items():
+        if not isinstance(raw, dict) or "display_name" not in raw:
+            options[name] = raw
+            continue
+        rest = dict(raw)
+        shown = rest.pop("display_name")
+        if isinstance(shown, str) and shown.strip():
+            names[name] = {"es": shown, "en": shown}
+        elif (
+            isinstance(shown, dict)
+            and shown
+            and set(shown) <= {"es", "en"}
+            and all(isinstance(v, str) and v.strip() for v in shown.values())
+        ):
+            names[name] = dict(shown)
+        else:
             raise ConfigError(
-                f"Staff entry {number} needs badge, name, role and pin_hash, all text."
+                f"[devices.{name}] display_name must be a text or a table of es and en texts, "
+                'for example display_name = { es = "Zapato", en = "Card shoe" }.'
             )
-        if "pin" in entry:
-            raise ConfigError(
-                f"Staff entry {number} ({entry['name']}) has a plain pin; store only pin_hash."
-            )
-        unknown = sorted(set(entry) - set(fields))
-        if unknown:
-            raise ConfigError(f"Staff entry {number} has unknown fields: {', '.join(unknown)}.")
-        staff.add_hashed(entry["badge"], entry["name"], entry["role"], entry["pin_hash"])
-    return staff
+        options[name] = rest
+    return options, names
 
 
 def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journal], bool]:
     """Build the controller from a configuration file; return it, a holder of its
     current journal (rotation replaces it) and whether the table was restored."""
-    text = Path(config_path).read_text(encoding="utf-8")
+    text, data = read_config(config_path)
+    problems = check_config(data, text, config_path)
+    if problems:
+        raise config_error(problems, config_path)
     config = load_table_config(text, source=config_path)
-    data = tomllib.loads(text)
-    devices = build_devices(data.get("devices", {}))
-    os.makedirs(data_dir, exist_ok=True)
+    section, display_names = device_display_names(data.get("devices", {}))
+    devices = build_devices(section)
+    levels = data.get("levels")
+    os.makedirs(data_dir, mode=0o700, exist_ok=True)
     # The journal's head is signed with a key only the controller holds (created on
     # the first start); a journal written before there was a key is signed as it is.
     key_path = os.path.join(data_dir, "journal.key")
@@ -90,12 +119,19 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     restored = len(journal) > 0
     # An electronic table's virtual deck needs no new-deck checklist.
     virtual = any(getattr(d, "automatic", False) for d in devices.values())
-    problems: list[str] = []
+    problems = []
     if restored:
         table = restore(journal, problems)
     else:
-        store_table_setup(journal, config, deck_ready=virtual)
-        table = Table(config, deck_ready=virtual)
+        # The blind structure: inline [[levels]] (as `pokertable init` writes it) or
+        # a file named by [tournament] levels = "levels.toml" (config check refuses both).
+        schedule: LevelSchedule | None
+        if levels:
+            schedule = LevelSchedule.from_dicts(levels, structure=config.stakes.structure)
+        else:
+            schedule = tournament_schedule(data.get("tournament"), config_path)
+        store_table_setup(journal, config, virtual, schedule_entries(schedule), schedule)
+        table = Table(config, deck_ready=virtual, schedule=schedule)
     meters = Meters(os.path.join(data_dir, "meters.sqlite"))
     meters.bump("power_ups")
 
@@ -117,6 +153,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
         storage_ok=lambda: storage_has_room(data_dir),
     )
     controller.data_dir = data_dir
+    controller.display_names = display_names
     for text in problems[:MAX_RECOVERY_ALERTS]:
         controller.alerts.append(Alert(controller.table_time(), text))
     if len(problems) > MAX_RECOVERY_ALERTS:
@@ -166,13 +203,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     attach_virtual_dealers(controller)  # an electronic table deals from its virtual shoe
     server_section = dict(data.get("server", {}))
     limit_names = set(Limits.__dataclass_fields__)
-    known = {"socket", "tcp_host", "tcp_port", "cert", "key", "client_ca", "badge_grace_seconds"}
-    known |= limit_names
-    unknown = sorted(set(server_section) - known)
-    if unknown:
-        raise ConfigError(
-            f"Unknown [server] option(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}."
-        )
+    # Unknown [server] options were named by check_config above.
     tcp = None
     context = None
     if "tcp_port" in server_section:
@@ -193,7 +224,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
         socket_path = server_section.get("socket")
         server = TableServer(
             controller,
-            TerminalSecrets(dict(data.get("terminals", {}))),
+            TerminalSecrets(terminal_secrets(data.get("terminals", {}))),
             staff_directory(data.get("staff", [])),
             unix_path=str(socket_path) if socket_path else None,
             tcp=tcp,
@@ -205,21 +236,81 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     return controller, current, restored
 
 
+def share_socket(path: str, group: str | None) -> None:
+    """Let the screens' group connect to the Unix socket (mode 0660, that group)."""
+    if group is None:
+        return
+    try:
+        gid = grp.getgrnam(group).gr_gid
+    except KeyError:
+        raise ConfigError(
+            f"[server] socket_group = {group!r} is not a group on this system; create it "
+            "(install.sh does) or remove the option."
+        ) from None
+    os.chown(path, -1, gid)
+    os.chmod(path, 0o660)
+
+
+def start_line(controller: Controller, restored: bool, config_path: str) -> str:
+    """What was loaded, for the log: profile, devices, listeners, journal, engine."""
+    table = controller.table
+    devices = ", ".join(
+        f"{name} ({type(device).__name__})" for name, device in controller.devices.items()
+    )
+    listeners = []
+    for service in controller.services:
+        if getattr(service, "unix_path", None):
+            listeners.append(f"unix socket {service.unix_path}")
+        if getattr(service, "tcp", None):
+            listeners.append(f"TLS on port {service.tcp_port}")
+    import firmware.engine.hand as engine_hand
+
+    engine = "compiled" if engine_hand.__file__.endswith(".so") else "pure Python"
+    return (
+        f"Table {'restored from its journal' if restored else 'started'}: configuration "
+        f"{config_path}, profile {table.config.profile}, devices: {devices or 'none'}; "
+        f"listening on {', '.join(listeners) or 'nothing (no [server] socket)'}; "
+        f"{engine} engine."
+    )
+
+
 def main_serve(argv: list[str] | None = None) -> int:
-    """Entry point of ``pokertable serve``."""
+    """Entry point of ``pokertable serve``.
+
+    Exit status: 0 after a clean stop, :data:`~firmware.cli.config.EXIT_CONFIG` (78) for a
+    configuration that cannot work (the units do not restart on it), 1 for anything else
+    that stops startup (a device that cannot open, a damaged journal).
+    """
     parser = argparse.ArgumentParser(prog="pokertable serve", description=__doc__)
     parser.add_argument("--config", default="/etc/pokertable/table.toml")
     parser.add_argument("--data", default="/var/lib/pokertable")
+    parser.add_argument("--log-level", choices=LEVELS, default="info")
+    parser.add_argument(
+        "--status",
+        default=None,
+        help=f"status file for 'pokertable status' (default {DEFAULT_STATUS} when that "
+        "folder exists)",
+    )
     args = parser.parse_args(argv)
+    setup_logging(args.log_level)
     notifier = Notifier()
     try:
         controller, journals, restored = build(args.config, args.data)
         controller.start()
         for service in controller.services:
             service.start()
-    except (OSError, ConfigError, HardwareError, JournalError, PokerTableError) as exc:
+            if getattr(service, "unix_path", None):
+                _, data = read_config(args.config)
+                share_socket(service.unix_path, data.get("server", {}).get("socket_group"))
+    except ConfigError as exc:
+        log.error("%s", exc)
+        print(f"pokertable serve: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    except (OSError, HardwareError, JournalError, PokerTableError) as exc:
+        log.error("%s", exc)
         print(f"pokertable serve: {exc}", file=sys.stderr)
         return 1
+    log.info("%s", start_line(controller, restored, args.config))
     if restored:
         controller.alerts.append(
             Alert(
@@ -230,9 +321,29 @@ def main_serve(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: controller.stop())
     signal.signal(signal.SIGINT, lambda *_: controller.stop())
     hang = os.environ.get("POKERTABLE_FAULT") == "hang"
+    server = next((s for s in controller.services if hasattr(s, "clients")), None)
+    status_path = args.status or (
+        DEFAULT_STATUS if os.path.isdir(os.path.dirname(DEFAULT_STATUS)) else None
+    )
+    status = (
+        StatusFile(status_path, lambda: table_status(controller, server))
+        if status_path and os.access(os.path.dirname(status_path) or ".", os.W_OK)
+        else None
+    )
+    alerts_logged = {"count": 0}
 
     def each_turn(now: float) -> None:
         notifier.ping(now)  # from the main loop itself: a stuck loop stops the pings
+        # Controller alerts go to the system journal as well as to the console.
+        for alert in controller.alerts[alerts_logged["count"] :]:
+            where = f" [{alert.device}]" if alert.device else ""
+            log.warning("Alert%s: %s", where, alert.text)
+        alerts_logged["count"] = len(controller.alerts)
+        if status is not None:
+            try:
+                status.update(now)
+            except OSError as exc:
+                log.warning("The status file %s cannot be written: %s.", status.path, exc)
         if hang:
             time.sleep(3600)  # test hook: simulate a stuck main loop
 
@@ -248,4 +359,7 @@ def main_serve(argv: list[str] | None = None) -> int:
             service.stop()
         controller.shutdown()
         journals["journal"].close()
+        if status is not None:
+            status.remove()
+        log.info("The table stopped cleanly.")
     return 0

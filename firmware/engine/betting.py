@@ -9,6 +9,10 @@ The rules here are the ones that open-source engines most often get wrong:
   he last acted, the bet grew by at least a full raise (several short
   all-ins can add up). A player who checked faced no wager, so he may raise
   over a short all-in opening bet (house ruling on TDA-10).
+* Fixed-limit all-ins (TDA 2022 rule 47B): an all-in of at least half a bet
+  (``limit_all_in_percent``) counts as a full bet or raise: the next raise is
+  a full bet above it and it reopens the betting; a smaller one may be called
+  or completed to the full bet and reopens nothing.
 * Fixed-limit: bets and raises of the street's size, at most ``raise_cap``
   full bets in a round with the big blind as the first one preflop; no cap
   when exactly two players are in the hand in a cash game; the cap stays in
@@ -59,6 +63,18 @@ class LegalActions:
         return self.min_raise_to is not None
 
 
+def full_bets(hand: HandState) -> int:
+    """Full bets made in the round, counting a fixed-limit straddle as one.
+
+    The engine counts the big blind as the round's first bet; a live straddle
+    of two big blinds is the second (the first raise), so a raise over it is
+    to three bets and it counts towards the cap (CC-8).
+    """
+    if hand.street == 0 and hand.config.structure is Structure.FIXED_LIMIT:
+        return max(hand.full_bets, hand.current_bet // hand.config.street_bet(0))
+    return hand.full_bets
+
+
 def raise_refusal(hand: HandState, player: int) -> str | None:
     """Return why ``player`` may not bet or raise now, or ``None`` if he may."""
     stack = hand.stacks[player]
@@ -72,15 +88,26 @@ def raise_refusal(hand: HandState, player: int) -> str | None:
     if not others_can_respond:
         return "You cannot raise: every other player is all-in or already covered; call or fold."
     acted = hand.acted_level[player]
+    config = hand.config
+    fixed = config.structure is Structure.FIXED_LIMIT
     # A player who checked (acted at bet level 0) faced no wager: a short
     # all-in opening bet is the first wager he faces, so he may raise it.
-    if acted and hand.current_bet - acted < hand.last_raise:
+    # Fixed-limit: raising reopens only with a full (or counted-as-full, TDA
+    # 47B) bet since he acted.
+    if acted and (
+        hand.full_level <= acted if fixed else hand.current_bet - acted < hand.last_raise
+    ):
+        if fixed:
+            return (
+                "You cannot raise: since you acted the bet was increased only by an all-in of "
+                "less than half a bet, so betting is not reopened to you (TDA 47B, TDA-10); "
+                "call or fold."
+            )
         return (
             "You cannot raise: the bet was increased only by an all-in smaller than a full raise "
             "since you acted, so betting is not reopened to you (TDA-10); call or fold."
         )
-    config = hand.config
-    if config.structure is Structure.FIXED_LIMIT and hand.full_bets >= config.raise_cap:
+    if config.structure is Structure.FIXED_LIMIT and full_bets(hand) >= config.raise_cap:
         in_hand = sum(1 for f in hand.folded if not f)
         if not (config.game is GameKind.CASH and in_hand == 2):
             return (
@@ -96,7 +123,7 @@ def raise_bounds(hand: HandState, player: int) -> tuple[int, int]:
     all_in_to = hand.stacks[player] + hand.bets[player]
     if config.structure is Structure.FIXED_LIMIT:
         size = config.street_bet(hand.street)
-        target = (hand.full_bets + 1) * size
+        target = (full_bets(hand) + 1) * size + hand.limit_offset
         target = max(target, hand.current_bet + 1)
         fixed = min(target, all_in_to)
         return fixed, fixed
@@ -135,7 +162,7 @@ def check_raise_amount(hand: HandState, player: int, to: int) -> None:
 
     refusal = raise_refusal(hand, player)
     if refusal is not None:
-        raise IllegalAction(refusal, key="error.action.no_raise", player=player)
+        raise IllegalAction(refusal, key="error.action.no_raise", seat=hand.seats[player])
     low, high = raise_bounds(hand, player)
     all_in_to = hand.stacks[player] + hand.bets[player]
     if to <= hand.current_bet:

@@ -14,15 +14,15 @@ seven give 65..91, so the counter's top bit (64) is set exactly when the suit
 has five or more cards. Summing the weights of the cards gives, in one
 integer, the multiset of ranks and a flush flag per suit.
 
-* ``v & KEY_MASK`` keeps the rank part and the four flush flags. Without a
-  flush it is a key of :data:`RANK_TABLE`, whose value is the strength of the
-  best five cards among those ranks (5-, 6- and 7-card multisets): one
-  dictionary lookup. Measured faster in CPython 3.11 than testing the flag
-  first, because ``try`` costs nothing when no exception is raised.
-* With a flush the key is missing (``KeyError``, about 3% of 7-card hands).
-  With five or more cards of one suit among seven, no four of a kind or full
-  house is possible, so the best flush (or straight flush) of that suit is
-  the answer: a rank bitmask of the suited cards indexes :data:`FLUSH_TABLE`.
+* Without a flush flag, the rank part gives a perfect index of the rank
+  multiset from two list reads (see "Flat tables" below), and a list of
+  strengths indexed by it holds the best five cards among those ranks: flat
+  lists of small ints only, no dictionary, so the mypyc build works on native
+  ints and the tables stay under 5 MB in both builds.
+* With a flush flag (about 3% of 7-card hands): with five or more cards of
+  one suit among seven, no four of a kind or full house is possible, so the
+  best flush (or straight flush) of that suit is the answer: a rank bitmask
+  of the suited cards indexes :data:`FLUSH_TABLE`.
 
 >>> from firmware.engine.cards import parse_cards
 >>> evaluate(parse_cards("AsKsQsJsTs2c3d"))
@@ -46,14 +46,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from firmware.engine.cards import DECK_SIZE, Card, check_distinct, format_cards
 from firmware.errors import CardError, ConfigError
 
 __all__ = [
     "FLUSH_TABLE",
-    "RANK_TABLE",
+    "RANK_STRENGTHS",
     "WEIGHTS",
     "Category",
     "HandValue",
@@ -65,23 +65,21 @@ __all__ = [
 ]
 
 #: Number of distinct five-card hand values; the strongest strength.
-DISTINCT_VALUES = 7462
+DISTINCT_VALUES: Final = 7462
 #: Bit where the four 7-bit suit counters start in a weight sum.
-SUIT_SHIFT = 31
+SUIT_SHIFT: Final = 31
 #: Width of each suit counter.
-SUIT_FIELD = 7
+SUIT_FIELD: Final = 7
 #: What one card adds to its suit counter (4 * 13 < 64 <= 5 * 13, 7 * 13 < 128).
-SUIT_UNIT = 13
+SUIT_UNIT: Final = 13
 #: Mask of the rank part of a weight sum.
-RANK_MASK = (1 << SUIT_SHIFT) - 1
+RANK_MASK: Final = (1 << SUIT_SHIFT) - 1
 #: The top bit of each suit counter: set when that suit has 5 or more cards.
-FLUSH_BITS = sum(1 << (SUIT_SHIFT + SUIT_FIELD * s + SUIT_FIELD - 1) for s in range(4))
-#: Rank part plus flush flags: the dictionary key of a weight sum.
-KEY_MASK = RANK_MASK | FLUSH_BITS
+FLUSH_BITS: Final = sum(1 << (SUIT_SHIFT + SUIT_FIELD * s + SUIT_FIELD - 1) for s in range(4))
 #: Number of low ranks (2..8) packed in the first field of the rank part.
-LOW_RANKS = 7
+LOW_RANKS: Final = 7
 #: Bit where the high-rank field (9..A) starts in the rank part.
-HIGH_SHIFT = 17
+HIGH_SHIFT: Final = 17
 
 
 def rank_weight(rank: int) -> int:
@@ -96,7 +94,7 @@ def rank_weight(rank: int) -> int:
 
 
 #: Weight of each card 0..51: rank digit plus 13 in its suit's counter.
-WEIGHTS: list[int] = [
+WEIGHTS: Final[list[int]] = [
     rank_weight(c >> 2) + (SUIT_UNIT << (SUIT_SHIFT + SUIT_FIELD * (c & 3)))
     for c in range(DECK_SIZE)
 ]
@@ -161,7 +159,7 @@ def _class_key(ranks: Sequence[int], suited: bool) -> tuple[int, tuple[int, ...]
     return category, order
 
 
-def _build_tables() -> tuple[dict[int, int], list[int], list[int]]:
+def _build_rank_dict() -> tuple[dict[int, int], list[int], list[int]]:
     """Build the rank-multiset dictionary, the flush list and the category bounds."""
     rank_sets = [
         t for t in combinations_with_replacement(range(13), 5) if max(map(t.count, t)) <= 4
@@ -195,12 +193,98 @@ def _build_tables() -> tuple[dict[int, int], list[int], list[int]]:
     return table, flush, bounds
 
 
-#: Strength of the best non-flush hand, keyed by the rank part of a weight sum.
-RANK_TABLE: dict[int, int]
-#: Strength of the best flush or straight flush, indexed by a 13-bit rank mask.
-FLUSH_TABLE: list[int]
-#: Highest strength of each category, in category order.
-CATEGORY_BOUNDS: list[int]
+# --------------------------------------------------------------------------
+# Flat tables: a perfect index of each rank multiset, native ints only
+# --------------------------------------------------------------------------
+#
+# The rank part of a weight sum is two base-5 numbers: ``low = v & LOW_MASK``
+# (ranks 2..8) and ``high = v >> HIGH_SHIFT & HIGH_MASK`` (ranks 9..A). Among
+# the multisets of ``n`` cards (5, 6 or 7), group them by how many cards fall in
+# the low field (``j``); inside a group, the multiset's position is
+# ``position of low among lows of j cards * lows' partner count + position of
+# high among highs of n - j cards``. So ``LOW_INDEX[n][low] + HIGH_INDEX[high]``
+# is a perfect index ``0 .. M - 1`` (M = 6,175, 18,395, 49,205) into a list of
+# strengths: three list reads instead of a dictionary lookup with a 60-bit key,
+# which the mypyc build runs on native ints without creating any object.
+# ``firmware.odds.batch`` uses the same index with numpy.
+
+#: Mask of the low field (ranks 2..8) of a weight sum.
+LOW_MASK: Final = (1 << HIGH_SHIFT) - 1
+#: Mask of the high field (ranks 9..A) once shifted down by :data:`HIGH_SHIFT`.
+HIGH_MASK: Final = (1 << 14) - 1
+#: Values of the low and high fields (every base-5 number of 7 and 6 digits).
+LOW_VALUES: Final = 5**LOW_RANKS
+HIGH_VALUES: Final = 5 ** (13 - LOW_RANKS)
+#: Hand sizes with a rank table.
+SIZES: Final = (5, 6, 7)
+
+
+def _digit_sums(n_digits: int) -> list[int]:
+    """Sum of the base-5 digits (cards in the field) of 0 .. 5**n_digits - 1."""
+    sums = [0]
+    for _ in range(n_digits):
+        sums = [s + d for d in range(5) for s in sums]
+    return sums
+
+
+def _positions(sizes: list[int]) -> tuple[list[int], list[int]]:
+    """Each value's 0-based position among the values of the same size, and the counts."""
+    seen = [0] * (max(sizes) + 1)
+    positions = []
+    for size in sizes:
+        positions.append(seen[size])
+        seen[size] += 1
+    return positions, seen
+
+
+FlatTables = tuple[list[list[int]], list[int], list[list[int]], list[int], list[int]]
+"""Low indexes per size (5, 6, 7), high index, strengths per size, flush list, bounds."""
+
+
+def _flatten(table: dict[int, int], flush: list[int], bounds: list[int]) -> FlatTables:
+    """The flat tables of a rank-multiset dictionary (keys: rank parts of weight sums)."""
+    low_size = _digit_sums(LOW_RANKS)
+    high_size = _digit_sums(13 - LOW_RANKS)
+    low_pos, n_low = _positions(low_size)
+    high_index, n_high = _positions(high_size)
+    lows: list[list[int]] = []
+    strengths: list[list[int]] = []
+    for size in SIZES:
+        offsets = [0]
+        for j in range(size + 1):
+            offsets.append(offsets[-1] + n_low[j] * n_high[size - j])
+        lows.append(
+            [
+                offsets[j] + p * n_high[size - j] if j <= size else 0
+                for j, p in zip(low_size, low_pos, strict=True)
+            ]
+        )
+        strengths.append([0] * offsets[-1])
+    for key, strength in table.items():
+        low, high = key & LOW_MASK, key >> HIGH_SHIFT
+        size = low_size[low] + high_size[high]
+        strengths[size - 5][lows[size - 5][low] + high_index[high]] = strength
+    if not all(all(s) for s in strengths):  # pragma: no cover - a table-building bug
+        raise RuntimeError("The flat rank tables have holes; the evaluator is broken.")
+    return lows, high_index, strengths, flush, bounds
+
+
+def rank_table() -> dict[int, int]:
+    """The rank-multiset table as a dictionary: rank part of a weight sum -> strength.
+
+    Built on demand from the flat tables (for checks and tools, not the hot path).
+    """
+    low_size = _digit_sums(LOW_RANKS)
+    high_size = _digit_sums(13 - LOW_RANKS)
+    table: dict[int, int] = {}
+    for low in range(LOW_VALUES):
+        for high in range(HIGH_VALUES):
+            size = low_size[low] + high_size[high]
+            if 5 <= size <= 7:
+                index = LOW_INDEX[size - 5][low] + HIGH_INDEX[high]
+                table[low | high << HIGH_SHIFT] = RANK_STRENGTHS[size - 5][index]
+    return table
+
 
 #: The tables as built by :func:`_build_tables`, stored so that import does not rebuild
 #: them (0.15-0.7 s here, several times that on a Pi); ``tests/test_evaluator_tables.py``
@@ -208,22 +292,21 @@ CATEGORY_BOUNDS: list[int]
 #: Found from the package's folder: a mypyc-compiled module's ``__file__`` is the path
 #: it was compiled from, relative to the build folder, not where it was installed.
 TABLES_FILE = Path(sys.modules["firmware.engine"].__path__[0]).resolve() / "evaluator_tables.bin"
-_TABLES_MAGIC = b"PTEV1"
+_TABLES_MAGIC = b"PTEV2"
 
 
-def dump_tables(table: dict[int, int], flush: list[int], bounds: list[int]) -> bytes:
-    """The three tables as bytes for :data:`TABLES_FILE` (zlib, little-endian arrays)."""
-    keys = array("I", sorted(table))
-    values = array("H", (table[k] for k in keys))
-    parts = [array("I", [len(keys), len(flush), len(bounds)]), keys, values]
-    parts += [array("H", flush), array("H", bounds)]
+def dump_tables(tables: FlatTables) -> bytes:
+    """The flat tables as bytes for :data:`TABLES_FILE` (zlib, little-endian arrays)."""
+    lows, high, strengths, flush, bounds = tables
+    lists = [*lows, high, *strengths, flush, bounds]
+    parts = [array("I", [len(x) for x in lists])] + [array("H", x) for x in lists]
     if sys.byteorder == "big":  # pragma: no cover - no big-endian Pi
         for part in parts:
             part.byteswap()
     return _TABLES_MAGIC + zlib.compress(b"".join(p.tobytes() for p in parts), 6)
 
 
-def load_tables(data: bytes) -> tuple[dict[int, int], list[int], list[int]]:
+def load_tables(data: bytes) -> FlatTables:
     """The tables from :func:`dump_tables` bytes.
 
     :raises ValueError: for bytes that are not such a file (the caller rebuilds).
@@ -231,36 +314,43 @@ def load_tables(data: bytes) -> tuple[dict[int, int], list[int], list[int]]:
     if not data.startswith(_TABLES_MAGIC):
         raise ValueError("not an evaluator tables file")
     raw = zlib.decompress(data[len(_TABLES_MAGIC) :])
-    sizes = array("I", raw[:12])
+    n_lists = 2 * len(SIZES) + 3
+    sizes = array("I", raw[: 4 * n_lists])
     if sys.byteorder == "big":  # pragma: no cover - no big-endian Pi
         sizes.byteswap()
-    n_keys, n_flush, n_bounds = sizes
-    offset = 12
+    if len(sizes) != n_lists:
+        raise ValueError("evaluator tables file of the wrong size")
+    offset = 4 * n_lists
     arrays = []
-    for code, count in (("I", n_keys), ("H", n_keys), ("H", n_flush), ("H", n_bounds)):
-        part = array(code)
-        part.frombytes(raw[offset : offset + count * part.itemsize])
+    for count in sizes:
+        part = array("H")
+        part.frombytes(raw[offset : offset + 2 * count])
         if sys.byteorder == "big":  # pragma: no cover - no big-endian Pi
             part.byteswap()
-        offset += count * part.itemsize
+        offset += 2 * count
         arrays.append(part)
-    if offset != len(raw) or n_flush != 8192 or n_bounds != len(Category):
+    if offset != len(raw) or len(arrays[-2]) != 8192 or len(arrays[-1]) != len(Category):
         raise ValueError("evaluator tables file of the wrong size")
-    keys, values, flush, bounds = arrays
-    # One int object per strength, shared by all the entries that have it (73,775
-    # entries, 7,462 strengths): about 2 MB less than an int per entry.
-    # Typed Any so that the mypyc build keeps the objects instead of unboxing them.
-    shared: list[Any] = list(range(max(max(values, default=0), max(flush), max(bounds)) + 1))
-    table = dict(zip(keys, [shared[v] for v in values], strict=True))
-    return table, [shared[v] for v in flush], [shared[v] for v in bounds]
+    # One int object per value, shared by all the entries that have it (330,000
+    # entries, 49,205 values): megabytes less than an int per entry. Typed Any so
+    # that the mypyc build keeps the objects instead of unboxing them.
+    shared: list[Any] = list(range(max(max(a, default=0) for a in arrays) + 1))
+    lists = [[shared[v] for v in a] for a in arrays]
+    n = len(SIZES)
+    return lists[:n], lists[n], lists[n + 1 : 2 * n + 1], lists[-2], lists[-1]
+
+
+def _build_tables() -> FlatTables:
+    """Build the flat tables from scratch (the dictionary is only a step)."""
+    return _flatten(*_build_rank_dict())
 
 
 def write_tables_file() -> None:
     """Rebuild the tables and write :data:`TABLES_FILE` (``make tables``)."""
-    TABLES_FILE.write_bytes(dump_tables(*_build_tables()))
+    TABLES_FILE.write_bytes(dump_tables(_build_tables()))
 
 
-def _tables() -> tuple[dict[int, int], list[int], list[int]]:
+def _tables() -> FlatTables:
     """The tables from :data:`TABLES_FILE`, or built afresh if it is missing or damaged."""
     try:
         return load_tables(TABLES_FILE.read_bytes())
@@ -268,7 +358,21 @@ def _tables() -> tuple[dict[int, int], list[int], list[int]]:
         return _build_tables()
 
 
-RANK_TABLE, FLUSH_TABLE, CATEGORY_BOUNDS = _tables()
+_LOADED = _tables()
+#: Per hand size 5, 6, 7: the first term of a multiset's index, by the low field.
+LOW_INDEX: Final[list[list[int]]] = _LOADED[0]
+#: The second term of a multiset's index, by the high field (same for every size).
+HIGH_INDEX: Final[list[int]] = _LOADED[1]
+#: Per hand size 5, 6, 7: the strength of the best non-flush hand, by multiset index.
+RANK_STRENGTHS: Final[list[list[int]]] = _LOADED[2]
+#: Strength of the best flush or straight flush, indexed by a 13-bit rank mask.
+FLUSH_TABLE: Final[list[int]] = _LOADED[3]
+#: Highest strength of each category, in category order.
+CATEGORY_BOUNDS: Final[list[int]] = _LOADED[4]
+_LOW5: Final[list[int]] = LOW_INDEX[0]
+_LOW7: Final[list[int]] = LOW_INDEX[2]
+_STRENGTH5: Final[list[int]] = RANK_STRENGTHS[0]
+_STRENGTH7: Final[list[int]] = RANK_STRENGTHS[2]
 
 
 # --------------------------------------------------------------------------
@@ -295,11 +399,10 @@ def evaluate7(a: Card, b: Card, c: Card, d: Card, e: Card, f: Card, g: Card) -> 
     7452
     """
     w = WEIGHTS
-    try:
-        return RANK_TABLE[w[a] + w[b] + w[c] + w[d] + w[e] + w[f] + w[g] & KEY_MASK]
-    except KeyError:
-        v = w[a] + w[b] + w[c] + w[d] + w[e] + w[f] + w[g]
+    v: int = w[a] + w[b] + w[c] + w[d] + w[e] + w[f] + w[g]
+    if v & FLUSH_BITS:
         return _flush_strength(v, (a, b, c, d, e, f, g))
+    return _STRENGTH7[_LOW7[v & LOW_MASK] + HIGH_INDEX[v >> HIGH_SHIFT & HIGH_MASK]]
 
 
 def evaluate5(a: Card, b: Card, c: Card, d: Card, e: Card) -> int:
@@ -309,10 +412,10 @@ def evaluate5(a: Card, b: Card, c: Card, d: Card, e: Card) -> int:
     5854
     """
     w = WEIGHTS
-    try:
-        return RANK_TABLE[w[a] + w[b] + w[c] + w[d] + w[e] & KEY_MASK]
-    except KeyError:
-        return _flush_strength(w[a] + w[b] + w[c] + w[d] + w[e], (a, b, c, d, e))
+    v: int = w[a] + w[b] + w[c] + w[d] + w[e]
+    if v & FLUSH_BITS:
+        return _flush_strength(v, (a, b, c, d, e))
+    return _STRENGTH5[_LOW5[v & LOW_MASK] + HIGH_INDEX[v >> HIGH_SHIFT & HIGH_MASK]]
 
 
 def evaluate(cards: Sequence[Card]) -> int:
@@ -325,7 +428,9 @@ def evaluate(cards: Sequence[Card]) -> int:
     v = sum(WEIGHTS[c] for c in cards)
     if v & FLUSH_BITS:
         return _flush_strength(v, cards)
-    return RANK_TABLE[v & RANK_MASK]
+    size = len(cards) - 5
+    index = LOW_INDEX[size][v & LOW_MASK] + HIGH_INDEX[v >> HIGH_SHIFT & HIGH_MASK]
+    return RANK_STRENGTHS[size][index]
 
 
 def _check_hand(cards: Sequence[Card]) -> None:

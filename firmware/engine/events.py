@@ -48,6 +48,10 @@ class StartHand(Event):
         that player's bet in the first betting round).
     :param dead: Dead money each player puts straight into the main pot
         (a dead small blind, a big-blind ante); it is never matched.
+    :param big_blind: Position of the table's big blind (or of the straddle):
+        the first action before the flop is left of it, whoever else posts a
+        live big blind out of position (CC-4, CC-13, HG-15). ``None``: the last
+        player posting the highest blind.
     """
 
     kind: ClassVar[str] = "start_hand"
@@ -58,6 +62,7 @@ class StartHand(Event):
     antes: tuple[int, ...]
     blinds: tuple[int, ...]
     dead: tuple[int, ...]
+    big_blind: int | None = None
 
 
 @dataclass(frozen=True)
@@ -209,6 +214,8 @@ def from_record(record: dict[str, Any]) -> Event:
     values: dict[str, Any] = {}
     try:
         for field in dataclasses.fields(cls):
+            if field.name not in record and field.default is not dataclasses.MISSING:
+                continue  # a field added later, with a default (older journals)
             value = record[field.name]
             if field.name == "config":
                 value = HandConfig.from_record(value)

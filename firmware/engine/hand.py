@@ -110,6 +110,8 @@ class Hand(HandState):
             "current_bet": self.current_bet,
             "last_raise": self.last_raise,
             "full_bets": self.full_bets,
+            "limit_offset": self.limit_offset,
+            "full_level": self.full_level,
             "acted": list(self.acted_level),
             "pending": sorted(self.pending),
             "cards_up": self.cards_up,
@@ -143,7 +145,7 @@ class Hand(HandState):
         held = len(self.hole[event.player]) + len(event.cards)
         if held > 2 or not event.cards:
             raise IllegalAction(
-                f"Player {event.player} would hold {held} "
+                f"{self.who(event.player).capitalize()} would hold {held} "
                 "hole cards; each player gets exactly two.",
                 key="error.deal.too_many",
             )
@@ -215,10 +217,21 @@ class Hand(HandState):
                 self.last_raise = config.street_bet(0)
             else:
                 self.last_raise = max(config.min_bet, max(self.blinds))
-            # The big blind counts as the round's first bet (CC-8).
+            # The big blind counts as the round's first bet (CC-8); in fixed
+            # limit a live straddle of two bets is the first raise.
             self.full_bets = 1 if self.current_bet > 0 else 0
+            if self.fixed_limit:
+                self.full_bets = max(self.full_bets, self.current_bet // config.street_bet(0))
+            self.limit_offset = 0
+            self.full_level = self.current_bet
             posted = [i for i in range(n) if self.blinds[i] > 0]
-            if posted:
+            opener = self.opener
+            if opener is not None:
+                # A live big blind posted out of position (a returning or new
+                # player) acts in turn: the action starts left of the table's
+                # big blind (CC-4, CC-13, HG-15).
+                first = (opener + 1) % n
+            elif posted:
                 top = max(self.blinds)
                 big = max(i for i in posted if self.blinds[i] == top)
                 first = (big + 1) % n
@@ -228,6 +241,8 @@ class Hand(HandState):
             self.current_bet = 0
             self.last_raise = config.street_bet(self.street)
             self.full_bets = 0
+            self.limit_offset = 0
+            self.full_level = 0
             first = 0
         self.pending = {i for i in self.live if self.stacks[i] > 0}
         self.phase = Phase.BETTING
@@ -261,10 +276,10 @@ class Hand(HandState):
         self._check_player(player)
         if player != self.actor:
             raise IllegalAction(
-                f"It is not player {player}'s turn; player {self.actor} is to act.",
+                f"It is not {self.who(player)}'s turn; {self.who(self.actor)} is to act.",
                 key="error.action.out_of_turn",
-                player=player,
-                actor=self.actor,
+                player=self.seats[player],
+                actor=self.seats[self.actor],
             )
 
     def _fold(self, event: Fold) -> None:
@@ -309,7 +324,16 @@ class Hand(HandState):
         to = event.to
         check_raise_amount(self, player, to)
         if self.fixed_limit:
-            full = to >= (self.full_bets + 1) * self.config.street_bet(self.street)
+            size = self.config.street_bet(self.street)
+            level = self.full_bets * size + self.limit_offset
+            full = to >= level + size
+            if not full and 100 * (to - level) >= self.config.limit_all_in_percent * size:
+                # An all-in of at least half a bet counts as a full bet or raise:
+                # the next raise is a full bet above it (TDA 47B).
+                full = True
+                self.limit_offset = to - (self.full_bets + 1) * size
+            if full:
+                self.full_level = to
         else:
             raise_size = to - self.current_bet
             full = raise_size >= self.last_raise
@@ -361,6 +385,7 @@ class Hand(HandState):
             self.matched[top] -= excess
             self.stacks[top] += excess
             self.current_bet = self.bets[top]
+            self.returned.append((top, excess))
 
 
 _HANDLERS: dict[type[Event], Callable[[Hand, Any], None]] = {
@@ -404,6 +429,12 @@ def _check_start(start: StartHand) -> None:
         raise IllegalAction(
             "Every player dealt in must have chips; a player with none cannot play the hand.",
             key="error.hand.empty_stack",
+        )
+    if start.big_blind is not None and not (
+        start.big_blind.__class__ is int and 0 <= start.big_blind < n
+    ):
+        raise IllegalAction(
+            f"The big blind must be one of the {n} players of the hand, not {start.big_blind!r}."
         )
     if len(set(start.seats)) != n:
         raise IllegalAction(

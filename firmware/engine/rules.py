@@ -58,6 +58,11 @@ class HandConfig:
     :param odd_chips: Who receives the leftover units of a split pot.
     :param raise_cap: Fixed-limit only: the most full bets in one betting
         round, the opening bet (or the big blind preflop) included (CC-8).
+    :param limit_all_in_percent: Fixed-limit only: an all-in bet or raise of at
+        least this percentage of a full bet counts as a full bet or raise: the
+        next raise is a full bet above it and it reopens the betting (TDA 2022
+        rule 47B, the 50% idea of TDA-10). A smaller all-in may be called or
+        completed and reopens nothing. 100: only a complete bet counts.
 
     >>> HandConfig(Structure.FIXED_LIMIT, min_bet=10).street_bet(3)
     20
@@ -70,6 +75,7 @@ class HandConfig:
     chip_unit: int = 1
     odd_chips: OddChips = OddChips.FIRST_LEFT_OF_BUTTON
     raise_cap: int = 4
+    limit_all_in_percent: int = 50
 
     def __post_init__(self) -> None:
         for name in ("min_bet", "chip_unit", "raise_cap"):
@@ -79,6 +85,12 @@ class HandConfig:
                     f"The hand option {name} must be a whole number of at least 1, "
                     f"not {value!r}; chip amounts are integers in the smallest unit."
                 )
+        percent = self.limit_all_in_percent
+        if not isinstance(percent, int) or isinstance(percent, bool) or not 1 <= percent <= 100:
+            raise ConfigError(
+                f"The hand option limit_all_in_percent must be a whole number from 1 to 100, "
+                f"not {percent!r}."
+            )
         if not isinstance(self.big_bet, int) or self.big_bet < 0:
             raise ConfigError(f"The hand option big_bet must be 0 or more, not {self.big_bet!r}.")
 
@@ -101,6 +113,7 @@ class HandConfig:
             "chip_unit": self.chip_unit,
             "odd_chips": self.odd_chips.value,
             "raise_cap": self.raise_cap,
+            "limit_all_in_percent": self.limit_all_in_percent,
         }
 
     @classmethod
@@ -115,6 +128,7 @@ class HandConfig:
                 chip_unit=record["chip_unit"],
                 odd_chips=OddChips(record["odd_chips"]),
                 raise_cap=record["raise_cap"],
+                limit_all_in_percent=record.get("limit_all_in_percent", 50),
             )
         except (KeyError, ValueError) as exc:
             raise ConfigError(

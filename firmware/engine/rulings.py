@@ -25,12 +25,13 @@ def kill_hand(hand: HandState, event: KillHand) -> None:
         raise IllegalAction(f"There is no player {player!r} in this hand.")
     if hand.folded[player] or hand.mucked[player]:
         raise IllegalAction(
-            f"Player {player}'s hand is already dead.", key="error.ruling.already_dead"
+            f"{hand.who(player).capitalize()}'s hand is already dead.",
+            key="error.ruling.already_dead",
         )
     if hand.phase is Phase.SHOWDOWN:
         if showdown.tabled_in_full(hand, player):
             raise IllegalAction(
-                f"Player {player}'s hand is tabled and cannot be killed (TDA-29); "
+                f"{hand.who(player).capitalize()}'s hand is tabled and cannot be killed (TDA-29); "
                 "only the floor can overrule.",
                 key="error.ruling.tabled",
             )
@@ -45,6 +46,7 @@ def kill_hand(hand: HandState, event: KillHand) -> None:
         hand.matched[player] -= uncalled
         hand.stacks[player] += uncalled
         hand.current_bet = max(hand.bets)
+        hand.returned.append((player, uncalled))
     hand.fold(player)
     hand.pending.discard(player)
     if hand.phase is Phase.DEALING:

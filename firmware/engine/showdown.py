@@ -63,7 +63,8 @@ def apply(hand: HandState, event: Show | Muck) -> None:
     player = event.player
     if player not in hand.showdown_order or hand.mucked[player]:
         raise IllegalAction(
-            f"Player {player} has no live hand at this showdown.", key="error.showdown.no_hand"
+            f"{hand.who(player).capitalize()} has no live hand at this showdown.",
+            key="error.showdown.no_hand",
         )
     if isinstance(event, Show):
         _show(hand, player, event.cards)
@@ -80,7 +81,7 @@ def _show(hand: HandState, player: int, cards: tuple[int, ...]) -> None:
     if len(known) == 2:
         if any(c not in known for c in cards):
             raise IllegalAction(
-                f"Player {player} cannot show cards he was not dealt.",
+                f"{hand.who(player).capitalize()} cannot show cards it was not dealt.",
                 key="error.showdown.not_his_cards",
             )
     else:
@@ -97,7 +98,7 @@ def _show(hand: HandState, player: int, cards: tuple[int, ...]) -> None:
 def _muck(hand: HandState, player: int) -> None:
     if tabled_in_full(hand, player):
         raise IllegalAction(
-            f"Player {player}'s hand is tabled and cannot be mucked (TDA-29).",
+            f"{hand.who(player).capitalize()}'s hand is tabled and cannot be mucked (TDA-29).",
             key="error.showdown.tabled",
         )
     for pot in hand.pots():
@@ -105,8 +106,8 @@ def _muck(hand: HandState, player: int) -> None:
             others = [i for i in pot.eligible if i != player and not hand.mucked[i]]
             if not others:
                 raise IllegalAction(
-                    f"Player {player} is the last player in contention for a pot of {pot.amount} "
-                    "and cannot muck; table the hand, or the floor must rule.",
+                    f"{hand.who(player).capitalize()} is the last player in contention for a pot "
+                    f"of {pot.amount} and cannot muck; table the hand, or the floor must rule.",
                     key="error.showdown.last_contender",
                 )
     hand.mucked[player] = True
@@ -137,8 +138,8 @@ def strength(hand: HandState, player: int) -> int:
     board = hand.board
     if len(cards) != 2 or len(board) != 5:
         raise IllegalAction(
-            f"Player {player}'s hand cannot be evaluated: it needs two hole cards and five board "
-            "cards."
+            f"{hand.who(player).capitalize()}'s hand cannot be evaluated: it needs two hole "
+            "cards and five board cards."
         )
     # The engine checked every card when it was dealt or shown: seven distinct cards.
     value = evaluate7(cards[0], cards[1], board[0], board[1], board[2], board[3], board[4])

@@ -93,14 +93,25 @@ class HandState:
         self.current_bet = 0
         self.last_raise = self.config.min_bet
         self.full_bets = 0
+        self.limit_offset = 0
+        """Fixed-limit: how far the full-bet levels are shifted by an all-in that
+        counted as a full bet (TDA 47B); the next full level is
+        ``(full_bets + 1) * bet + limit_offset``."""
+        self.full_level = 0
+        """Fixed-limit: the bet level of the round's last full (or counted-as-full)
+        bet; a player who acted below it may raise again."""
         self.acted_level: list[int | None] = [None] * n
         self.pending: set[int] = set()
         self.aggressor: int | None = None
         self.cards_up = False
+        self.returned: list[tuple[int, int]] = []
+        """Uncalled bets given back, as (player, chips), in order (HG-1, TDA-28)."""
         self.showdown_order: tuple[int, ...] = ()
         self.result: HandResult | None = None
         self.voided: str | None = None
         self.events: list[Event] = [start]
+        self.opener: int | None = start.big_blind
+        """The table's big blind (or straddle): preflop action starts left of it."""
         # Derived from the state above and kept up to date (not part of snapshot()):
         self.live: list[int] = list(range(n))
         """Players who have not folded, in position order (see :meth:`in_hand`)."""
@@ -138,6 +149,13 @@ class HandState:
         self.blinds = start.blinds
 
     # ------------------------------------------------------------ properties
+
+    def who(self, player: object) -> str:
+        """``player`` as refusals name him: by his seat (``seat 5``), never by engine
+        position; an index that is no player of the hand is named as given."""
+        if isinstance(player, int) and 0 <= player < self.player_count:
+            return f"seat {self.seats[player]}"
+        return f"player {player!r}"
 
     @property
     def pot_total(self) -> int:

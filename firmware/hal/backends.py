@@ -30,6 +30,7 @@ BACKENDS: dict[tuple[str, str], str] = {
     ("shoe", "serial"): "drivers.shoe:SerialShoe",
     ("trays", "serial"): "drivers.trays:SerialTrays",
     ("buttons", "gpio"): "drivers.gpio:GpioButtons",
+    ("buttons", "mcp23017"): "drivers.mcp23017:ExpanderButtons",
     ("readers", "pcsc"): "drivers.pcsc:PcscReaders",
     ("shoe", "virtual"): "drivers.virtual:VirtualShoe",
     ("shoe", "sim"): "hal_sim.fakes:FakeShoe",

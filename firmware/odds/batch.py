@@ -35,9 +35,10 @@ import numpy.typing as npt
 from firmware.engine.evaluator import (
     FLUSH_BITS,
     FLUSH_TABLE,
+    HIGH_INDEX,
     HIGH_SHIFT,
-    LOW_RANKS,
-    RANK_TABLE,
+    LOW_INDEX,
+    RANK_STRENGTHS,
     SUIT_FIELD,
     SUIT_SHIFT,
     WEIGHTS,
@@ -80,58 +81,17 @@ _HIGH_MASK = (1 << 14) - 1
 _FLAG_SHIFT = SUIT_SHIFT + SUIT_FIELD - 1  # first flush flag bit (clubs)
 
 
-def _digit_sums(n_digits: int) -> npt.NDArray[np.int64]:
-    """Sum of the base-5 digits of 0 .. 5**n_digits - 1 (= cards in the field)."""
-    values = np.arange(5**n_digits, dtype=np.int64)
-    total = np.zeros_like(values)
-    for _ in range(n_digits):
-        values, digit = np.divmod(values, 5)
-        total += digit
-    return total
-
-
-def _rank_within_group(sizes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """For each value, its 0-based position among the values of the same size."""
-    order = np.argsort(sizes, kind="stable")
-    counts = np.bincount(sizes)
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    position = np.empty_like(sizes)
-    position[order] = np.arange(sizes.size) - starts[sizes[order]]
-    return position
-
-
 def _build() -> tuple[
     dict[int, npt.NDArray[np.int32]], npt.NDArray[np.int32], dict[int, UInt16Array]
 ]:
-    """Build ``LA`` per hand size (5, 6, 7), the shared ``LB`` and the strength tables."""
-    low_size = _digit_sums(LOW_RANKS)
-    high_size = _digit_sums(13 - LOW_RANKS)
-    low_pos = _rank_within_group(low_size)
-    high_pos = _rank_within_group(high_size)
-    n_low = np.bincount(low_size, minlength=29)
-    n_high = np.bincount(high_size, minlength=25)
-    lb = high_pos.astype(np.int32)
-    la_by_size: dict[int, npt.NDArray[np.int32]] = {}
-    table_by_size: dict[int, UInt16Array] = {}
-    keys = np.fromiter(RANK_TABLE.keys(), dtype=np.int64, count=len(RANK_TABLE))
-    values = np.fromiter(RANK_TABLE.values(), dtype=np.uint16, count=len(RANK_TABLE))
-    key_low, key_high = keys & _LOW_MASK, keys >> HIGH_SHIFT
-    key_size = low_size[key_low] + high_size[key_high]
-    for size in (5, 6, 7):
-        j = np.arange(size + 1)
-        group = n_low[j] * n_high[size - j]
-        offset = np.concatenate(([0], np.cumsum(group)[:-1]))
-        la = np.zeros(low_size.size, dtype=np.int64)
-        ok = low_size <= size
-        la[ok] = offset[low_size[ok]] + low_pos[ok] * n_high[size - low_size[ok]]
-        la_by_size[size] = la.astype(np.int32)
-        table = np.zeros(int(group.sum()), dtype=np.uint16)
-        mine = key_size == size
-        table[la[key_low[mine]] + lb[key_high[mine]]] = values[mine]
-        if not table.all():  # pragma: no cover - a table-building bug
-            raise RuntimeError(f"The {size}-card batch table has holes; the evaluator is broken.")
-        table_by_size[size] = table
-    return la_by_size, lb, table_by_size
+    """``LA`` per hand size (5, 6, 7), the shared ``LB`` and the strength tables.
+
+    The engine's evaluator keeps exactly this index in flat lists
+    (:data:`~firmware.engine.evaluator.LOW_INDEX` and friends); here they become arrays.
+    """
+    la_by_size = {n: np.array(LOW_INDEX[n - 5], dtype=np.int32) for n in (5, 6, 7)}
+    table_by_size = {n: np.array(RANK_STRENGTHS[n - 5], dtype=np.uint16) for n in (5, 6, 7)}
+    return la_by_size, np.array(HIGH_INDEX, dtype=np.int32), table_by_size
 
 
 _LA, _LB, _STRENGTH = _build()

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import contextlib
 import socket
-import ssl
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware.errors import PokerTableError
 from firmware.protocol.framing import Decoder, encode
+
+if TYPE_CHECKING:  # ssl costs 40-80 ms of import; a screen on the Unix socket never needs it
+    import ssl
 
 
 class ClientClosed(PokerTableError, ConnectionError):
@@ -82,7 +84,7 @@ class TableClient:
                 data = self.sock.recv(65536)
             except TimeoutError:
                 continue
-            except (ConnectionError, ssl.SSLError, OSError):
+            except OSError:  # ConnectionError and ssl.SSLError are OSErrors too
                 data = b""
             if not data:
                 self.closed = True

@@ -171,8 +171,7 @@ class TableRequests:
             except PokerTableError as exc:  # IllegalAction, CardError: the table refused
                 # A table refusal without a key of its own still names one the screens
                 # can translate.
-                key = exc.key or "table.refused"
-                answer({"type": "refused", "reason": str(exc), "key": key})
+                answer(refusal(exc, exc.key or "table.refused"))
             except Exception:
                 # A fault of the firmware, not of the request: the controller pauses the
                 # table with an alert (Controller.dispatch); the client hears it refused.
@@ -191,6 +190,13 @@ class TableRequests:
         self.controller.call_soon(run)
 
 
+def refusal(exc: PokerTableError, key: str | None = None) -> dict[str, Any]:
+    """The ``refused`` message of ``exc``: its sentence, key and the key's plain params,
+    so a screen can show the catalog's text in its own language."""
+    params = {k: v for k, v in exc.params.items() if isinstance(v, str | int | float)}
+    return {"type": "refused", "reason": str(exc), "key": key or exc.key, "params": params}
+
+
 __all__ = [
     "CARD_FIELDS",
     "CONTROL_REPORTS",
@@ -202,4 +208,5 @@ __all__ = [
     "TableRequests",
     "client_roles",
     "lookup",
+    "refusal",
 ]

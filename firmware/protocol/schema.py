@@ -115,6 +115,8 @@ _SEAT_REQUESTS = [
     Request("rebuy", SEAT_ROLE, {"chips": Field("int", low=1)}, te.Rebuy),
     Request("show", SEAT_ROLE, {"cards": Field("cards", low=1, high=2)}, te.ShowCards),
     Request("muck", SEAT_ROLE, NO_FIELDS, te.MuckCards),
+    # A seat calls the floor: an alert on the console (firmware/protocol/game.py).
+    Request("call_floor", SEAT_ROLE),
 ]
 
 _REPORTS = [
@@ -172,6 +174,14 @@ _REPORTS = [
         te.Away,
     ),
     Request("report:cash_out", DEALER, {"seat": SEAT}, te.CashOut),
+    # The console's game page (issue 12): a rebuy or add-on, sitting out and coming back.
+    Request("report:rebuy", DEALER, {"seat": SEAT, "chips": Field("int", low=1)}, te.Rebuy),
+    Request(
+        "report:sit_out",
+        DEALER,
+        {"seat": SEAT, "out": Field("flag", required=False, default=True)},
+        te.SitOut,
+    ),
     Request("report:set_button", DEALER, {"seat": SEAT}, te.SetButton),
     Request("report:deck_empty", DEALER, NO_FIELDS, te.DeckEmpty),
     Request(

@@ -44,6 +44,7 @@ from firmware.i18n import LANGUAGES
 from firmware.protocol.auth import AuthError, StaffDirectory, TerminalSecrets
 from firmware.protocol.clients import ClientState, Closing
 from firmware.protocol.framing import MAX_MESSAGE, Decoder, FrameError, encode
+from firmware.protocol.game import call_floor
 from firmware.protocol.handlers import DIAG_REQUESTS, diag_request
 from firmware.protocol.limits import Limits, TokenBucket, peer_of
 from firmware.protocol.requests import (
@@ -56,6 +57,7 @@ from firmware.protocol.requests import (
     Refused,
     TableRequests,
     lookup,
+    refusal,
 )
 from firmware.protocol.schema import check_fields
 from firmware.protocol.tls import common_name, server_ssl_context
@@ -422,11 +424,8 @@ class TableServer(TableRequests):
             "protocol.login.badge_removed",
         )
 
-    def _push_view(self, client: ClientState) -> None:
-        """Compute ``client``'s view on the loop thread and hand it to the server thread."""
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            return
+    def view_for(self, client: ClientState) -> dict[str, Any] | None:
+        """``client``'s view of the table now (loop thread only); ``None`` before hello."""
         table = self.controller.table
         audience = client.audience
         view: dict[str, Any]
@@ -438,12 +437,23 @@ class TableServer(TableRequests):
         elif audience == "technician":
             view = technician_view(self.controller, client.lang)
         else:
-            return
+            return None
         if audience != "seat":
             # Per connection, not per table: who is logged in on this console.
             view["staff"] = (
                 {"name": client.staff, "role": client.role} if client.staff is not None else None
             )
+        return view
+
+    def _push_view(self, client: ClientState) -> None:
+        """Compute ``client``'s view on the loop thread and hand it to the server thread."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        view = self.view_for(client)
+        if view is None:
+            return
+        audience = client.audience
         try:
             data = encode(view)
         except FrameError as exc:
@@ -481,13 +491,15 @@ class TableServer(TableRequests):
                 self._logout(client)
             elif spec.name in DIAG_REQUESTS:
                 diag_request(client, spec.name, values, self.run_for, self.controller)
+            elif spec.name == "call_floor":
+                call_floor(client, self.run_for, self.controller)
             else:
                 self._control_report(client, spec)
         except Refused as exc:
             self._refuse(client, exc)
 
     def _refuse(self, client: ClientState, exc: PokerTableError) -> None:
-        self._queue(client, {"type": "refused", "reason": str(exc), "key": exc.key})
+        self._queue(client, refusal(exc))
 
     async def _hello(self, client: ClientState, message: dict[str, Any]) -> None:
         terminal = message.get("terminal")

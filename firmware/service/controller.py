@@ -100,6 +100,8 @@ class Controller(Stops):
         self.state = ControllerState()
         self.chip_bets = ChipBets(registry)
         self.alerts: list[Alert] = []
+        self.display_names: dict[str, dict[str, str]] = {}
+        """Each device's display name by language (the configuration's ``display_name``)."""
         self.listeners: list[Callable[[Controller], None]] = []
         self.services: list[Any] = []
         """Servers started and stopped with the controller (the table protocol)."""
@@ -112,6 +114,8 @@ class Controller(Stops):
         self._closed = False
         # The table's clock goes on from where the journal left it after a restart.
         self._started_at = clock() - table.now
+        self._journaled_time = table.now
+        """The table's time as far as the journal knows it (see :meth:`tick`)."""
         self.diag: DiagSession | None = None
         """The technician's test: running, or the last one's report."""
         self.diag_timeout = 30.0
@@ -164,6 +168,15 @@ class Controller(Stops):
                 next_tick = now + self.tick_seconds
             if until is not None and until():
                 break
+
+    def tick(self, now: float) -> None:
+        """The timer: a tick that changes something (a called clock, a new level) is
+        journaled and applied; any other only moves the table's clock, and is journaled
+        just before the next event (:meth:`submit`). An idle table writes nothing."""
+        if self.table.tick_matters(now):
+            self.apply(te.Tick(now))
+        else:
+            self.table.advance_clock(now)
 
     def run_pending(self) -> int:
         """Handle everything already queued without waiting; return how many (tests)."""
@@ -352,10 +365,20 @@ class Controller(Stops):
         trial_apply(self.table, event)
         if self.journal is not None:
             try:
+                if not isinstance(event, te.Tick) and self.table.now > self._journaled_time:
+                    # The time the clock reached without journaling (see tick()) goes
+                    # first, so a replay applies this event at the same table time.
+                    caught_up = te.Tick(self.table.now)
+                    self.journal(caught_up)
+                    self.table.apply(caught_up)
                 self.journal(event)
             except Exception as exc:
                 self._journal_failed(exc)
                 raise IllegalAction(self.state.stops["journal"], key="table.journal_full") from exc
+        if isinstance(event, te.Tick):
+            self._journaled_time = max(self._journaled_time, event.now)
+        else:
+            self._journaled_time = self.table.now
         try:
             self.table.apply(event)
         finally:
@@ -367,7 +390,7 @@ class Controller(Stops):
             self._storage_back()
         if self.testing or self.state.stops:
             return
-        self.apply(te.Tick(self.table_time(now)))
+        self.tick(self.table_time(now))
 
     # ------------------------------------------------------------ test mode (loop thread)
 
@@ -551,7 +574,14 @@ class Controller(Stops):
             self.apply(te.DeclareRaise(seat))
         elif what == "time":
             actor = self.table.prompt()
-            self._alert(f"Seat {seat} asks for the clock ({actor}); confirm it on the console.")
+            self.alerts.append(
+                Alert(
+                    self.table_time(),
+                    f"Seat {seat} asks for the clock ({actor}); confirm it on the console.",
+                    key="alert.ask_clock",
+                    params={"seat": seat},
+                )
+            )
         else:
             try:
                 act, notes = self.chip_bets.action(self.table, seat)

@@ -21,6 +21,9 @@ class Alert:
     time: float
     text: str
     device: str | None = None
+    key: str | None = None
+    """A message-catalog key: the views show the alert in each screen's language."""
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -440,12 +441,20 @@ def storage_item(data_dir: str, need: int = MIN_FREE_BYTES) -> Item:
 
 
 def main_diag(argv: list[str] | None = None) -> int:
-    """``pokertable diag``: test all devices (or one) and print a human or JSON report."""
+    """``pokertable diag``: test all devices (or one) and print a human or JSON report.
+
+    Nothing is created: the tag registry is read if it exists (read-only), so a
+    ``sudo pokertable diag`` before the service ever ran leaves no root-owned file
+    behind. A virtual shoe's fixed tags are known without it.
+    """
     import argparse
     import os
+    import sqlite3
     import tomllib
 
+    from firmware.errors import ConfigError, HardwareError
     from firmware.hal.backends import build_devices
+    from firmware.hal.deck import new_deck_order
     from firmware.service.registry import TagRegistry
 
     parser = argparse.ArgumentParser(prog="pokertable diag", description=__doc__)
@@ -454,17 +463,49 @@ def main_diag(argv: list[str] | None = None) -> int:
     parser.add_argument("--device", help="test only this device")
     parser.add_argument("--json", action="store_true", help="print the JSON report")
     args = parser.parse_args(argv)
-    with open(args.config, "rb") as handle:
-        section: dict[str, Any] = tomllib.load(handle).get("devices", {})
+    try:
+        with open(args.config, "rb") as handle:
+            section: dict[str, Any] = tomllib.load(handle).get("devices", {})
+    except FileNotFoundError:
+        print(
+            f"pokertable diag: there is no configuration {args.config}; write one with "
+            "'pokertable init' or pass --config.",
+            file=sys.stderr,
+        )
+        return 2
+    except PermissionError:
+        print(
+            f"pokertable diag: this user may not read {args.config}; run it as the table's "
+            "user: sudo -u pokertable pokertable diag",
+            file=sys.stderr,
+        )
+        return 2
+    except tomllib.TOMLDecodeError as exc:
+        print(f"pokertable diag: {args.config} is not valid TOML: {exc}.", file=sys.stderr)
+        return 2
     if args.device:
         if args.device not in section:
-            print(f"pokertable diag: no device '{args.device}' in {args.config}.")
+            print(f"pokertable diag: no device '{args.device}' in {args.config}.", file=sys.stderr)
             return 2
         section = {args.device: section[args.device]}
-    registry = TagRegistry(os.path.join(args.data, "tags.sqlite"))
-    report = Diagnostics(
-        build_devices(section), registry, _PromptTechnician(), data_dir=args.data
-    ).run()
+    try:
+        devices = build_devices(section)
+    except (ConfigError, HardwareError) as exc:
+        print(f"pokertable diag: {exc}", file=sys.stderr)
+        return 2
+    path = os.path.join(args.data, "tags.sqlite")
+    try:
+        registry = TagRegistry(path, read_only=True)
+    except sqlite3.Error:
+        # Never created here: until the service has run, cards are judged without it.
+        registry = TagRegistry(":memory:")
+    for device in devices.values():
+        tags = getattr(device, "tags", None)
+        if getattr(device, "automatic", False) and callable(tags):
+            fixed = list(tags())
+            if registry.card_for(fixed[0]) is None:
+                registry.learn_deck(fixed, deck="virtual", order=new_deck_order())
+    report = Diagnostics(devices, registry, _PromptTechnician(), data_dir=args.data).run()
     print(report.to_json() if args.json else report.to_text())
     return 0 if report.passed else 1
 
@@ -483,4 +524,9 @@ class _PromptTechnician(Technician):
         print(f"[{device.name}] {words.get(step, step)}", flush=True)
 
     def confirm(self, device: Device, question: str) -> bool:
-        return input(f"[{device.name}] {question} [y/n] ").strip().lower().startswith("y")
+        try:
+            answer = input(f"[{device.name}] {question} [y/n] ")
+        except EOFError:
+            print("(no answer: nobody at the keyboard; counted as no)", flush=True)
+            return False
+        return answer.strip().lower().startswith("y")

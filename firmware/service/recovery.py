@@ -42,8 +42,14 @@ def store_table_setup(
     config: TableConfig,
     deck_ready: bool,
     schedule: list[dict[str, Any]] | None = None,
+    schedule_of: LevelSchedule | None = None,
 ) -> None:
-    """Record what is needed to rebuild the table before its first event."""
+    """Record what is needed to rebuild the table before its first event.
+
+    :param schedule: The blind levels as :func:`schedule_entries` gives them.
+    :param schedule_of: The schedule itself, whose structure and chip unit are
+        kept too (without it, the table's own are used on restore).
+    """
     stakes = asdict(config.stakes)
     stakes["structure"] = config.stakes.structure.value
     journal.set_meta(
@@ -54,6 +60,8 @@ def store_table_setup(
             "stakes": stakes,
             "deck_ready": deck_ready,
             "schedule": schedule,
+            "schedule_structure": schedule_of.structure.value if schedule_of else None,
+            "schedule_chip_unit": schedule_of.chip_unit if schedule_of else None,
         },
     )
 
@@ -88,7 +96,12 @@ def restore(journal: Journal, problems: list[str] | None = None) -> Table:
     )
     schedule = None
     if setup.get("schedule"):
-        schedule = LevelSchedule.from_dicts(setup["schedule"], structure=config.stakes.structure)
+        structure = setup.get("schedule_structure")
+        schedule = LevelSchedule.from_dicts(
+            setup["schedule"],
+            structure=Structure(structure) if structure else config.stakes.structure,
+            chip_unit=setup.get("schedule_chip_unit") or 1,
+        )
     # Start from the newest snapshot (taken between hands every few hands, see
     # firmware.service.retention) and replay only the records after it.
     snapshot = journal.latest_snapshot()

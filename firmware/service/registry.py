@@ -53,12 +53,17 @@ class TagRegistry:
     """Card and chip tags in one SQLite file.
 
     :param path: The database file (``:memory:`` for a throwaway registry).
+    :param read_only: Open an existing file without creating or changing anything.
     """
 
-    def __init__(self, path: str) -> None:
-        self._db = sqlite3.connect(path)
-        self._db.executescript(_SCHEMA)
-        self._db.commit()
+    def __init__(self, path: str, read_only: bool = False) -> None:
+        if read_only:
+            # For readers such as the diagnostics: nothing is created or written.
+            self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        else:
+            self._db = sqlite3.connect(path)
+            self._db.executescript(_SCHEMA)
+            self._db.commit()
         self._cards: dict[str, int] = dict(
             self._db.execute("SELECT tag, card FROM card_tags").fetchall()
         )

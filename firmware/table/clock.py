@@ -265,3 +265,23 @@ class ActionTimer:
         if self.started_at is not None:
             self.bank_left = self.status(now).bank_left
             self.started_at = None
+
+
+def switch_turn(
+    timers: dict[int, ActionTimer],
+    previous: int | None,
+    actor: int | None,
+    now: float,
+    seconds: int,
+    bank: int,
+) -> None:
+    """The turn passes from ``previous`` to ``actor`` at ``now``: stop the one's
+    automatic timer (his bank keeps what he did not spend) and start the other's,
+    creating it with ``seconds`` per action and ``bank`` seconds of bank."""
+    if previous is not None:
+        timers[previous].stop(now)
+    if actor is not None:
+        timer = timers.get(actor)
+        if timer is None:
+            timer = timers[actor] = ActionTimer(seconds, bank)
+        timer.start(now)

@@ -49,7 +49,7 @@ from firmware.engine.hand import BOARD_SIZES, Hand, Phase
 from firmware.errors import IllegalAction
 from firmware.table import events as te
 from firmware.table import incidents
-from firmware.table.clock import ActionClock
+from firmware.table.clock import ActionClock, switch_turn
 from firmware.table.records import DealState, Draw, Incident
 from firmware.table.seating import HandPlan
 
@@ -64,10 +64,22 @@ class TableHand:
     :param countdown: The last seconds counted down aloud (TDA-5).
     """
 
-    def __init__(self, plan: HandPlan, clock_seconds: int = 60, countdown: int = 10) -> None:
+    def __init__(
+        self,
+        plan: HandPlan,
+        clock_seconds: int = 60,
+        countdown: int = 10,
+        *,
+        action_timer_seconds: int = 0,
+        time_bank_seconds: int = 0,
+        now: float = 0.0,
+    ) -> None:
         self.plan = plan
         self.clock_seconds = clock_seconds
         self.countdown = countdown
+        self.action_timer_seconds = action_timer_seconds
+        self.time_bank_seconds = time_bank_seconds
+        self.started_at = now
         self.log: list[te.TableEvent] = []
         self.empty_seats: list[int] = []
         self.s = self._fresh()
@@ -85,7 +97,22 @@ class TableHand:
         state.buffer = {i: [] for i in range(len(self.plan.seats))}
         state.absent = set(self.plan.absent)
         state.clock = ActionClock(seconds=self.clock_seconds, countdown=self.countdown)
+        state.now = self.started_at
         return state
+
+    def rebuilt(self, log: list[te.TableEvent]) -> TableHand:
+        """A new table hand with this one's plan and settings, replaying ``log``."""
+        hand = TableHand(
+            self.plan,
+            clock_seconds=self.clock_seconds,
+            countdown=self.countdown,
+            action_timer_seconds=self.action_timer_seconds,
+            time_bank_seconds=self.time_bank_seconds,
+            now=self.started_at,
+        )
+        for past in log:
+            hand.apply(past)
+        return hand
 
     def _with_empty_seats(self, order: list[int]) -> list[int]:
         """Insert the empty seats that were dealt to, at their clockwise place."""
@@ -216,12 +243,15 @@ class TableHand:
         elif isinstance(event, te.KillSeat):
             self._require_reason(event.reason)
             self._engine(KillHand(self.position(event.seat), event.reason))
-            self.note("TDA-28", f"seat {event.seat}'s hand killed: {event.reason}", "")
+            what = f"seat {event.seat}'s hand killed: {event.reason}"
+            self.note(
+                "TDA-28", what, "", message="incident.killed", seat=event.seat, reason=event.reason
+            )
         elif isinstance(event, te.ExposedCard):
             incidents.exposed(self, event.card)
         elif isinstance(event, te.Misdeal):
             self._require_reason(event.reason)
-            self.void("misdeal: " + event.reason, "misdeal")
+            self.void("misdeal: " + event.reason, "misdeal", "incident.misdeal", why=event.reason)
         elif isinstance(event, te.FaceUpInDeck):
             incidents.face_up(self, event.card)
         elif isinstance(event, te.DeckEmpty):
@@ -237,15 +267,26 @@ class TableHand:
                 "HG-11",
                 f"marked card {format_card(event.card)}",
                 "Finish the hand; then replace the card or change the deck.",
+                message="incident.marked",
+                card=format_card(event.card),
             )
         elif isinstance(event, te.VoidByFloor):
             self._require_reason(event.reason)
-            self.void(f"voided by {event.staff}: {event.reason}", "TDA-1")
+            what = f"voided by {event.staff}: {event.reason}"
+            self.void(what, "TDA-1", "incident.voided", staff=event.staff, why=event.reason)
         elif isinstance(event, te.AwardPot):
             self._require_reason(event.reason)
             positions = tuple(self.position(x) for x in event.seats)
             self.s.hand.apply(AwardPots(positions, event.reason))
-            self.note("TDA-1", f"pot awarded by {event.staff}: {event.reason}", "")
+            what = f"pot awarded by {event.staff}: {event.reason}"
+            self.note(
+                "TDA-1",
+                what,
+                "",
+                message="incident.awarded",
+                staff=event.staff,
+                reason=event.reason,
+            )
         elif isinstance(event, te.Away):
             position = self.position(event.seat)
             if not s.dealt:
@@ -323,7 +364,9 @@ class TableHand:
             if not s.hand.folded[position]:
                 self._engine(KillHand(position, reason))
                 if "TDA-8" in reason:
-                    self.note("TDA-8", f"seat {self.seat(position)} absent: hand killed", "")
+                    seat = self.seat(position)
+                    what = f"seat {seat} absent: hand killed"
+                    self.note("TDA-8", what, "", message="incident.absent", seat=seat)
 
     def _maybe_deal_board(self) -> None:
         s = self.s
@@ -358,6 +401,7 @@ class TableHand:
             break
         if s.deck_empty and s.hand.phase is not Phase.COMPLETE:
             self._check_deck()
+        self._turn_timer()
         if s.hand.phase is Phase.BETTING:
             if s.advance_street != s.hand.street:
                 s.advance.clear()
@@ -371,19 +415,29 @@ class TableHand:
         """With the card source empty, a hand that needs another card is dead (HG-8)."""
         s = self.s
         if s.deck_empty and self.cards_needed() and s.hand.phase is not Phase.COMPLETE:
-            self.void("the deck ran out of cards (HG-8)", "HG-8")
+            self.void("the deck ran out of cards (HG-8)", "HG-8", "incident.deck_empty")
 
-    def note(self, rule: str, what: str, instruction: str, cards: tuple[int, ...] = ()) -> None:
-        self.s.incidents.append(Incident(rule, what, instruction, cards))
+    def note(
+        self,
+        rule: str,
+        what: str,
+        instruction: str,
+        cards: tuple[int, ...] = (),
+        message: str = "",
+        **params: Any,
+    ) -> None:
+        self.s.incidents.append(Incident(rule, what, instruction, cards, message, params))
 
     @staticmethod
     def _require_reason(reason: str) -> None:
         if not reason.strip():
             raise IllegalAction("Give a reason for this ruling; it is recorded.")
 
-    def void(self, reason: str, rule: str) -> None:
+    def void(self, reason: str, rule: str, key: str = "incident.void", **params: Any) -> None:
         self.s.hand.apply(VoidHand(reason))
-        self.note(rule, reason, "Return every chip to its owner; the button does not move.")
+        params.setdefault("why", reason)
+        return_chips = "Return every chip to its owner; the button does not move."
+        self.note(rule, reason, return_chips, (), key, **params)
 
     def _empty_seat(self, event: te.EmptySeatDealt) -> None:
         if event.seat in self.plan.seats or not 1 <= event.seat <= 10:
@@ -411,6 +465,8 @@ class TableHand:
             "HG-12",
             f"a hand was dealt to empty seat {event.seat}",
             "Kill that hand unseen; play continues.",
+            message="incident.empty_seat",
+            seat=event.seat,
         )
 
     # ------------------------------------------------------------ actions
@@ -497,6 +553,8 @@ class TableHand:
                     "TDA-30",
                     f"seat {self.seat(actor)}'s advance {action} cancelled: the bet changed",
                     "Ask the player to act again.",
+                    message="incident.advance_cancelled",
+                    seat=self.seat(actor),
                 )
                 return
             if action == "fold" or (action == "check_fold" and not legal.can_check):
@@ -520,6 +578,10 @@ class TableHand:
             f"clock called on seat {self.seat(actor)}",
             f"The player has {self.clock_seconds} seconds; the last {self.countdown} are "
             "counted down.",
+            message="incident.clock",
+            seat=self.seat(actor),
+            seconds=self.clock_seconds,
+            countdown=self.countdown,
         )
 
     def _stop_clock(self, position: int) -> None:
@@ -532,9 +594,27 @@ class TableHand:
         clock = self.s.clock
         return clock.seconds_left(now) if clock.running else None
 
+    def _turn_timer(self) -> None:
+        """Start the automatic action timer of the player whose turn begins (house
+        option ``action_timer_seconds``, with ``time_bank_seconds`` of bank)."""
+        s = self.s
+        actor = s.hand.actor if s.hand.phase is Phase.BETTING else None
+        if self.action_timer_seconds and actor != s.timer_actor:
+            seconds, bank = self.action_timer_seconds, self.time_bank_seconds
+            switch_turn(s.timers, s.timer_actor, actor, s.now, seconds, bank)
+            s.timer_actor = actor
+
     def _tick(self, now: float) -> None:
         s = self.s
         s.now = max(s.now, now)
+        actor = s.timer_actor
+        if actor is not None and s.timers[actor].expired(now):
+            seat = self.seat(actor)
+            s.timers[actor].stop(now)
+            s.timer_actor = None
+            self._engine(KillHand(actor, "the action timer and time bank ran out (TDA-5)"))
+            self.note("TDA-5", f"seat {seat}'s action timer ran out: hand dead", "")
+            return
         if not s.clock.running or s.clock.seat is None:
             return
         status = s.clock.status(now)
@@ -543,4 +623,5 @@ class TableHand:
             seat = s.clock.seat
             s.clock.stop(now)
             self._engine(KillHand(self.position(seat), "the clock ran out (TDA-5)"))
-            self.note("TDA-5", f"seat {seat}'s clock ran out: hand dead", "")
+            what = f"seat {seat}'s clock ran out: hand dead"
+            self.note("TDA-5", what, "", message="incident.clock_out", seat=seat)

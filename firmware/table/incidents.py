@@ -11,8 +11,11 @@ Functions here act on a :class:`~firmware.table.dealing.TableHand`:
 from __future__ import annotations
 
 from firmware.engine.cards import format_card
+from firmware.engine.hand import Phase
 from firmware.errors import IllegalAction
 from firmware.table.records import Draw, HandDesk
+
+STREETS = ("preflop", "flop", "turn", "river")
 
 
 def exposed(th: HandDesk, card: int) -> None:
@@ -34,7 +37,11 @@ def exposed(th: HandDesk, card: int) -> None:
     s.exposed.append(card)
     if index < 2 or len(s.exposed) >= 2:
         why = "one of the first two cards" if index < 2 else "a second card"
-        th.void(f"misdeal: {why} exposed during the deal (TDA-27, HG-10)", "TDA-27")
+        th.void(
+            f"misdeal: {why} exposed during the deal (TDA-27, HG-10)",
+            "TDA-27",
+            "incident.misdeal_first" if index < 2 else "incident.misdeal_second",
+        )
         return
     draw = hole_draws[index]
     draw.public = True
@@ -50,6 +57,8 @@ def exposed(th: HandDesk, card: int) -> None:
         "Finish the deal, then give that player the next card; the exposed card is shown "
         "and becomes the first burn card.",
         (card,),
+        "incident.exposed",
+        card=format_card(card),
     )
 
 
@@ -63,6 +72,8 @@ def face_up(th: HandDesk, card: int) -> None:
         f"{format_card(card)} found face up in the deck",
         "Remove the card, show it to everyone and continue.",
         (card,),
+        "incident.face_up",
+        card=format_card(card),
     )
 
 
@@ -95,21 +106,26 @@ def premature(th: HandDesk) -> None:
         f"{len(cards)} card(s) drawn before the betting round ended",
         kept + "return the other card(s) to the stub and shuffle it; after the betting, "
         "deal the next card with no further burn.",
+        (),
+        "incident.premature_burn" if keep_burn else "incident.premature",
+        count=len(cards),
+        card=format_card(cards[0]),
     )
 
 
 def burn_error(th: HandDesk, case: str) -> None:
     s = th.s
     if case == "a":
-        burns = [d for d in s.draws if d.role == "burn"]
-        if not burns:
-            raise IllegalAction("No card has been burned yet in this hand.")
-        burns[-1].public = True
+        burn = _just_burned(th)
+        burn.public = True
+        street = STREETS[s.hand.street + 1]
         th.note(
             "HG-20",
-            "turn dealt without a burn",
-            f"Show {format_card(burns[-1].card)}, it is the burn card; deal the real turn.",
-            (burns[-1].card,),
+            f"{street} dealt without a burn",
+            f"Show {format_card(burn.card)}, it is the burn card; deal the real {street}.",
+            (burn.card,),
+            "incident.burn_a" if street == "turn" else "incident.burn_a_river",
+            card=format_card(burn.card),
         )
         return
     if case not in ("b", "c") or not s.premature:
@@ -125,10 +141,63 @@ def burn_error(th: HandDesk, case: str) -> None:
         if d.card in cards:
             d.role, d.public = "burn", True
     instruction = f"{format_card(cards[0])} is the next burn card"
+    key, params = "incident.burn_b", {"card": format_card(cards[0]), "case": case}
     if case == "c" and len(cards) >= 2:
+        key, params["river"] = "incident.burn_c", format_card(cards[1])
         s.held_board.extend(cards[1:2])
         for d in s.draws:
             if d.card == cards[1]:
                 d.role = "held"
         instruction += f"; {format_card(cards[1])} is the river, shown after the betting"
-    th.note("HG-20", f"burn error case {case}", instruction + ".", tuple(cards))
+    th.note("HG-20", f"burn error case {case}", instruction + ".", tuple(cards), key, **params)
+
+
+def _just_burned(th: HandDesk) -> Draw:
+    """The turn or river burn the shoe has just read, if HG-20 (a) can apply now.
+
+    Case (a) is the card just turned face up being the one the shoe read as the
+    street's burn: the last card drawn is that burn and its board card is next.
+
+    :raises IllegalAction: otherwise, saying what the firmware sees.
+    """
+    s = th.s
+    hand = s.hand
+    last = s.draws[-1] if s.draws else None
+    street = hand.street + 1
+    if (
+        s.dealt
+        and hand.phase is Phase.BOARD
+        and not s.premature
+        and not s.board_buffer
+        and street in (2, 3)
+        and last is not None
+        and last.role == "burn"
+        and not last.public
+    ):
+        return last
+    if not s.dealt:
+        seen = "the deal is not finished"
+    elif s.premature:
+        seen = "cards were drawn before the betting ended; report HG-9 or HG-20 (b) or (c)"
+    elif hand.phase is Phase.BETTING and hand.actor is not None:
+        seen = f"the {STREETS[hand.street]} betting is open (seat {hand.seats[hand.actor]} to act)"
+        if hand.street and last is not None and last.role == STREETS[hand.street]:
+            seen = (
+                f"the last card, {format_card(last.card)}, was read as the {last.role} after "
+                f"its burn (they came in the right order) and {seen}"
+            )
+    elif hand.phase is Phase.BOARD and street not in s.burned and s.burn_ready is None:
+        seen = f"no card has been drawn for the {STREETS[street]} yet"
+    elif last is not None and last.role == "burn" and last.public:
+        seen = f"{format_card(last.card)} was already ruled the burn card"
+    elif last is not None and last.role == "burn":
+        seen = f"the last card, {format_card(last.card)}, was read as the flop burn"
+    else:
+        seen = f"the hand is in the {hand.phase.value} phase"
+    raise IllegalAction(
+        f"HG-20 (a) does not apply: {seen}. It applies only when the card just turned face "
+        "up is the one the shoe read as the turn or river burn; report what happened, or "
+        "call the floor.",
+        key="error.incident.burn_a_not_now",
+        seen=seen,
+    )

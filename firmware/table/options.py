@@ -33,6 +33,10 @@ class TableOptions:
     """Missed-blind markers ML/MS and posting on return (CC-14, CC-15, HG-15)."""
     dead_small_blind: bool = True
     """The small-blind part posted on return is dead (CC-14, CC-15, HG-15)."""
+    missed_blinds_free_in_big_blind: bool = False
+    """The common "wait for the big blind" exception: a marked player who comes back
+    exactly in the big blind posts only the big blind. Off (the seeds): he also posts
+    the dead small blind he owes (CC-14, HG-15)."""
     absent_dealt_in: bool = False
     """Absent players are dealt in and their hands killed (TDA-8, HG-17)."""
     buy_button: bool = False
@@ -44,6 +48,9 @@ class TableOptions:
     """A stack below the small blind is all-in next hand in any position (HG-18)."""
     raise_cap: int = 4
     """Fixed-limit: most full bets in a round, big blind included (CC-8)."""
+    limit_all_in_percent: int = 50
+    """Fixed-limit: an all-in of at least this percentage of a bet counts as a full
+    bet or raise and reopens the betting (TDA 2022 rule 47B); 100: only a full bet."""
     odd_chips: str = "first"
     """Leftover units of a split: ``first`` winner left of the button or ``one-each`` (TDA-3)."""
     min_buy_in_multiple: int = 10
@@ -63,7 +70,10 @@ class TableOptions:
     clock_countdown_seconds: int = 10
     """The last seconds of the clock counted down aloud (TDA-5)."""
     action_timer_seconds: int = 0
-    """Automatic action timer; 0 disables it (house option beside TDA-5)."""
+    """Automatic action timer: seconds for every decision, then the time bank, then the
+    hand is dead; 0 disables it (house option beside TDA-5)."""
+    time_bank_seconds: int = 0
+    """The time bank of each player for the automatic action timer, per hand."""
     max_seats: int = 10
     """Seats at the table; at most 10 (CC-16)."""
     void_on_recovery: bool = False
@@ -89,6 +99,14 @@ class TableOptions:
         for name in ("raise_cap", "clock_seconds"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"The option {name} must be at least 1.")
+        for name in ("action_timer_seconds", "time_bank_seconds"):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"The option {name} must be 0 or more.")
+        if not 1 <= self.limit_all_in_percent <= 100:
+            raise ConfigError(
+                "The option limit_all_in_percent must be from 1 to 100, not "
+                f"{self.limit_all_in_percent}."
+            )
 
 
 PROFILES: dict[str, dict[str, Any]] = {
@@ -200,6 +218,7 @@ class TableConfig:
             chip_unit=s.chip_unit,
             odd_chips=OddChips(self.options.odd_chips),
             raise_cap=self.options.raise_cap,
+            limit_all_in_percent=self.options.limit_all_in_percent,
         )
 
 
@@ -237,6 +256,8 @@ def load_table_config(text: str, source: str = "table configuration") -> TableCo
         "terminals",
         "staff",
         "retention",
+        "levels",
+        "tournament",
         "floor",
     }
     unknown_sections = sorted(set(data) - known)
@@ -244,7 +265,7 @@ def load_table_config(text: str, source: str = "table configuration") -> TableCo
         raise ConfigError(
             f"Unknown section(s) in the {source}: {', '.join(unknown_sections)}; "
             "expected [table], [options], [devices], [server], [terminals], [staff], "
-            "[retention] and [floor]."
+            "[retention], [[levels]], [tournament] and [floor]."
         )
     table = dict(data.get("table", {}))
     profile = table.pop("profile", None)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from firmware.engine.hand import Hand
-from firmware.table.clock import ActionClock
+from firmware.table.clock import ActionClock, ActionTimer
 
 
 @dataclass
@@ -27,6 +27,9 @@ class Incident:
     what: str
     instruction: str
     cards: tuple[int, ...] = ()
+    key: str = ""
+    """Catalog key: ``<key>.what`` and ``<key>.do`` say it in each screen's language."""
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -62,6 +65,9 @@ class DealState:
     announced: list[int] = field(default_factory=list)
     absent: set[int] = field(default_factory=set)
     deck_empty: bool = False
+    timers: dict[int, ActionTimer] = field(default_factory=dict)
+    """The automatic action timer of each position (house option), with its bank."""
+    timer_actor: int | None = None
 
 
 class HandDesk(Protocol):
@@ -69,7 +75,15 @@ class HandDesk(Protocol):
 
     s: DealState
 
-    def note(self, rule: str, what: str, instruction: str, cards: tuple[int, ...] = ()) -> None:
+    def note(
+        self,
+        rule: str,
+        what: str,
+        instruction: str,
+        cards: tuple[int, ...] = (),
+        message: str = "",
+        **params: Any,
+    ) -> None:
         """Record an incident with the dealer's instruction."""
 
     def check_card(self, card: int) -> None:
@@ -78,5 +92,5 @@ class HandDesk(Protocol):
     def position(self, seat: int) -> int:
         """The engine position of ``seat``."""
 
-    def void(self, reason: str, rule: str) -> None:
+    def void(self, reason: str, rule: str, key: str = "incident.void", **params: Any) -> None:
         """Void the hand: every chip back to its owner."""

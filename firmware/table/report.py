@@ -13,6 +13,10 @@ from firmware.table.dealing import TableHand
 def hand_record(number: int, th: TableHand) -> dict[str, Any]:
     """A plain record of a finished hand: cards by role, actions, incidents, pots, stacks.
 
+    When betting ends with a player all-in, every live hand is turned up by
+    rule (TDA-9): the record lists them in ``cards.tabled_by_rule`` and as
+    ``turned_up`` actions at that point; an uncalled bet given back is a
+    ``returned`` action with its amount.
     Cards killed unseen (an empty seat's hand) and cards returned to the stub
     are counted, never named (TDA-21, HG-12).
     """
@@ -30,12 +34,36 @@ def hand_record(number: int, th: TableHand) -> dict[str, Any]:
     start = hand.events[0]
     assert isinstance(start, StartHand)
     replay = Hand.start(start)
+    tabled_by_rule: dict[str, list[str]] = {}
     for event in hand.events[1:]:
         player = getattr(event, "player", None)
         before = replay.stacks[player] if player is not None else 0
         street = replay.street
         facing = replay.current_bet
+        returned = len(replay.returned)
+        cards_up = replay.cards_up
         replay.apply(event)
+        after: list[dict[str, Any]] = []
+        for back, chips in replay.returned[returned:]:
+            # An uncalled bet given back (HG-1) or a killed hand's uncalled raise (TDA-28).
+            after.append(
+                {"seat": seats[back], "action": "returned", "street": street, "amount": chips}
+            )
+        if replay.cards_up and not cards_up and replay.voided is None:
+            # Betting is over with a player all-in: every live hand is turned up (TDA-9).
+            for position in replay.live:
+                up = [format_card(c) for c in hand.hole[position] if c is not None]
+                if len(up) == 2:
+                    tabled_by_rule[str(seats[position])] = up
+                    after.append(
+                        {
+                            "seat": seats[position],
+                            "action": "turned_up",
+                            "street": street,
+                            "cards": "".join(up),
+                            "rule": "TDA-9",
+                        }
+                    )
         if isinstance(event, Fold | CheckCall | BetRaise | KillHand | Show | Muck):
             entry: dict[str, Any] = {
                 "seat": seats[event.player],
@@ -53,6 +81,7 @@ def hand_record(number: int, th: TableHand) -> dict[str, Any]:
             if isinstance(event, KillHand):
                 entry["reason"] = event.reason
             actions.append(entry)
+        actions.extend(after)
     posts = {
         str(x): {"blind": b, "ante": a, "dead": d}
         for x, b, a, d in zip(seats, start.blinds, start.antes, start.dead, strict=True)
@@ -70,6 +99,7 @@ def hand_record(number: int, th: TableHand) -> dict[str, Any]:
             "by_role": roles,
             "dead_unseen": sum(1 for d in th.draws if d.role == "dead"),
             "returned_to_stub": sum(1 for d in th.draws if d.role == "returned"),
+            "tabled_by_rule": tabled_by_rule,
         },
         "posts": posts,
         "actions": actions,

@@ -19,7 +19,12 @@ from firmware.engine.rules import Structure
 from firmware.errors import CardError, ConfigError, PokerTableError
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
-from firmware.table.script_expect import check_expectation
+from firmware.table.script_expect import (
+    AfterEvent,
+    ViewExpectation,
+    check_expectation,
+    run_after,
+)
 from firmware.table.script_text import (
     ScriptError,
     check_line,
@@ -365,11 +370,18 @@ def _apply(table: Table, event: te.TableEvent, number: int) -> None:
         ) from exc
 
 
-def run_script(text: str) -> tuple[Table, list[dict[str, Any]]]:
+def run_script(
+    text: str,
+    views: ViewExpectation | None = None,
+    after_event: AfterEvent | None = None,
+) -> tuple[Table, list[dict[str, Any]]]:
     """Run a script; return the table and the records of the hands it played.
 
     ``expect`` lines check the outcome; ``expect error TEXT`` says the next
-    line must be refused with a message containing TEXT.
+    line must be refused with a message containing TEXT. ``views`` checks
+    the ``expect`` forms about what an audience sees (the views are a layer
+    above the table: pass :func:`firmware.views.expect.check_view_expectation`);
+    ``after_event`` runs after every event the table accepted.
 
     :raises ScriptError: naming the line, for unreadable lines, refused
         events and failed expectations.
@@ -387,7 +399,8 @@ def run_script(text: str) -> tuple[Table, list[dict[str, Any]]]:
                 expected_error = " ".join(words[2:])
                 continue
             try:
-                check_expectation(table, words[1:], number)
+                if views is None or not views(table, words[1:], number):
+                    check_expectation(table, words[1:], number)
             except ScriptError:
                 raise
             except PokerTableError as exc:
@@ -396,6 +409,8 @@ def run_script(text: str) -> tuple[Table, list[dict[str, Any]]]:
         try:
             for event in parse_event(line, number, table):
                 _apply(table, event, number)
+                if after_event is not None:
+                    run_after(after_event, table, number, line)
         except ScriptError:
             raise
         except PokerTableError as exc:
@@ -524,7 +539,9 @@ def export_script(config: TableConfig, events: list[te.TableEvent], deck_ready: 
     return "\n".join(lines) + "\n"
 
 
-def iter_script_records(path: str) -> Iterator[dict[str, Any]]:
+def iter_script_records(
+    path: str, views: ViewExpectation | None = None
+) -> Iterator[dict[str, Any]]:
     """Run the script file at ``path`` and yield its hand records.
 
     A file must play at least one whole hand and must not stop in the middle
@@ -538,7 +555,7 @@ def iter_script_records(path: str) -> Iterator[dict[str, Any]]:
             f"The file is larger than {MAX_SCRIPT_BYTES} bytes; split it into several scripts."
         )
     text = decode_script(data)
-    table, records = run_script(text)
+    table, records = run_script(text, views)
     last = _last_line(text)
     if table.hand is not None and last != "expect unfinished":
         raise ScriptError(
@@ -563,7 +580,7 @@ def _last_line(text: str) -> str:
     return ""
 
 
-def main_script(argv: list[str] | None = None) -> int:
+def main_script(argv: list[str] | None = None, views: ViewExpectation | None = None) -> int:
     """``pokertable script FILE...``: run table scripts, print hand records as JSON lines."""
     import argparse
     import json
@@ -578,7 +595,7 @@ def main_script(argv: list[str] | None = None) -> int:
     status = 0
     for path in args.files:
         try:
-            for record in iter_script_records(path):
+            for record in iter_script_records(path, views):
                 print(json.dumps({"file": path, **record}, ensure_ascii=False))
         except (OSError, ScriptError) as exc:
             print(f"pokertable script: {path}: {exc}", file=sys.stderr)

@@ -7,11 +7,58 @@ one-line :class:`~firmware.table.script_text.ScriptError` naming the line.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from firmware.engine.cards import format_cards
 from firmware.table.script_text import ScriptError, whole
 from firmware.table.table import Table
+
+ViewExpectation = Callable[[Table, list[str], int], bool]
+"""Checks an ``expect`` line about what an audience sees; ``False`` if not its form
+(:func:`firmware.views.expect.check_view_expectation`: the views are a layer above)."""
+
+AfterEvent = Callable[[Table], None]
+"""Called after every table event a script applied (e.g. the audience leak check)."""
+
+DRAW_ROLES = (
+    "hole",
+    "replacement",
+    "dead",
+    "exposed",
+    "removed",
+    "premature",
+    "returned",
+    "burn",
+    "flop",
+    "turn",
+    "river",
+    "held",
+)
+"""Every role a drawn card can take (``docs/table-scripts.md``, ``draw``)."""
+
+RECORDED_ROLES = ("burn", "exposed", "removed", "flop", "turn", "river", "held")
+"""The roles a finished hand's record lists (``cards.by_role``); the others stay private."""
+
+
+def run_after(after_event: AfterEvent, table: Table, number: int, line: str) -> None:
+    """Run ``after_event``; a failure names the line of the event it followed."""
+    try:
+        after_event(table)
+    except ScriptError as exc:
+        raise ScriptError(f"Line {number} ({line}): {exc}") from exc
+
+
+def role_cards(table: Table, role: str) -> str:
+    """The cards drawn in ``role``, in draw order, as one string (``"3c4h"``).
+
+    During a hand from its draw log; after it from the last hand's record,
+    which lists only :data:`RECORDED_ROLES`.
+    """
+    if table.hand is not None:
+        return format_cards(d.card for d in table.hand.draws if d.role == role)
+    last = table.records[-1] if table.records else {}
+    return "".join(last.get("cards", {}).get("by_role", {}).get(role, []))
 
 
 def check_expectation(table: Table, words: list[str], number: int) -> None:
@@ -69,6 +116,20 @@ def check_expectation(table: Table, words: list[str], number: int) -> None:
         if actual != args[1]:
             raise ScriptError(
                 f"Line {number}: expected seat {args[0]} to hold {args[1]}, found {actual}."
+            )
+        return
+    if what == "role" and args:
+        role = args[0]
+        if role not in DRAW_ROLES or (table.hand is None and role not in RECORDED_ROLES):
+            kinds = DRAW_ROLES if table.hand is not None else RECORDED_ROLES
+            raise ScriptError(
+                f"Line {number}: {role!r} is no draw role here; use one of {', '.join(kinds)}."
+            )
+        actual = role_cards(table, role)
+        if actual != "".join(args[1:]):
+            raise ScriptError(
+                f"Line {number}: expected the {role} cards {''.join(args[1:]) or 'none'}, "
+                f"found {actual or 'none'}."
             )
         return
     if what == "void":

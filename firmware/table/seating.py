@@ -163,8 +163,30 @@ class Seating:
         if not isinstance(amount, int) or amount < 1:
             raise IllegalAction(f"A rebuy must be a whole number of chips, not {amount!r}.")
         if s.busted or s.stack == 0:
-            self.check_buy_in(amount)
+            self.check_buy_in(amount + s.rebuy)
+        else:
+            self.check_add_on(s, amount)
         s.rebuy += amount
+
+    def check_add_on(self, seat: Seat, amount: int) -> None:
+        """Refuse an add-on that would take the seat's chips above the table's
+        maximum buy-in (CC-16 with ``max_buy_in_multiple``), naming the most the
+        player may add."""
+        opts, stakes = self.config.options, self.config.stakes
+        high = opts.max_buy_in_multiple * stakes.big_blind
+        have = seat.stack + seat.rebuy
+        if high and have + amount > high:
+            room = max(0, high - have)
+            raise IllegalAction(
+                f"Seat {seat.number} has {have} chips and the maximum buy-in at this table is "
+                f"{high}; seat {seat.number} may add at most {room}, not {amount} (CC-16).",
+                key="error.table.add_on_high",
+                seat=seat.number,
+                have=have,
+                high=high,
+                room=room,
+                amount=amount,
+            )
 
     def buy_button(self, seat: int) -> None:
         """A new player asks to buy the button for the next hand (HG-16)."""
@@ -319,15 +341,24 @@ class Seating:
         buyer = self.button_buyer if self.button_buyer in candidates else None
         if buyer is not None and len(candidates) > 2:
             return self._plan_bought_button(stakes, buyer, candidates)
+        notes: list[str] = []
+        heads_up_before = self.button is not None and self.last_small_blind == self.button
         if self.next_button is not None and self.next_button in candidates:
             button = self.next_button
         elif self.button is None:
             button = min(veterans)
-        elif self.last_small_blind in veterans:
+        elif len(candidates) == 2 and veterans == candidates and self.last_big_blind is not None:
+            # Heads-up the button posts the small blind and the big blind moves on
+            # from last hand's big blind, so nobody posts it twice in a row, also
+            # when three players become two (TDA-35 adjusts CC-12).
+            bb = next(x for x in self._clockwise(self.last_big_blind) if x in candidates)
+            button = next(x for x in candidates if x != bb)
+        elif self.last_small_blind in veterans and not heads_up_before:
             button = self.last_small_blind
         else:
+            # After a heads-up hand the small blind was the button: the button
+            # moves one seat on (CC-12 read with TDA-35).
             button = next((x for x in self._clockwise(self.button) if x in veterans), min(veterans))
-        notes: list[str] = []
         ring = [x for x in self._clockwise(button) if x in candidates]
         live = set(candidates)
         # Missed blinds: sitting-out players in the small- and big-blind places.
@@ -401,16 +432,25 @@ class Seating:
         antes = [0] * n
         dead = [0] * n
         first_after_big = order[(order.index(bb) + 1) % len(order)] if bb in order else None
+        opener = order.index(bb) if bb in order else None
         for i, x in enumerate(order):
             seat = self.seats[x]
             chips = self._chips(seat)
             straddles = x == self.straddler and x == first_after_big and len(order) > 2
             if x == bb:
                 blinds[i] = stakes.big_blind
+                if not dead_button and seat.markers and not opts.missed_blinds_free_in_big_blind:
+                    # Back exactly in the big blind: the small blind he missed is
+                    # owed too, dead (CC-14, HG-15; no exception in the seeds).
+                    if opts.dead_small_blind:
+                        dead[i] = stakes.small_blind
+                    else:
+                        blinds[i] += stakes.small_blind
             elif x == sb:
                 blinds[i] = stakes.small_blind
             elif straddles and not dead_button:
                 blinds[i] = 2 * stakes.big_blind  # a live straddle (house option)
+                opener = i
             elif dead_button and seat.missed_big:
                 blinds[i] = stakes.big_blind  # owed from the table he left (TDA-22, HG-15)
             elif not dead_button and seat.new:
@@ -425,7 +465,7 @@ class Seating:
             if stakes.ante and not stakes.big_blind_ante:
                 antes[i] = stakes.ante
             if stakes.ante and stakes.big_blind_ante and x == bb:
-                dead[i] = stakes.ante
+                dead[i] += stakes.ante
             if (
                 opts.auto_all_in_below_small_blind
                 and chips < stakes.small_blind
@@ -441,6 +481,7 @@ class Seating:
             antes=tuple(antes),
             blinds=tuple(blinds),
             dead=tuple(dead),
+            big_blind=opener,
         )
         absent = tuple(
             i for i, x in enumerate(order) if self.seats[x].away or self.seats[x].sitting_out

@@ -98,6 +98,27 @@ class Table:
         if self.hand is not None and self.hand.complete:
             self._finish_hand()
 
+    def tick_matters(self, now: float) -> bool:
+        """Whether a :class:`~firmware.table.events.Tick` at ``now`` would change more than
+        the time: a called clock runs in the open hand (TDA-5), or the tournament's level or
+        break changes (TDA-17). Any other tick is derived, not an event: see
+        :meth:`advance_clock`.
+        """
+        if self.hand is not None and self.hand.s.clock.running:
+            return True
+        levels = self.levels
+        if levels is None or levels.started_at is None or levels.paused_at is not None:
+            return False
+        before, after = levels.current(self.now), levels.current(now)
+        return (before.index, before.on_break) != (after.index, after.on_break)
+
+    def advance_clock(self, now: float) -> None:
+        """Move the table's clock to ``now`` when no tick would change anything else
+        (:meth:`tick_matters` is false): nothing is logged or journaled. The controller
+        journals a tick at the table's time before the next event, so a replay reaches
+        the same state."""
+        self.now = max(self.now, now)
+
     def _apply(self, event: te.TableEvent) -> None:
         if isinstance(event, te.Tick):
             if event.now < self.now:
@@ -217,12 +238,13 @@ class Table:
                 self.levels.start(self.now)
             stakes = self.levels.stakes_for_hand(self.now)
         self._next_button_before = self.seating.next_button
+        # Taken before planning: planning itself marks missed blinds (CC-14, CC-15).
+        self._seats_before = copy.deepcopy(self.seating.seats)
         plan = self.seating.plan_hand(stakes)
         killed = self.penalties.hand_dealt(plan.seats)
         plan = dataclasses.replace(
             plan, penalised=tuple(i for i, x in enumerate(plan.seats) if x in killed)
         )
-        self._seats_before = copy.deepcopy(self.seating.seats)
         self.seating.begin_hand(plan)
         self.hand_number += 1
         self.hand_started_at = self.now
@@ -231,6 +253,9 @@ class Table:
             plan,
             clock_seconds=self.config.options.clock_seconds,
             countdown=self.config.options.clock_countdown_seconds,
+            action_timer_seconds=self.config.options.action_timer_seconds,
+            time_bank_seconds=self.config.options.time_bank_seconds,
+            now=self.now,
         )
 
     def _finish_hand(self) -> None:
@@ -247,6 +272,15 @@ class Table:
                     before.rebuy += now_seat.rebuy  # a rebuy declared during the hand
                     before.sitting_out, before.away = now_seat.sitting_out, now_seat.away
                     self.seating.seats[number] = before
+            # Seats not in the hand keep their missed-blind markers as they were
+            # before it: a hand that never happened made nobody miss a blind.
+            for number, now_seat in self.seating.seats.items():
+                before = self._seats_before.get(number)
+                if number in hand.plan.seats or before is None:
+                    continue
+                if before.player == now_seat.player:
+                    now_seat.missed_small = before.missed_small
+                    now_seat.missed_big = before.missed_big
             self.seating.hand_active = False
             # The button does not move: the same plan is made again.
             self.seating.next_button = self._next_button_before
@@ -259,7 +293,7 @@ class Table:
         self.records.append(record)
         del self.records[: -self.KEEP_RECORDS]
         self.hand = None
-        self.penalties.hand_over()
+        self.penalties.hand_over(voided=voided)
         for seat in list(self.seating.seats):
             if self.penalties.is_disqualified(seat):
                 self._remove_disqualified(seat)
@@ -466,10 +500,7 @@ class Table:
                 key="error.ruling.undo_late",
             )
         kept = hand.log[:last] + hand.log[last + 1 :]
-        rebuilt = TableHand(hand.plan, clock_seconds=hand.clock_seconds, countdown=hand.countdown)
-        for past in kept:
-            rebuilt.apply(past)
-        self.hand = rebuilt
+        self.hand = hand.rebuilt(kept)
         return f"undid {hand.log[last]!r}"
 
     # ------------------------------------------------------------ views

@@ -410,6 +410,10 @@ class PenaltyBook:
     in_hand: bool = False
     _dealt: frozenset[int] = frozenset()
     _serving: set[int] = field(default_factory=set)
+    _counted: list[PenaltyRecord] = field(default_factory=list)
+    """Penalties that counted the hand in progress (given back if it is voided)."""
+    _started_now: list[PenaltyRecord] = field(default_factory=list)
+    """Deferred penalties (TDA-31) that started with the hand in progress."""
 
     def give(
         self,
@@ -470,6 +474,8 @@ class PenaltyBook:
         self.in_hand = True
         self._dealt = frozenset(seats_dealt_in)
         self._serving = set()
+        self._counted = []
+        self._started_now = [r for r in self.records if not r.started]
         for record in self.records:
             record.started = True
         for seat in sorted(self._dealt):
@@ -480,8 +486,17 @@ class PenaltyBook:
                 self._serving.add(seat)
         return frozenset(self._serving)
 
-    def hand_over(self) -> None:
-        """The hand ended."""
+    def hand_over(self, voided: bool = False) -> None:
+        """The hand ended. A voided hand (misdeal, dead hand, floor void) was never
+        played, so it does not count toward any penalty (TDA-7): the hands it took
+        are given back and deferred penalties start again with the next hand."""
+        if voided:
+            for record in self._counted:
+                record.hands_left += 1
+            for record in self._started_now:
+                record.started = False
+        self._counted = []
+        self._started_now = []
         self.in_hand = False
         self._dealt = frozenset()
         self._serving = set()
@@ -517,4 +532,5 @@ class PenaltyBook:
 
     def _count(self, seat: int, record: PenaltyRecord) -> None:
         record.hands_left -= 1
+        self._counted.append(record)
         self._serving.add(seat)

@@ -29,9 +29,8 @@ from firmware.engine.cards import format_card, parse_cards
 from firmware.engine.evaluator import best_hand
 from firmware.engine.hand import Phase
 from firmware.engine.rules import Structure
-from firmware.errors import PokerTableError
-from firmware.hal import Buttons, CardShoe, ChipTrays, IdReaders
-from firmware.i18n import tr
+from firmware.i18n import CATALOG, tr
+from firmware.views.devices import devices
 from firmware.views.diag import diag_view
 from firmware.views.redact import UNSEEN, redact
 from firmware.views.rules import chip_breakdown, hide_pot, pot_shown, to_show
@@ -190,7 +189,7 @@ def _record_shown(record: dict[str, Any]) -> dict[str, list[str]]:
     out: set[str] = set()
     for action in record["actions"]:
         seat = str(action["seat"])
-        if action["action"] == "show":
+        if action["action"] in ("show", "turned_up"):
             shown[seat] = list(dict.fromkeys(shown.get(seat, []) + _split(action["cards"])))
         elif action["action"] in ("fold", "kill_hand", "muck"):
             out.add(seat)
@@ -404,55 +403,6 @@ def _legal(table: Table, seat: int) -> dict[str, Any] | None:
 # ---------------------------------------------------------------- devices
 
 
-def _kind(device: object) -> str:
-    if isinstance(device, CardShoe):
-        return "shoe"
-    if isinstance(device, ChipTrays):
-        return "chips"
-    if isinstance(device, Buttons):
-        return "buttons"
-    if isinstance(device, IdReaders):
-        return "id_readers"
-    return type(device).__name__.lower()
-
-
-def devices(controller: Controller | None) -> list[dict[str, Any]]:
-    """Status of every configured device: health, identity and link counters."""
-    if controller is None:
-        return []
-    rows = []
-    for name in sorted(controller.devices):
-        device = controller.devices[name]
-        try:
-            health = device.health().value
-        except Exception:  # a device that cannot say is treated as in fault
-            health = "fault"
-        fault = controller.state.faults.get(name)
-        if fault is not None:
-            health = "fault"
-        identity: dict[str, str] | None
-        try:
-            ident = device.identity()
-            identity = {"model": ident.model, "serial": ident.serial, "firmware": ident.firmware}
-        except (PokerTableError, OSError, RuntimeError, AttributeError):
-            identity = None
-        try:
-            link = {str(k): int(v) for k, v in device.link_stats().items()}
-        except (PokerTableError, OSError, RuntimeError):
-            link = {}
-        rows.append(
-            {
-                "name": name,
-                "kind": _kind(device),
-                "health": health,
-                "identity": identity,
-                "link": link,
-                "fault": redact(fault, ()) if fault is not None else None,
-            }
-        )
-    return rows
-
-
 # ---------------------------------------------------------------- views
 
 
@@ -470,6 +420,9 @@ def seat_view(
         "legal": _legal(table, seat),
         "recall": _recall(table, seat),
         "paused": controller.paused if controller is not None else False,
+        "level": _level(table),
+        "own_hand": _own_hand(table, seat, lang),
+        "distribution": _distribution(table, lang),
     }
     hide_pot(view)
     return view
@@ -508,6 +461,35 @@ def _level(table: Table) -> dict[str, Any] | None:
     }
 
 
+def _own_hand(table: Table, seat: int, lang: str) -> str:
+    """The seat's own best hand in ``lang`` once the flop is out ('' before or without cards)."""
+    th = table.hand
+    if th is None or seat not in th.plan.seats:
+        return ""
+    cards = [c for c in _holding(th, th.plan.seats.index(seat)) if c is not None]
+    board = list(th.hand.board)
+    if len(cards) != 2 or len(board) < 3:
+        return ""
+    return best_hand(cards + board).describe(lang)
+
+
+def _said(key: str, part: str, lang: str, params: dict[str, Any], english: str) -> str:
+    """An incident's ``what`` or ``instruction`` in ``lang`` (its English text without a key)."""
+    full = f"{key}.{part}"
+    if not key or full not in CATALOG:
+        return english
+    return tr(full, lang, **params)
+
+
+def _buy_in(table: Table) -> dict[str, int]:
+    """The table's buy-in range (CC-16); ``max`` 0 means no maximum."""
+    opts, stakes = table.config.options, table.config.stakes
+    return {
+        "min": opts.min_buy_in_multiple * stakes.big_blind,
+        "max": opts.max_buy_in_multiple * stakes.big_blind,
+    }
+
+
 def console_view(table: Table, lang: str, controller: Controller | None = None) -> dict[str, Any]:
     """The dealer console's view: the hand's progress and public cards, no hole card."""
     part, visible = _table(table, lang, None, controller)
@@ -525,15 +507,20 @@ def console_view(table: Table, lang: str, controller: Controller | None = None) 
         incidents = [
             {
                 "rule": i.rule,
-                "what": redact(i.what, visible),
-                "instruction": redact(i.instruction, visible),
+                "what": redact(_said(i.key, "what", lang, i.params, i.what), visible),
+                "instruction": redact(_said(i.key, "do", lang, i.params, i.instruction), visible),
             }
             for i in th.incidents
         ]
     alerts: list[dict[str, Any]] = []
     if controller is not None:
         alerts = [
-            {"time": a.time, "text": redact(a.text, visible), "device": a.device}
+            {
+                "time": a.time,
+                "text": tr(a.key, lang, **a.params) if a.key else redact(a.text, visible),
+                "device": a.device,
+                "key": a.key,
+            }
             for a in controller.alerts[-ALERTS_SHOWN:]
         ]
     deck = table.deck
@@ -559,8 +546,10 @@ def console_view(table: Table, lang: str, controller: Controller | None = None) 
                 "cut": deck.cut,
             },
             "level": _level(table),
+            "buy_in": _buy_in(table),
+            "max_seats": table.config.options.max_seats,
         },
-        "devices": devices(controller),
+        "devices": devices(controller, lang),
     }
 
 
@@ -570,7 +559,7 @@ def technician_view(controller: Controller, lang: str = "es") -> dict[str, Any]:
         "type": "view",
         "audience": "technician",
         "lang": lang,
-        "devices": devices(controller),
+        "devices": devices(controller, lang),
         "faults": {name: redact(text, ()) for name, text in controller.state.faults.items()},
         "paused": controller.paused,
         "diag": diag_view(controller, lang),

@@ -75,4 +75,8 @@ def _action(action: dict[str, Any], name: str, board: str, lang: str) -> str:
         return tr("showdown.shows", lang, name=name, cards=action["cards"], hand=described)
     if kind == "muck":
         return tr("showdown.mucks", lang, name=name)
+    if kind == "turned_up":
+        return tr("showdown.turned_up", lang, name=name, cards=action["cards"])
+    if kind == "returned":
+        return tr("action.returned", lang, name=name, amount=action["amount"])
     return tr("action.killed", lang, name=name, reason=action.get("reason", ""))

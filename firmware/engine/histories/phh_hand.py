@@ -155,7 +155,24 @@ class PHHHand:
             antes=matched,
             blinds=blinds,
             dead=dead,
+            big_blind=self._big_blind(blinds),
         )
+
+    def _big_blind(self, blinds: tuple[int, ...]) -> int | None:
+        """The table's big blind when another player also posted a live big blind
+        out of position (CC-13, HG-15): the player before the first to act. PHH has
+        no field for it; without such a post the engine's default reading applies."""
+        top = max(blinds, default=0)
+        n = len(blinds)
+        if n <= 2 or top == 0 or sum(1 for b in blinds if b == top) < 2:
+            return None
+        for text in self.actions:
+            words = text.split()
+            actor = words[0] if len(words) >= 2 and words[1] in ("f", "cc", "cbr") else ""
+            if actor[:1] == "p" and actor[1:].isdigit():
+                opener = (int(actor[1:]) - 2) % n
+                return opener if blinds[opener] else None
+        return None
 
     def parsed_actions(self) -> list[PHHAction]:
         """Return every action with the event it means.

@@ -1,0 +1,392 @@
+"""``pokertable init``: write a complete, commented ``table.toml``.
+
+The file is built from a rules profile (``firmware/table/profiles/*.toml``,
+copied with its comments), the number of seats with a screen, and a device
+set: ``electronic`` (the virtual shoe: no card or chip hardware), ``hardware``
+(the RFID shoe and chip trays on USB serial, buttons and LEDs on the GPIO
+header, smart-card readers) or ``sim`` (simulated devices, for a laptop). It
+declares the socket the screens connect to, one credential file per terminal
+(written with a fresh random secret), commented staff entries, the retention
+policy and, for a tournament, the blind levels. ``pokertable config check``
+accepts the result as written; docs/configuration.md explains every line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import re
+import secrets
+import sys
+from importlib import resources
+from pathlib import Path
+
+from firmware.cli.config import check_config, read_config
+from firmware.errors import ConfigError
+from firmware.protocol.auth import hash_pin
+
+PROFILES = ("casino-cash", "home", "tda-tournament")
+
+GPIO_FREE = (4, 17, 27, 22, 5, 6, 13, 19, 26, 16, 20, 21, 12, 18, 23, 24, 25, 7, 8, 9, 10, 11)
+"""BCM pins free for buttons and LEDs, in header order of convenience: not 0-1
+(HAT EEPROM), 2-3 (I2C, kept for an I/O expander) or 14-15 (the serial console)."""
+
+DEALER_PINS = ("dealer.next", "dealer.pause", "dealer.misdeal", "dealer.attention")
+
+TOURNAMENT_LEVELS = (
+    (25, 50, 50),
+    (50, 100, 100),
+    (75, 150, 150),
+    (100, 200, 200),
+    None,  # a break
+    (150, 300, 300),
+    (200, 400, 400),
+    (300, 600, 600),
+    (400, 800, 800),
+    None,
+    (500, 1000, 1000),
+    (700, 1400, 1400),
+    (1000, 2000, 2000),
+)
+"""The opening blind structure written for ``tda-tournament``: (small, big, big-blind ante);
+``None`` is a 10-minute break. Levels last 20 minutes."""
+
+
+def profile_text(profile: str, seats: int) -> str:
+    """The profile's file (its ``[table]`` and ``[options]``) with ``max_seats`` set."""
+    if profile not in PROFILES:
+        raise ConfigError(
+            f"The profile {profile!r} does not exist; use one of {', '.join(PROFILES)}."
+        )
+    text = (resources.files("firmware.table") / "profiles" / f"{profile}.toml").read_text("utf-8")
+    if seats >= 2:
+        line = f"max_seats = {seats}    # seats at this table (pokertable init --seats)"
+        if re.search(r"(?m)^max_seats\s*=.*$", text):
+            text = re.sub(r"(?m)^max_seats\s*=.*$", line, text)
+        else:
+            text = text.replace("[options]\n", f"[options]\n{line}\n", 1)
+    return text
+
+
+def gpio_section(seats: int, factory: str) -> str:
+    """``[devices.buttons]`` on the GPIO header: one action button and one turn LED per seat."""
+    names = [*DEALER_PINS]
+    for seat in range(1, seats + 1):
+        names += [f"seat{seat}.action", f"seat{seat}.turn"]
+    if len(names) > len(GPIO_FREE):
+        raise ConfigError(
+            f"{seats} seats need {len(names)} GPIO lines but the header has {len(GPIO_FREE)} free; "
+            "add --expander to put the seats' buttons and LEDs on MCP23017 I/O expanders "
+            "(docs/hardware.md, pin budget)."
+        )
+    pins = dict(zip(names, GPIO_FREE, strict=False))
+    buttons = ", ".join(f'"{n}" = {p}' for n, p in pins.items() if not _is_led(n))
+    leds = ", ".join(f'"{n}" = {p}' for n, p in pins.items() if _is_led(n))
+    return (
+        "# Buttons and LEDs on the GPIO header (BCM numbers; wiring in docs/hardware.md).\n"
+        "[devices.buttons]\n"
+        'kind = "buttons"\n'
+        'backend = "gpio"\n'
+        f'pin_factory = "{factory}"    # lgpio on a Pi 5, rpigpio on a Pi 4 or older\n'
+        "bounce_ms = 20\n"
+        "pull_up = true                  # a button pulls its pin to ground\n"
+        f"buttons = {{ {buttons} }}\n"
+        f"leds = {{ {leds} }}\n"
+    )
+
+
+SEAT_LINES = (
+    ("action", 0, False),
+    ("raise", 1, False),
+    ("time", 2, False),
+    ("sitout", 3, False),
+    ("turn", 4, True),
+    ("button", 5, True),
+)
+"""Each seat's lines on an expander port: name, bit, LED?"""
+
+
+def expander_sections(seats: int) -> str:
+    """The dealer's buttons on the GPIO header, the seats on MCP23017 chips (two per chip:
+    the odd seat on port A, the even seat on port B; bits 6-7 spare)."""
+    dealer = (
+        "# The dealer's buttons and LED on the GPIO header (BCM numbers).\n"
+        "[devices.dealer]\n"
+        'kind = "buttons"\n'
+        'backend = "gpio"\n'
+        'pin_factory = "{factory}"\n'
+        'buttons = { "dealer.next" = 4, "dealer.pause" = 17, "dealer.misdeal" = 27, '
+        '"dealer.exposed" = 22 }\n'
+        'leds = { "dealer.attention" = 5 }\n'
+    )
+    parts = [dealer]
+    for chip in range((seats + 1) // 2):
+        address = 0x20 + chip
+        buttons: list[str] = []
+        leds: list[str] = []
+        for port, seat in (("A", 2 * chip + 1), ("B", 2 * chip + 2)):
+            if seat > seats:
+                continue
+            for line, bit, is_led in SEAT_LINES:
+                (leds if is_led else buttons).append(f'"seat{seat}.{line}" = "{port}{bit}"')
+        parts.append(
+            f"\n# Seats {2 * chip + 1}-{min(2 * chip + 2, seats)} on the MCP23017 at "
+            f"0x{address:02x} (docs/hardware.md, wiring).\n"
+            f"[devices.seats{chip + 1}]\n"
+            'kind = "buttons"\n'
+            'backend = "mcp23017"\n'
+            "bus = 1\n"
+            f"address = 0x{address:02x}\n"
+            f"buttons = {{ {', '.join(buttons)} }}\n"
+            f"leds = {{ {', '.join(leds)} }}\n"
+        )
+    return "".join(parts)
+
+
+def _is_led(name: str) -> bool:
+    return name.endswith((".turn", ".button", ".attention"))
+
+
+def devices_text(kind: str, seats: int, factory: str, expander: bool = False) -> str:
+    """The ``[devices]`` sections of a device set."""
+    head = "# ------------------------------------------------------------ devices\n"
+    if kind == "sim":
+        seat_names = [f"seat{s}" for s in range(1, seats + 1)]
+        zones = ", ".join(f'"{z}"' for z in ["bank", "pot", *(f"{n}.bet" for n in seat_names)])
+        buttons = ", ".join(
+            f'"{b}"'
+            for b in ["dealer.next", "dealer.misdeal", "dealer.pause"]
+            + [f"{n}.action" for n in seat_names]
+        )
+        leds = ", ".join(f'"{n}.turn"' for n in seat_names) or '"dealer.attention"'
+        readers = ", ".join(f'"{r}"' for r in ["console", *seat_names])
+        return head + (
+            "# Simulated devices (a laptop; `pokertable run` drives the same ones).\n"
+            '[devices.shoe]\nkind = "shoe"\nbackend = "sim"\n\n'
+            f'[devices.trays]\nkind = "trays"\nbackend = "sim"\nzones = [{zones}]\n\n'
+            f'[devices.buttons]\nkind = "buttons"\nbackend = "sim"\nbuttons = [{buttons}]\n'
+            f"leds = [{leds}]\n\n"
+            f'[devices.readers]\nkind = "readers"\nbackend = "sim"\nreaders = [{readers}]\n'
+        )
+    if kind == "electronic":
+        return head + (
+            "# A fully electronic table: cards from the virtual shoe (shuffled with the OS's\n"
+            "# cryptographic random source), chips counted by the table itself.\n"
+            '[devices.shoe]\nkind = "shoe"\nbackend = "virtual"\n\n'
+            "# Buttons, LEDs and card readers are optional; see docs/configuration.md.\n"
+        )
+    readers = ", ".join(
+        [f'console = "ACS ACR122U {0:02d} 00"']
+        + [f'seat{s} = "ACS ACR122U {s:02d} 00"' for s in range(1, seats + 1)]
+    )
+    return head + (
+        "# The RFID shoe and the chip trays: USB serial boards named by the udev rules\n"
+        "# (/etc/udev/rules.d/99-pokertable.rules, by FTDI serial number).\n"
+        '[devices.shoe]\nkind = "shoe"\nbackend = "serial"\nport = "/dev/pokertable-shoe"\n\n'
+        '[devices.trays]\nkind = "trays"\nbackend = "serial"\nport = "/dev/pokertable-trays"\n\n'
+        + (
+            expander_sections(seats).replace("{factory}", factory)
+            if expander
+            else gpio_section(seats, factory)
+        )
+        + "\n# Smart-card readers (PC/SC, through pcscd): reader names as `pcsc_scan` shows them.\n"
+        '[devices.readers]\nkind = "readers"\nbackend = "pcsc"\n'
+        f"readers = {{ {readers} }}\n"
+    )
+
+
+def levels_text() -> str:
+    """``[[levels]]`` entries of the opening tournament structure."""
+    parts = [
+        "# ------------------------------------------------------------ blind levels\n"
+        "# The tournament's structure, in order (TDA-17); a break is an entry of its own.\n"
+    ]
+    for entry in TOURNAMENT_LEVELS:
+        if entry is None:
+            parts.append("[[levels]]\nbreak_minutes = 10\n\n")
+        else:
+            small, big, ante = entry
+            parts.append(
+                f"[[levels]]\nsmall_blind = {small}\nbig_blind = {big}\nante = {ante}\n"
+                "big_blind_ante = true\nminutes = 20\n\n"
+            )
+    return "".join(parts)
+
+
+def render(
+    profile: str,
+    seats: int,
+    devices: str,
+    socket: str,
+    socket_group: str | None,
+    secrets_dir: str,
+    factory: str = "lgpio",
+    staff: list[tuple[str, str, str, str]] | None = None,
+    expander: bool = False,
+) -> str:
+    """The whole ``table.toml`` text (see the module docstring)."""
+    today = datetime.date.today().isoformat()
+    terminals = ["console", *(f"seat{s}" for s in range(1, seats + 1))]
+    out = [
+        f"# Table configuration written by `pokertable init` on {today}:\n"
+        f"# profile {profile}, {seats} seat screen(s), {devices} devices.\n"
+        "# Check it after every edit:   pokertable config check /etc/pokertable/table.toml\n"
+        "# Every section is explained in docs/configuration.md (rules options: docs/profiles.md).\n"
+        "\n",
+        profile_text(profile, seats),
+        "\n# ------------------------------------------------------------ screens\n"
+        "# The controller listens on a Unix socket; the screens on this Pi connect to it.\n"
+        "[server]\n"
+        f'socket = "{socket}"\n',
+    ]
+    if socket_group:
+        out.append(f'socket_group = "{socket_group}"    # the screens\' group may connect\n')
+    out.append(
+        "# Screens on their own boards connect over TCP with TLS and a certificate each\n"
+        "# (docs/hardware.md, seat screens):\n"
+        '# tcp_host = "0.0.0.0"\n# tcp_port = 7700\n'
+        '# cert = "/etc/pokertable/tls/server.pem"\n'
+        '# key = "/etc/pokertable/tls/server.key"\n'
+        '# client_ca = "/etc/pokertable/tls/terminals-ca.pem"\n\n'
+        "# Each terminal's secret is in a file of its own: the controller reads them all,\n"
+        "# each screen's user reads only its own. To change one, write\n"
+        "# a new random line of at least 16 characters into its file and restart.\n"
+        "[terminals]\n"
+    )
+    for name in terminals:
+        out.append(f'{name} = {{ secret_file = "{secrets_dir}/{name}.secret" }}\n')
+    out.append(
+        "\n# ------------------------------------------------------------ staff\n"
+        "# One entry per dealer, floor person and technician; the PIN is stored only as a\n"
+        "# hash: run `pokertable config pin`, type the PIN, paste the line it prints.\n"
+    )
+    for badge, name, role, pin_hash in staff or []:
+        out.append(
+            f'[[staff]]\nbadge = "{badge}"\nname = "{name}"\nrole = "{role}"\n'
+            f'pin_hash = "{pin_hash}"\n\n'
+        )
+    if not staff:
+        out.append(
+            "# [[staff]]\n"
+            '# badge = "04A1B2C3D4"      # the badge\'s card identity (diag shows it)\n'
+            '# name = "Ana"\n# role = "floor"            # dealer, floor or technician\n'
+            '# pin_hash = "scrypt$..."\n\n'
+        )
+    out.append(devices_text(devices, seats, factory, expander))
+    out.append(
+        "\n# ------------------------------------------------------------ retention\n"
+        "# The journal is rotated between hands; old archives and hands are pruned.\n"
+        "[retention]\n"
+        "rotate_every_hands = 5000\n"
+        "keep_journals = 4\n"
+        "keep_hands = 200000\n"
+        "keep_days = 0          # 0: keep hands of any age (keep_hands bounds them)\n"
+    )
+    if profile == "tda-tournament":
+        out.append("\n" + levels_text())
+    return "".join(out)
+
+
+def write_secret(path: Path) -> None:
+    """Write a fresh random secret to ``path`` (mode 0640; never overwrites one)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o640)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        os.fchmod(handle.fileno(), 0o640)
+        handle.write(secrets.token_urlsafe(24) + "\n")
+
+
+def _staff(value: str) -> tuple[str, str, str, str]:
+    parts = value.split(",")
+    if len(parts) != 4:
+        raise argparse.ArgumentTypeError("--staff takes BADGE,NAME,ROLE,PIN")
+    badge, name, role, pin = parts
+    try:
+        return badge, name, role, hash_pin(pin)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def main_init(argv: list[str] | None = None) -> int:
+    """Entry point of ``pokertable init``."""
+    parser = argparse.ArgumentParser(prog="pokertable init", description=__doc__)
+    parser.add_argument("--profile", choices=PROFILES, default="casino-cash")
+    parser.add_argument("--seats", type=int, default=9, help="seats with a screen (0 to 10)")
+    parser.add_argument(
+        "--devices", choices=("electronic", "hardware", "sim"), default="electronic"
+    )
+    parser.add_argument("--pin-factory", choices=("lgpio", "rpigpio"), default="lgpio")
+    parser.add_argument(
+        "--expander",
+        action="store_true",
+        help="hardware: seats' buttons and LEDs on MCP23017 expanders (all four buttons and "
+        "both LEDs per seat; needed above 9 seats)",
+    )
+    parser.add_argument("--socket", default="/run/pokertable/table.sock")
+    parser.add_argument("--socket-group", default="pokertable-screens")
+    parser.add_argument(
+        "--secrets-dir",
+        default="/etc/pokertable-terminals",
+        help="where the configuration says the credential files are",
+    )
+    parser.add_argument(
+        "--write-secrets",
+        metavar="DIR",
+        help="write a new secret file per terminal into DIR (default: --secrets-dir)",
+    )
+    parser.add_argument("--staff", type=_staff, action="append", metavar="BADGE,NAME,ROLE,PIN")
+    parser.add_argument("--output", "-o", default="-", help="file to write (default: print)")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing file")
+    args = parser.parse_args(argv)
+    if not 0 <= args.seats <= 10:
+        parser.error("--seats takes a number from 0 to 10.")
+    try:
+        text = render(
+            args.profile,
+            args.seats,
+            args.devices,
+            args.socket,
+            args.socket_group or None,
+            args.secrets_dir.rstrip("/"),
+            args.pin_factory,
+            args.staff,
+            args.expander,
+        )
+    except ConfigError as exc:
+        print(f"pokertable init: {exc}", file=sys.stderr)
+        return 1
+    target = Path(args.write_secrets or args.secrets_dir)
+    written = 0
+    if args.output != "-" or args.write_secrets:
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+            for name in ["console", *(f"seat{s}" for s in range(1, args.seats + 1))]:
+                path = target / f"{name}.secret"
+                if not path.exists():
+                    write_secret(path)
+                    written += 1
+        except OSError as exc:
+            print(
+                f"pokertable init: cannot write the credential files in {target}: "
+                f"{exc.strerror}; choose --write-secrets DIR or run as root.",
+                file=sys.stderr,
+            )
+            return 1
+    if args.output == "-":
+        print(text, end="")
+        return 0
+    output = Path(args.output)
+    if output.exists() and not args.force:
+        print(f"pokertable init: {output} exists; pass --force to replace it.", file=sys.stderr)
+        return 1
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"pokertable init: cannot write {output}: {exc.strerror}.", file=sys.stderr)
+        return 1
+    print(f"Wrote {output} and {written} new credential file(s) in {target}.")
+    if args.write_secrets is None or Path(args.write_secrets) == Path(args.secrets_dir):
+        _, data = read_config(str(output))
+        for problem in check_config(data, text, str(output)):
+            print(f"  - {problem}")
+    return 0

@@ -1,0 +1,157 @@
+"""Seating edge cases and refusals found by mutation testing of ``firmware/table/seating.py``.
+
+Each test names a behaviour that a surviving mutant changed without any other
+test failing (docs/testing.md).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware.errors import IllegalAction
+from firmware.table.options import Stakes, TableConfig, profile_options
+from firmware.table.seating import HandPlan, Seating
+
+
+def _seating(
+    profile: str, seats: tuple[int, ...], stakes: Stakes | None = None, **opts: object
+) -> Seating:
+    s = Seating(TableConfig(profile, profile_options(profile, **opts), stakes or Stakes()))
+    for seat in seats:
+        s.sit(seat, f"P{seat}", 200)
+    return s
+
+
+def _play(s: Seating, busted: tuple[int, ...] = ()) -> HandPlan:
+    plan = s.plan_hand()
+    s.begin_hand(plan)
+    stacks = tuple(
+        0 if x in busted else c for x, c in zip(plan.seats, plan.start.stacks, strict=True)
+    )
+    s.finish_hand(plan, stacks)
+    return plan
+
+
+def _by_seat(plan: HandPlan, values: tuple[int, ...]) -> dict[int, int]:
+    return {x: v for x, v in zip(plan.seats, values, strict=True) if v}
+
+
+def test_tda_6_with_a_dead_small_blind_an_arrival_after_the_big_blind_plays() -> None:
+    """When nobody posts the small blind (the last big blind is gone), a player arriving
+    after the new big blind is dealt in: only the places between the button and the big
+    blind make an arrival wait."""
+    s = _seating("tda-tournament", (1, 2, 3, 4))
+    _play(s, busted=(3,))  # button 1, blinds 2 and 3; the big blind busts
+    s.cash_out(3)
+    s.sit(6, "New", 200)
+    plan = s.plan_hand()
+    assert plan.small_blind_seat is None and plan.big_blind_seat == 4
+    assert 6 in plan.seats
+
+
+def test_tda_8_absent_players_sit_out_under_a_dead_button_when_not_dealt_in() -> None:
+    """With the dead button but absent players not dealt in (house option), an away
+    player is left out and the others play."""
+    s = _seating("tda-tournament", (1, 2, 3, 4), absent_dealt_in=False)
+    s.set_away(3)
+    plan = s.plan_hand()
+    assert set(plan.seats) == {1, 2, 4}
+
+
+def test_cc_12_button_moves_on_when_last_small_blind_left() -> None:
+    """Forward button: when last hand's small blind has left, the button goes to the next
+    player who has played here, clockwise from the old button."""
+    s = _seating("casino-cash", (1, 2, 3, 4))
+    first = _play(s)
+    assert (first.button, first.small_blind_seat) == (1, 2)
+    s.cash_out(2)
+    plan = s.plan_hand()
+    assert plan.button == 3
+
+
+def test_antes_for_everyone_or_the_big_blind_ante() -> None:
+    """An ante is posted by every player; a big-blind ante only by the big blind, as
+    dead money."""
+    s = _seating("tda-tournament", (1, 2, 3), Stakes(small_blind=1, big_blind=2, ante=1))
+    plan = s.plan_hand()
+    assert _by_seat(plan, plan.start.antes) == {1: 1, 2: 1, 3: 1}
+    assert _by_seat(plan, plan.start.dead) == {}
+    stakes = Stakes(small_blind=1, big_blind=2, ante=2, big_blind_ante=True)
+    s = _seating("tda-tournament", (1, 2, 3), stakes)
+    plan = s.plan_hand()
+    assert _by_seat(plan, plan.start.antes) == {}
+    assert _by_seat(plan, plan.start.dead) == {plan.big_blind_seat: 2}
+
+
+def test_every_seat_up_to_the_last_can_be_taken() -> None:
+    """Seats are numbered 1 to max_seats, both ends included."""
+    s = _seating("casino-cash", ())
+    s.sit(1, "First", 200)
+    s.sit(10, "Last", 200)
+    with pytest.raises(IllegalAction, match="Seat 11") as caught:
+        s.sit(11, "Nobody", 200)
+    assert caught.value.key == "error.table.no_seat"
+
+
+def test_buy_ins_and_rebuys_of_one_chip() -> None:
+    """One chip is a whole number of chips: a buy-in of one is refused only for being
+    below the minimum, and a rebuy of one chip on top of a stack is accepted."""
+    s = _seating("casino-cash", (1,), max_buy_in_multiple=100)
+    with pytest.raises(IllegalAction, match="The minimum buy-in is 20") as caught:
+        s.check_buy_in(1)
+    assert caught.value.key == "error.table.buy_in_low"
+    with pytest.raises(IllegalAction, match="A buy-in must be a whole number of chips, not 0"):
+        s.check_buy_in(0)
+    with pytest.raises(IllegalAction, match="maximum buy-in at this table is 200") as caught:
+        s.check_buy_in(201)
+    assert caught.value.key == "error.table.buy_in_high"
+    s.declare_rebuy(1, 1)
+    assert s.seats[1].rebuy == 1
+    with pytest.raises(IllegalAction, match="A rebuy must be a whole number of chips, not 0"):
+        s.declare_rebuy(1, 0)
+
+
+@pytest.mark.parametrize(
+    ("act", "message", "key"),
+    [
+        (
+            lambda s: s.buy_button(1),
+            "Buying the button is not allowed at this table (HG-16 is a house option).",
+            "error.table.no_buy_button",
+        ),
+        (
+            lambda s: s.straddle(1),
+            "Straddles are not allowed at this table (house option).",
+            "error.table.no_straddle",
+        ),
+    ],
+)
+def test_house_options_that_are_off_are_refused(act: object, message: str, key: str) -> None:
+    """A house option that is off is refused in a sentence that says it is one."""
+    s = _seating("tda-tournament", (1, 2))
+    with pytest.raises(IllegalAction) as caught:
+        act(s)  # type: ignore[operator]
+    assert str(caught.value) == message and caught.value.key == key
+
+
+def test_refusals_during_and_before_a_hand() -> None:
+    """Nobody leaves with chips during a hand; a busted player must rebuy or leave; a
+    hand needs two players."""
+    s = _seating("casino-cash", (1, 2))
+    plan = s.plan_hand()
+    s.begin_hand(plan)
+    with pytest.raises(IllegalAction) as caught:
+        s.cash_out(1)
+    assert str(caught.value) == (
+        "Nobody can leave with chips during a hand (PE-4); cash out after the hand."
+    )
+    s.finish_hand(plan, (0, 400) if plan.seats[0] == 1 else (400, 0))
+    with pytest.raises(IllegalAction) as caught:
+        s.plan_hand()
+    assert str(caught.value) == (
+        "Seat 1 (P1) is out of chips and must rebuy or leave before the next hand is dealt (HG-13)."
+    )
+    s.cash_out(1)
+    with pytest.raises(IllegalAction) as caught:
+        s.plan_hand()
+    assert caught.value.key == "error.hand.too_few"

@@ -1,0 +1,249 @@
+"""Screenshots of running the game from the screens, in Spanish and English (docs/screens/).
+
+Rendered headless (SDL dummy driver) from views the firmware computes for a
+real tournament table: two players seated from the console, their buy-ins, a
+level with its clock, a hand played to the showdown, one player cashed out.
+Each test checks what the page must show, then saves the PNG;
+``UI_SCREENSHOTS=docs/screens`` writes the documentation's copies.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from firmware.i18n import tr
+from firmware.service.controller import Alert, Controller
+from firmware.service.registry import TagRegistry
+from firmware.table import events as te
+from firmware.table.options import Stakes, TableConfig, profile_options
+from firmware.table.table import Table
+from firmware.table.tournament import LevelSchedule
+from firmware.views.audience import console_view, seat_view
+from firmware.views.rules import to_show
+from ui.console import ConsoleScreen
+from ui.seat import SeatScreen
+from ui.widgets import Screen
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _display() -> Iterator[None]:
+    pygame.init()
+    pygame.display.set_mode((800, 480))
+    yield
+    pygame.quit()
+
+
+class Game:
+    """A tournament table at 100/200 after 7 minutes of level 2, run by the walkthrough."""
+
+    def __init__(self) -> None:
+        schedule = LevelSchedule.from_dicts(
+            [
+                {"small_blind": 50, "big_blind": 100, "minutes": 20},
+                {"break_minutes": 10},
+                {"small_blind": 100, "big_blind": 200, "minutes": 20},
+            ]
+        )
+        config = TableConfig(
+            "tda-tournament",
+            profile_options("tda-tournament"),
+            Stakes(small_blind=50, big_blind=100),
+        )
+        self.table = Table(config, deck_ready=True, schedule=schedule)
+        self.registry = TagRegistry(":memory:")
+        self.controller = Controller(self.table, {}, self.registry, tick_seconds=3600)
+        self.card = 0
+
+    def close(self) -> None:
+        self.registry.close()
+
+    def seat(self, number: int, lang: str) -> dict[str, Any]:
+        return seat_view(self.table, number, lang, self.controller)
+
+    def console(self, lang: str, role: str = "floor") -> dict[str, Any]:
+        view = console_view(self.table, lang, self.controller)
+        view["staff"] = {"name": "Flor", "role": role}
+        return view
+
+    def seat_two_and_start(self) -> None:
+        self.table.apply(te.SitDown(1, "Ana", 5000))
+        self.table.apply(te.SitDown(2, "Bruno", 3000))
+        self.table.apply(te.SetButton(1))
+        self.table.apply(te.LevelClock("start"))
+
+    def draw(self) -> None:
+        self.table.apply(te.CardDrawn(self.card))
+        self.card += 1
+
+    def deal(self) -> None:
+        self.table.apply(te.Shuffle())
+        self.table.apply(te.Cut())
+        th = self.table.hand
+        assert th is not None
+        while th.next_card_role()[0] == "hole":
+            self.draw()
+
+    def play_out(self, stop_at_showdown: bool = False) -> None:
+        while self.table.hand is not None:
+            th = self.table.hand
+            if th.hand.actor is not None and th.hand.phase.value == "betting":
+                seat = th.seat(th.hand.actor)
+                legal = th.hand.legal_actions()
+                self.table.apply(te.Act(seat, "check" if legal.can_check else "call"))
+            elif th.hand.phase.value == "showdown":
+                if stop_at_showdown:
+                    return
+                seat = to_show(th)
+                assert seat is not None
+                cards = tuple(c for c in th.hand.hole[th.position(seat)] if c is not None)
+                self.table.apply(te.ShowCards(seat, cards))
+            else:
+                self.draw()
+
+
+@pytest.fixture
+def game() -> Iterator[Game]:
+    g = Game()
+    yield g
+    g.close()
+
+
+def save(screen: Screen, name: str, tmp: Path) -> list[str]:
+    """Draw ``screen``, save it as ``name``-``lang``.png and return the texts drawn."""
+    out = Path(os.environ.get("UI_SCREENSHOTS") or tmp) / f"{name}-{screen.lang}.png"
+    pygame.image.save(screen.draw(), str(out))
+    return list(screen.drawn)
+
+
+LANGS = pytest.mark.parametrize("lang", ["es", "en"])
+
+
+@LANGS
+def test_game_page_with_seat_map_and_level_clock(game: Game, lang: str, tmp_path: Path) -> None:
+    game.seat_two_and_start()
+    game.table.apply(te.Tick(2100.0))  # level 1, a 10-minute break, 5 minutes of level 2
+    screen = ConsoleScreen(game.console(lang))
+    screen.page = "game"
+    texts = save(screen, "console-game", tmp_path)
+    line = tr("ui.level.line", lang, n=2, sb=100, bb=200, time="15:00")
+    assert line in texts
+    assert any("Ana" in t for t in texts) and any(t.startswith("3 ·") for t in texts)
+
+
+STEPS: dict[str, tuple[str, ...]] = {
+    "console-seat-name": ("game", "game_sit", "seat_2", "letter_B", "letter_R", "letter_U"),
+    "console-seat-buyin": ("game", "game_sit", "seat_2", "letter_B", "flow_next", "key_3"),
+    "console-seat-confirm": (
+        "game",
+        "game_sit",
+        "seat_2",
+        *(f"letter_{c}" for c in "BRUNO"),
+        "flow_next",
+        "key_3",
+        "key_0",
+        "key_0",
+        "key_0",
+        "flow_next",
+    ),
+    "console-cash-out-confirm": ("game", "game_cash_out", "seat_2"),
+}
+
+
+@LANGS
+@pytest.mark.parametrize("name", sorted(STEPS))
+def test_game_flow_steps(game: Game, lang: str, name: str, tmp_path: Path) -> None:
+    from tests.test_ui_seat import tap
+
+    game.table.apply(te.SitDown(1, "Ana", 5000))
+    if name == "console-cash-out-confirm":
+        game.table.apply(te.SitDown(2, "Bruno", 3000))
+    screen = ConsoleScreen(game.console(lang, "dealer"))
+    for id in STEPS[name]:
+        screen.draw()
+        assert tap(screen, id) == []
+    texts = save(screen, name, tmp_path)
+    if name == "console-seat-name":
+        assert "Bru" in texts
+    if name.endswith("confirm"):
+        kind = "sit" if "seat" in name else "cash_out"
+        seat = tr("ui.console.seat_named", lang, seat=2, name="Bruno")
+        if kind == "sit":  # Bruno is not seated yet
+            seat = tr("ui.seat.number", lang, seat=2)
+        assert any(tr(f"ui.consequence.{kind}", lang, seat=seat) in t for t in texts)
+
+
+@LANGS
+def test_seat_with_the_level_clock_and_call_floor(game: Game, lang: str, tmp_path: Path) -> None:
+    game.seat_two_and_start()
+    game.table.apply(te.Tick(300.0))
+    game.deal()
+    th = game.table.hand
+    assert th is not None
+    actor = th.seat(th.hand.actor) if th.hand.actor is not None else 1
+    screen = SeatScreen(game.seat(actor, lang))
+    texts = save(screen, "seat-level-clock", tmp_path)
+    assert tr("ui.seat.level", lang, n=1, sb=50, bb=100, time="15:00") in texts
+    assert tr("ui.call_floor", lang) in texts
+    from tests.test_ui_seat import tap
+
+    assert tap(screen, "call_floor") == [{"type": "call_floor"}]
+    save(screen, "seat-call-floor", tmp_path)
+
+
+@LANGS
+def test_console_dealing_with_a_floor_call(game: Game, lang: str, tmp_path: Path) -> None:
+    game.seat_two_and_start()
+    game.deal()
+    game.controller.alerts.append(
+        Alert(0.0, "Seat 2 calls the floor.", "seat2", "alert.call_floor", {"seat": 2})
+    )
+    screen = ConsoleScreen(game.console(lang, "dealer"))
+    texts = save(screen, "console-dealing-game", tmp_path)
+    assert tr("alert.call_floor", lang, seat=2) in texts
+
+
+@LANGS
+def test_seat_all_in_confirmation(game: Game, lang: str, tmp_path: Path) -> None:
+    from tests.test_ui_seat import tap
+
+    game.seat_two_and_start()
+    game.deal()
+    th = game.table.hand
+    assert th is not None and th.hand.actor is not None
+    screen = SeatScreen(game.seat(th.seat(th.hand.actor), lang))
+    screen.draw()
+    tap(screen, "preset_all_in")
+    screen.draw()
+    assert tap(screen, "raise") == []
+    texts = save(screen, "seat-allin-confirm", tmp_path)
+    assert tr("ui.allin.binding", lang) in texts
+
+
+@LANGS
+def test_seat_names_its_hand_and_the_winner(game: Game, lang: str, tmp_path: Path) -> None:
+    game.seat_two_and_start()
+    game.deal()
+    game.play_out(stop_at_showdown=True)
+    th = game.table.hand
+    assert th is not None
+    view = game.seat(1, lang)
+    assert view["own_hand"]
+    texts = save(SeatScreen(view), "seat-own-hand", tmp_path)
+    assert tr("ui.own_hand", lang, hand=view["own_hand"]) in texts
+    game.play_out()
+    view = game.seat(1, lang)
+    texts = save(SeatScreen(view), "seat-winner", tmp_path)
+    winners = view["table"]["winners"]
+    assert winners
+    you = tr("ui.you", lang)
+    assert tr("ui.wins", lang, name=you, amount=winners[0]["amount"]) in texts

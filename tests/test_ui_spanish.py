@@ -1,0 +1,226 @@
+"""Every screen in Spanish: no English text on any page, from real table views (issue 12).
+
+A real tournament table is played through its states (between hands with the
+level clock running, an incident during the deal, a called clock while a seat
+acts, a finished hand with its winners); at each, the views the firmware
+computes for a seat, the console and the technician are rendered in Spanish
+with the SDL dummy driver: every page of each screen and every step of every
+console flow. Each screen records the texts it drew (``Screen.drawn``). The
+English side of the catalog is cut into its literal fragments (the text
+between placeholders); a fragment that no Spanish text also contains is
+English-only, and no drawn text may contain one as a whole word sequence.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pygame
+import pytest
+
+from firmware.i18n import CATALOG
+from firmware.service.controller import Alert, Controller
+from firmware.service.registry import TagRegistry
+from firmware.table import events as te
+from firmware.table.options import Stakes, TableConfig, profile_options
+from firmware.table.table import Table
+from firmware.table.tournament import LevelSchedule
+from firmware.views.audience import console_view, seat_view, technician_view
+from firmware.views.rules import to_show
+from ui.console import ConsoleScreen
+from ui.console_pages import FLOWS, OPTIONS
+from ui.seat import SeatScreen
+from ui.widgets import Screen
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _display() -> Iterator[None]:
+    pygame.init()
+    pygame.display.set_mode((800, 480))
+    yield
+    pygame.quit()
+
+
+def english_only_fragments() -> list[str]:
+    """Literal pieces of English catalog texts that no Spanish text contains."""
+    spanish = " ".join(entry["es"] for entry in CATALOG.values()).lower()
+    found: set[str] = set()
+    for entry in CATALOG.values():
+        if entry["en"] == entry["es"]:
+            continue
+        for piece in re.split(r"\{[^}]*\}", entry["en"]):
+            piece = piece.strip(" .,:;·()!?-–—'\"")
+            letters = sum(c.isalpha() for c in piece)
+            if letters >= 4 and piece.lower() not in spanish:
+                found.add(piece)
+    return sorted(found, key=len, reverse=True)
+
+
+RULE_ID = re.compile(r"\b(TDA|HG|CC|PE|GLI)-\d+")
+FRAGMENTS = english_only_fragments()
+PATTERNS = [(f, re.compile(r"(?<!\w)" + re.escape(f) + r"(?!\w)")) for f in FRAGMENTS]
+
+
+def english_in(texts: list[str]) -> list[tuple[str, str]]:
+    """(drawn text, English fragment) for every drawn text with an English-only fragment."""
+    return [(t, f) for t in texts for f, pattern in PATTERNS if pattern.search(t)]
+
+
+def test_the_detector_finds_english_and_passes_spanish() -> None:
+    """The check can fail: the English of a catalog text is caught, its Spanish is not."""
+    assert english_in(["Seat a player"]) and english_in(["Call floor"])
+    assert english_in(["Return every chip to its owner; the button does not move."])
+    assert not english_in([CATALOG["ui.incident.sit"]["es"], CATALOG["incident.void.do"]["es"]])
+    assert not english_in(["Ana", "Bruno 1.000", "All-in", "Flop"])
+
+
+class Walk:
+    """A tournament table played through its states, with a controller for alerts."""
+
+    def __init__(self) -> None:
+        schedule = LevelSchedule.from_dicts(
+            [
+                {"small_blind": 25, "big_blind": 50, "minutes": 20},
+                {"break_minutes": 10},
+                {"small_blind": 50, "big_blind": 100, "minutes": 20},
+            ]
+        )
+        config = TableConfig(
+            "tda-tournament",
+            profile_options("tda-tournament"),
+            Stakes(small_blind=25, big_blind=50),
+        )
+        self.table = Table(config, deck_ready=True, schedule=schedule)
+        self.registry = TagRegistry(":memory:")
+        self.controller = Controller(self.table, {}, self.registry, tick_seconds=3600)
+        for seat, name in ((1, "Ana"), (2, "Bruno"), (3, "Carla")):
+            self.table.apply(te.SitDown(seat, name, 1500))
+        self.table.apply(te.SetButton(1))
+        self.table.apply(te.LevelClock("start"))
+        self.controller.alerts.append(
+            Alert(0.0, "Seat 2 calls the floor.", "seat2", "alert.call_floor", {"seat": 2})
+        )
+        self.controller.alerts.append(
+            Alert(0.0, "Seat 3 asks for the clock.", None, "alert.ask_clock", {"seat": 3})
+        )
+        self.card = 0
+
+    def draw(self) -> None:
+        self.table.apply(te.CardDrawn(self.card))
+        self.card += 1
+
+    def views(self) -> list[dict[str, Any]]:
+        out = [seat_view(self.table, n, "es", self.controller) for n in (1, 2, 3)]
+        console = console_view(self.table, "es", self.controller)
+        console["staff"] = {"name": "Flor", "role": "floor"}
+        return [*out, console]
+
+
+def walk_states() -> Iterator[list[dict[str, Any]]]:
+    w = Walk()
+    yield w.views()  # between hands, the level clock running
+    w.table.apply(te.Shuffle())
+    w.table.apply(te.Cut())
+    w.draw()
+    w.table.apply(te.FaceUpInDeck(51))  # an incident during the deal (HG-8)
+    yield w.views()
+    th = w.table.hand
+    assert th is not None
+    while th.next_card_role()[0] == "hole":
+        w.draw()
+    w.table.apply(te.CallClock(w.table.now))  # the clock on the seat to act (TDA-5)
+    yield w.views()
+    while w.table.hand is not None:
+        th = w.table.hand
+        if th.hand.actor is not None and th.hand.phase.value == "betting":
+            seat = th.seat(th.hand.actor)
+            legal = th.hand.legal_actions()
+            w.table.apply(te.Act(seat, "check" if legal.can_check else "call"))
+        elif th.hand.phase.value == "showdown":
+            seat = to_show(th)
+            assert seat is not None
+            cards = tuple(c for c in th.hand.hole[th.position(seat)] if c is not None)
+            w.table.apply(te.ShowCards(seat, cards))
+        else:
+            w.draw()
+    yield w.views()  # the hand is over: winners, distribution, recall
+    yield [technician_view(w.controller, "es")]
+    w.registry.close()
+
+
+def texts_of(screen: Screen) -> list[str]:
+    """Draw ``screen`` and return the texts it drew."""
+    screen.draw()
+    return list(screen.drawn)
+
+
+def render_all(view: dict[str, Any]) -> list[str]:
+    """Every text drawn on every page (and every console flow step) for ``view``."""
+    drawn: list[str] = []
+    screen: Screen
+    if view["audience"] == "seat":
+        seat = SeatScreen(view)
+        for page in ("table", "recall"):
+            seat.page = page
+            drawn += texts_of(seat)
+        seat.page = "table"
+        seat.rebuy_pick = 500
+        drawn += texts_of(seat)
+        return drawn
+    screen = ConsoleScreen(view)
+    if view["audience"] == "technician":
+        return list(texts_of(screen))
+    for page in ("main", "floor", "deck", "chiprace", "recall", "game", "login"):
+        screen.page = page
+        drawn += texts_of(screen)
+    for kind, (_, steps) in FLOWS.items():
+        screen.start(kind, **({"old": 5, "new": 25} if kind == "chip_race" else {}))
+        for step in steps:
+            drawn += texts_of(screen)
+            value: Any = {
+                "seat": 2,
+                "free_seat": 5,
+                "seats": [2],
+                "chips": 500,
+                "player": "Ana",
+                "card": "Ah",
+                "cards": ["Ah"],
+            }.get(step)
+            screen._choose(step, OPTIONS[step][0] if value is None else value)
+        drawn += texts_of(screen)  # the summary with its consequence
+    return drawn
+
+
+def test_every_screen_and_flow_in_spanish_shows_no_english() -> None:
+    """Seat, console and technician pages from real views in Spanish draw no English text,
+    and seat screens no rule ID."""
+    found: list[tuple[str, str]] = []
+    ids: list[str] = []
+    pages = 0
+    for views in walk_states():
+        for view in views:
+            texts = render_all(view)
+            assert texts
+            pages += 1
+            found += english_in(texts)
+            if view["audience"] == "seat":  # players never read rule IDs
+                ids += [t for t in texts if RULE_ID.search(t)]
+            if pages == 4:  # the same console in English: the walk does see English
+                assert english_in(render_all({**view, "lang": "en"}))
+    assert pages == 17
+    assert not sorted(set(found)), "English on a Spanish screen: " + repr(sorted(set(found)))
+    assert not ids, f"rule IDs on a seat screen: {ids}"
+
+
+def test_a_seat_drops_rule_ids_from_a_refusal() -> None:
+    seat = SeatScreen({"type": "view", "audience": "seat", "seat": 2, "lang": "en"})
+    seat.show_notice("The minimum buy-in is 20 (10 times the lower limit, CC-16); 5 is not enough.")
+    seat.show_notice("Misdeal: one of the first two cards exposed (TDA-27, HG-10).")
+    assert seat.notice == "Misdeal: one of the first two cards exposed."
