@@ -1,6 +1,7 @@
 # Two entry points, each creating its own virtual environment:
 #   make run   - set up and run the table in simulation
 #   make test  - set up and run the whole test suite (lint, types, tests)
+#   make floor-demo - a simulated card room: NATS, PostgreSQL, tables, a tournament, the web pages
 # Optional compiled engine (mypyc; needs gcc and the Python headers):
 #   make compiled       - compile the engine's hot modules in place (see setup.py)
 #   make test-compiled  - build them, check compiled == pure, run the suite on them
@@ -14,7 +15,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 HANDS  ?= 5
 
-.PHONY: run test lint typecheck pytest bench clean compiled pure test-compiled tables mutate
+.PHONY: run floor-demo test lint typecheck pytest bench clean compiled pure test-compiled tables mutate
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +25,9 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/pokertable run --hands $(HANDS)
+
+floor-demo: $(STAMP)
+	$(BIN)/pokertable floor --demo
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

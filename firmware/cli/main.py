@@ -5,6 +5,7 @@ Subcommands:
 * ``run``: play hands at a simulated table and print them.
 * ``replay``: replay PHH hand histories through the engine (JSON per hand).
 * ``script``: run table scripts (set-up plus events) and print hand records.
+* ``floor``: the card room's floor service (``--demo``: a whole simulated room).
 * ``verify-evaluator``: check the evaluator on all 133,784,560 seven-card hands.
 * ``init`` / ``config check``: write a table configuration, name its problems.
 * ``status``: the running table's state, devices, terminals and last alerts.
@@ -68,6 +69,13 @@ def _screen(argv: list[str]) -> int:
     # The screens live in the ui package; loaded by name like the simulated table.
     main_screen = importlib.import_module("ui.link").main_screen
     return int(main_screen(argv))
+
+
+def _floor(argv: list[str]) -> int:
+    # The floor sits above the table's firmware (an extra: NATS and PostgreSQL
+    # clients); loaded by name like the screens, so no table module imports it.
+    main_floor = importlib.import_module("firmware.floor.cli").main_floor
+    return int(main_floor(argv))
 
 
 def _diag(argv: list[str]) -> int:
@@ -154,6 +162,7 @@ COMMANDS = {
     "script": (_script, "run table scripts; one JSON record per hand"),
     "serve": (_serve, "run the table controller as a service (systemd)"),
     "screen": (_screen, "a seat screen or the dealer console, connected to the controller"),
+    "floor": (_floor, "the floor service of a card room; --demo runs a simulated room"),
     "diag": (_diag, "technician diagnostics of every device (or one), pass/fail report"),
     "history": (_history, "list hands and export one as JSON, PHH, PokerStars text or a script"),
     "audit": (_audit, "verify a table journal's hash chain, or salvage it"),

@@ -99,9 +99,12 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     meters.bump("power_ups")
 
     current: dict[str, Journal] = {"journal": journal}  # replaced when the journal rotates
+    links: list[Any] = []  # the floor link, only with [floor]
 
     def journal_and_count(event: te.TableEvent) -> None:
         current["journal"].append(event)  # committed before it takes effect
+        for link in links:
+            link.wake()  # the journal is the floor's outbox
         if isinstance(event, te.AdjustStack | te.AwardPot | te.VoidByFloor | te.UndoLast):
             meters.bump("overrides")
 
@@ -121,6 +124,22 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
         controller.alerts.append(
             Alert(controller.table_time(), f"Recovery skipped {more} more journal record(s).")
         )
+    if "floor" in data:
+        # A table with a floor: its journal goes to NATS; without [floor] nothing changes
+        # (not even an import).
+        from firmware.service.floorlink import FloorConfig, FloorLink
+
+        link = FloorLink(
+            FloorConfig.from_config(dict(data["floor"])),
+            journal.path,
+            data_dir,
+            table,
+            controller.submit,
+            controller.call_soon,
+        )
+        links.append(link)
+        controller.listeners.append(link.after_event)
+        controller.services.append(link)
     history = HandHistory(os.path.join(data_dir, "history.sqlite"))
     table.hand_listeners.append(history.listener(time.time))
     policy = Retention.from_config(dict(data.get("retention", {})))

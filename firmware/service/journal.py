@@ -301,6 +301,12 @@ class Journal:
     def __len__(self) -> int:
         return self._last_id
 
+    @property
+    def seq_base(self) -> int:
+        """Records before this file (archived by rotation): record ``n`` here is number
+        ``seq_base + n`` of the table's whole life, the sequence the floor sees."""
+        return int(self.meta("seq_base", 0))
+
     # ------------------------------------------------------------ snapshots
 
     def save_snapshot(self, state: dict[str, Any]) -> int:

@@ -143,3 +143,17 @@ def _skipped(number: int, event: te.TableEvent, why: str) -> str:
         f"table refuses it ({why}). "
         "The table resumed without it; tell the floor."
     )
+
+
+def table_from_setup(setup: dict[str, Any]) -> Table:
+    """A new table from the set-up :func:`store_table_setup` recorded (the floor
+    rebuilds each table's replica from it too)."""
+    stakes = dict(setup["stakes"])
+    stakes["structure"] = Structure(stakes["structure"])
+    config = TableConfig(
+        setup["profile"], profile_options(setup["profile"], **setup["options"]), Stakes(**stakes)
+    )
+    schedule = None
+    if setup.get("schedule"):
+        schedule = LevelSchedule.from_dicts(setup["schedule"], structure=config.stakes.structure)
+    return Table(config, deck_ready=setup["deck_ready"], schedule=schedule)

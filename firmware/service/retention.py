@@ -72,6 +72,7 @@ def rotate_journal(journal: Journal, table: Table, keep: int) -> Journal:
     state = table_state(table)
     setup = journal.meta("table")
     path = journal.path
+    base_seq = journal.seq_base + len(journal)
     journal.close()
     folder = os.path.dirname(path) or "."
     base = os.path.splitext(os.path.basename(path))[0]
@@ -81,6 +82,7 @@ def rotate_journal(journal: Journal, table: Table, keep: int) -> Journal:
             os.replace(path + suffix, archive + suffix)
     fresh = Journal(path, key=journal.key)
     fresh.set_meta("table", setup)
+    fresh.set_meta("seq_base", base_seq)  # the floor's sequence goes on across files
     fresh.append(te.Restore(state))
     archives = sorted(
         f for f in os.listdir(folder) if f.startswith(f"{base}-to-hand-") and f.endswith(".sqlite")

@@ -258,13 +258,14 @@ def load_table_config(text: str, source: str = "table configuration") -> TableCo
         "retention",
         "levels",
         "tournament",
+        "floor",
     }
     unknown_sections = sorted(set(data) - known)
     if unknown_sections:
         raise ConfigError(
             f"Unknown section(s) in the {source}: {', '.join(unknown_sections)}; "
             "expected [table], [options], [devices], [server], [terminals], [staff], "
-            "[retention], [[levels]] and [tournament]."
+            "[retention], [[levels]], [tournament] and [floor]."
         )
     table = dict(data.get("table", {}))
     profile = table.pop("profile", None)

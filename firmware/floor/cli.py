@@ -1,0 +1,194 @@
+"""``pokertable floor``: the floor service, or with ``--demo`` a whole card room in one command.
+
+``pokertable floor --config floor.toml`` runs the floor against configured
+servers: ``[nats]`` (``url``, ``user``, ``password``), ``[database]``
+(``conninfo``), ``[web]`` (``host``, ``port``) and ``[[staff]]`` accounts
+as in a table's configuration (badge, name, role, pin_hash).
+
+``pokertable floor --demo`` starts its own throw-away NATS server and
+PostgreSQL in a temporary folder, a few simulated tables (real controllers,
+journals and floor links; virtual decks and bots) and a tournament over
+them, and serves the dashboard and the clock. Staff login for the demo:
+badge ``floor1``, PIN ``1234``. Ctrl-C stops everything and removes the
+folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import shutil
+import signal
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from firmware.errors import ConfigError, PokerTableError
+from firmware.floor.director import Director, TournamentSpec
+from firmware.floor.servers import NatsServer, PostgresServer
+from firmware.floor.service import Floor
+from firmware.floor.simroom import DEMO_LEVELS, SimTable
+from firmware.floor.web import FloorWeb
+from firmware.protocol.auth import StaffDirectory
+from firmware.service.floorlink import FloorConfig
+
+DEMO_BADGE = "floor1"
+DEMO_PIN = "1234"
+
+
+def _staff(entries: object) -> StaffDirectory:
+    from firmware.cli.serve import staff_directory
+
+    return staff_directory(entries)
+
+
+async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> int:
+    say = print
+    nats = NatsServer(folder / "nats").start()
+    pg = PostgresServer.temporary().start()
+    say(f"NATS (JetStream) at {nats.url}; PostgreSQL at {pg.folder} (socket).")
+    names = [f"T{n}" for n in range(1, args.tables + 1)]
+    sims = [
+        SimTable(
+            n, str(folder / n), FloorConfig(nats.url, n), args.seats, DEMO_LEVELS, pace=args.pace
+        )
+        for n in names
+    ]
+    for sim in sims:
+        sim.hands_to_play = 0  # the floor tells them when to deal
+        sim.start()
+    floor = Floor(pg.conninfo, nats.url)
+    web: FloorWeb | None = None
+    try:
+        await floor.open()
+        assert floor.conn is not None and floor.ingestor is not None
+        staff = StaffDirectory()
+        staff.add(DEMO_BADGE, "Demo Floor", "floor", DEMO_PIN)
+        web = FloorWeb(pg.conninfo, staff, port=args.port)
+        web.start()
+        say(f"Dashboard: {web.url}/  (badge {DEMO_BADGE}, PIN {DEMO_PIN})")
+        say(f"Clock:     {web.url}/clock")
+        spec = TournamentSpec(
+            "demo",
+            "Demo tournament",
+            buy_in=100,
+            starting_chips=5000,
+            tables=tuple(names),
+            seats_per_table=args.seats,
+            levels=tuple(DEMO_LEVELS),
+        )
+        director = Director(spec, floor.conn, floor.command, random.SystemRandom())
+        floor.ingestor.listeners.append(director.on_ingested)
+        await director.create()
+        for number in range(1, args.players + 1):
+            await director.register(f"Player {number:02d}")
+        ingest = asyncio.create_task(floor.ingest_forever())
+        await director.start()
+        running = asyncio.create_task(director.run())
+        say(f"{args.players} players drawn over {len(names)} tables; the tournament is on.")
+        finished = asyncio.create_task(director.finished.wait())
+        stopped = asyncio.create_task(stop.wait())
+        await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        if director.finished.is_set():
+            for line in director.decisions[-3:]:
+                say(line)
+            st = director.standings
+            if st is not None:
+                paid = sorted(st.won.items(), key=lambda item: st.places[item[0]])
+                say("Payouts: " + ", ".join(f"{p} {a}" for p, a in paid))
+            if director.error:
+                say(f"The tournament stopped: {director.error}")
+            if not args.exit_when_done:
+                say("The tournament is over; the pages stay up until Ctrl-C.")
+                await stop.wait()
+        running.cancel()
+        floor.stopping.set()
+        await ingest
+        return 1 if director.error else 0
+    finally:
+        if web is not None:
+            web.stop()
+        await floor.close()
+        for sim in sims:
+            sim.stop()
+        nats.stop()
+        pg.stop()
+
+
+async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
+    known = {"nats", "database", "web", "staff"}
+    unknown = sorted(set(config) - known)
+    if unknown:
+        raise ConfigError(f"Unknown floor configuration section(s): {', '.join(unknown)}.")
+    nats = dict(config.get("nats", {}))
+    database = dict(config.get("database", {}))
+    web_section = dict(config.get("web", {}))
+    if "url" not in nats or "conninfo" not in database:
+        raise ConfigError("The floor needs [nats] url and [database] conninfo.")
+    floor = Floor(
+        str(database["conninfo"]),
+        str(nats["url"]),
+        str(nats.get("user", "")),
+        str(nats.get("password", "")),
+    )
+    await floor.open()
+    web = FloorWeb(
+        str(database["conninfo"]),
+        _staff(config.get("staff", [])),
+        str(web_section.get("host", "127.0.0.1")),
+        int(web_section.get("port", 8080)),
+    )
+    web.start()
+    print(f"Floor dashboard at {web.url}/, clock at {web.url}/clock")
+    ingest = asyncio.create_task(floor.ingest_forever())
+    await stop.wait()
+    floor.stopping.set()
+    await ingest
+    web.stop()
+    await floor.close()
+    return 0
+
+
+def main_floor(argv: list[str] | None = None) -> int:
+    """Entry point of ``pokertable floor``."""
+    parser = argparse.ArgumentParser(prog="pokertable floor", description=__doc__.split("\n")[0])
+    parser.add_argument("--demo", action="store_true", help="a whole simulated card room")
+    parser.add_argument("--config", help="the floor's configuration (TOML)")
+    parser.add_argument("--tables", type=int, default=3, help="demo: simulated tables")
+    parser.add_argument("--players", type=int, default=20, help="demo: players registered")
+    parser.add_argument("--seats", type=int, default=9, help="demo: seats per table")
+    parser.add_argument("--port", type=int, default=8080, help="web port (0: any free port)")
+    parser.add_argument("--pace", type=float, default=0.05, help="demo: seconds per dealer step")
+    parser.add_argument(
+        "--exit-when-done", action="store_true", help="demo: exit when the tournament ends"
+    )
+    args = parser.parse_args(argv)
+    if not args.demo and not args.config:
+        parser.error("give --config FILE, or --demo for a simulated card room.")
+    if args.demo and not 2 <= args.players <= args.tables * args.seats:
+        parser.error("--players must be from 2 to tables x seats.")
+
+    async def main() -> int:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        if args.demo:
+            folder = Path(tempfile.mkdtemp(prefix="pokertable-floor-"))
+            try:
+                return await _demo(args, folder, stop)
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
+        config = tomllib.loads(Path(args.config).read_text(encoding="utf-8"))
+        return await _serve(config, stop)
+
+    try:
+        return asyncio.run(main())
+    except (OSError, ConfigError, PokerTableError) as exc:
+        print(f"pokertable floor: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,305 @@
+"""Ingest: every table's journal from JetStream into PostgreSQL, exactly once.
+
+The floor reads the stream ``FLOOR_EVENTS`` through one durable pull
+consumer. For each record it keeps a *replica* of the table: a
+:class:`~firmware.table.table.Table` rebuilt from the table's set-up and fed
+the same events, so the floor computes each finished hand's record exactly
+as the table's own history does, with no second format to keep in step.
+
+Per record, in one PostgreSQL transaction: insert it (the key ``(table_id,
+seq)`` refuses a second copy), check it follows the table's last record (a
+gap is refused and the record redelivered later), apply it to the replica,
+insert the hands and alerts it finished, and move the table's ``last_seq``;
+the JetStream acknowledgement follows the commit. A replica that is missing
+or behind (after a floor restart) is rebuilt from the records already in
+the store, from the last set-up on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+import psycopg
+from psycopg.types.json import Jsonb
+
+from firmware.errors import IllegalAction
+from firmware.floor import store
+from firmware.service.floorlink import EVENTS, STREAM
+from firmware.service.journal import META_KIND
+from firmware.service.recovery import table_from_setup
+from firmware.table import events as te
+from firmware.table.table import Table
+
+log = logging.getLogger(__name__)
+
+CONSUMER = "floor-ingest"
+DUPLICATE_WINDOW = 3600.0
+"""Seconds JetStream remembers message ids (a table may be cut off for longer:
+the store's unique key still keeps each record once)."""
+
+
+async def ensure_stream(js: Any) -> None:
+    """Create (or update) the stream every table publishes into."""
+    from nats.js.api import StorageType, StreamConfig
+
+    config = StreamConfig(
+        name=STREAM,
+        subjects=[f"{EVENTS}.>"],
+        storage=StorageType.FILE,
+        duplicate_window=DUPLICATE_WINDOW,
+    )
+    try:
+        await js.add_stream(config)
+    except Exception:  # it exists with other settings: bring them in line
+        await js.update_stream(config)
+
+
+@dataclass
+class Replica:
+    """The floor's copy of one table, rebuilt from its records."""
+
+    table_id: str
+    table: Table
+    last_seq: int = 0
+    finished: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def from_setup(cls, table_id: str, setup: dict[str, Any]) -> Replica:
+        """A replica of a table as its set-up describes it, before any record."""
+        replica = cls(table_id, table_from_setup(setup))
+        replica.table.hand_listeners.append(lambda record, hand: replica.finished.append(record))
+        return replica
+
+    def apply(self, seq: int, record: dict[str, Any]) -> list[dict[str, Any]]:
+        """Apply one record; the hand records it finished.
+
+        A record the table refused is refused again here (the journal keeps
+        attempts), exactly as the table's recovery does.
+        """
+        with contextlib.suppress(IllegalAction):
+            self.table.apply(te.from_record(record))
+        self.last_seq = seq
+        done, self.finished = self.finished, []
+        return done
+
+    def status(self) -> dict[str, Any]:
+        """What the dashboard shows of the table."""
+        t = self.table
+        seats = {
+            str(n): {"player": s.player, "stack": s.stack, "out": s.sitting_out}
+            for n, s in sorted(t.seating.seats.items())
+        }
+        level = None
+        if t.levels is not None and t.levels.started_at is not None:
+            level = t.levels.current(t.now).number
+        return {
+            "seats": seats,
+            "hand": t.hand_number,
+            "playing": t.hand is not None,
+            "level": level,
+            "max_seats": t.config.options.max_seats,
+            "button": t.seating.button,
+            "big_blind": t.seating.last_big_blind,
+            "now": t.now,
+        }
+
+
+class Gap(Exception):
+    """A record arrived before the one it follows; it is redelivered later."""
+
+
+@dataclass
+class Ingested:
+    """What one record changed (given to the floor's listeners after the commit)."""
+
+    table_id: str
+    seq: int
+    kind: str
+    hands: list[dict[str, Any]]
+    status: dict[str, Any]
+    time: float = 0.0
+    """The table's wall-clock time when it journaled the record."""
+
+
+class Ingestor:
+    """Consumes the stream into the store.
+
+    :param conn: An open asynchronous PostgreSQL connection (autocommit; each
+        record has its own transaction).
+    """
+
+    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        self.conn = conn
+        self.replicas: dict[str, Replica] = {}
+        self.listeners: list[Callable[[Ingested], None]] = []
+        self.last_seq: dict[str, int] = {}
+        """Each table's last stored record, as this floor knows it."""
+        self.stored = 0
+        self.duplicates = 0
+        self.gaps = 0
+        self._sub: Any = None
+
+    async def _replica(self, table_id: str, seq: int) -> Replica | None:
+        """The replica ready for record ``seq``, rebuilt from the store if needed."""
+        replica = self.replicas.get(table_id)
+        if replica is not None and replica.last_seq == seq - 1:
+            return replica
+        setup, records = await store.table_events(self.conn, table_id)
+        if setup is None:
+            return None
+        replica = Replica.from_setup(table_id, msgpack.unpackb(setup))
+        for number, record in records:
+            if number >= seq:
+                break
+            plain = msgpack.unpackb(record)
+            if plain.get("kind") == META_KIND:
+                replica.last_seq = number  # a chained setting, not a table event
+            else:
+                replica.apply(number, plain)
+        replica.finished.clear()
+        self.replicas[table_id] = replica
+        return replica if replica.last_seq == seq - 1 else None
+
+    async def _last(self, table_id: str) -> int:
+        """The table's last stored record (cached; read once per table, creating its row)."""
+        if table_id not in self.last_seq:
+            await self.conn.execute(
+                "INSERT INTO tables (id) VALUES (%s) ON CONFLICT (id) DO NOTHING", (table_id,)
+            )
+            cur = await self.conn.execute(
+                "SELECT last_seq FROM tables WHERE id = %s FOR UPDATE", (table_id,)
+            )
+            row = await cur.fetchone()
+            self.last_seq[table_id] = int(row[0]) if row else 0
+        return self.last_seq[table_id]
+
+    async def ingest_batch(self, bodies: list[bytes]) -> list[Ingested | str]:
+        """Store a batch of messages in one transaction; for each, what it changed, or
+        ``"duplicate"`` (already stored) or ``"gap"`` (to be redelivered later).
+
+        If the store fails, nothing of the batch is kept and the caches are
+        dropped (rebuilt from the store on the next batch).
+        """
+        outcomes: list[Ingested | str] = []
+        touched: dict[str, Replica] = {}
+        try:
+            async with self.conn.transaction():
+                rows = store.Rows()
+                for body in bodies:
+                    outcomes.append(await self._one(body, touched, rows))
+                await store.store_rows(self.conn, rows)  # one round trip per kind of row
+                for table_id, replica in touched.items():
+                    await self.conn.execute(
+                        "UPDATE tables SET last_seq = %s, seen_at = now(), status = %s "
+                        "WHERE id = %s",
+                        (replica.last_seq, Jsonb(replica.status()), table_id),
+                    )
+        except BaseException:
+            self.last_seq.clear()
+            self.replicas.clear()
+            raise
+        for outcome in outcomes:
+            if isinstance(outcome, Ingested):
+                self.stored += 1
+                outcome.status = touched[outcome.table_id].status()
+                for listener in self.listeners:
+                    listener(outcome)
+            elif outcome == "duplicate":
+                self.duplicates += 1
+            else:
+                self.gaps += 1
+        return outcomes
+
+    async def _one(
+        self, body: bytes, touched: dict[str, Replica], rows: store.Rows
+    ) -> Ingested | str:
+        msg = msgpack.unpackb(body)
+        table_id, seq = str(msg["table"]), int(msg["seq"])
+        setup = msg.get("setup")
+        record = msg["record"]
+        last = await self._last(table_id)
+        if seq <= last:
+            return "duplicate"
+        if seq != last + 1 and setup is None:
+            return "gap"
+        replica: Replica | None
+        if setup is not None:
+            replica = Replica.from_setup(table_id, setup)
+            replica.last_seq = seq - 1
+            self.replicas[table_id] = replica
+        else:
+            replica = await self._replica(table_id, seq)
+        if replica is None:
+            return "gap"
+        rows.events.append(
+            (
+                table_id,
+                seq,
+                float(msg["time"]),
+                str(msg["kind"]),
+                msgpack.packb(record),
+                msgpack.packb(setup) if setup is not None else None,
+            )
+        )
+        if msg["kind"] == META_KIND:  # a setting chained in the journal, not a table event
+            replica.last_seq = seq
+            hands: list[dict[str, Any]] = []
+        else:
+            hands = replica.apply(seq, record)
+        rows.hands.extend((table_id, seq, hand) for hand in hands)
+        self.last_seq[table_id] = seq
+        touched[table_id] = replica
+        return Ingested(table_id, seq, str(msg["kind"]), hands, {}, float(msg["time"]))
+
+    async def ingest(self, body: bytes) -> Ingested | None:
+        """Store one message; ``None`` for a duplicate.
+
+        :raises Gap: if the record does not follow the table's last one.
+        """
+        (outcome,) = await self.ingest_batch([body])
+        if outcome == "gap":
+            raise Gap("the record does not follow the table's last stored one")
+        return outcome if isinstance(outcome, Ingested) else None
+
+    async def consume(self, js: Any, batch: int = 256, timeout: float = 1.0) -> int:
+        """Fetch and ingest one batch; return how many messages were handled."""
+        import nats.errors
+
+        sub = await self._subscription(js)
+        try:
+            messages = await sub.fetch(batch, timeout=timeout)
+        except nats.errors.TimeoutError:
+            return 0
+        try:
+            outcomes = await self.ingest_batch([m.data for m in messages])
+        except BaseException:
+            # The store failed: hand the batch back now rather than after the ack wait.
+            for message in messages:
+                with contextlib.suppress(Exception):
+                    await message.nak(delay=0.5)
+            raise
+        for message, outcome in zip(messages, outcomes, strict=True):
+            if outcome == "gap":
+                await message.nak(delay=0.2)
+            else:
+                await message.ack()
+        return len(messages)
+
+    async def _subscription(self, js: Any) -> Any:
+        if self._sub is None:
+            from nats.js.api import AckPolicy, ConsumerConfig
+
+            self._sub = await js.pull_subscribe(
+                f"{EVENTS}.>",
+                durable=CONSUMER,
+                stream=STREAM,
+                config=ConsumerConfig(
+                    ack_policy=AckPolicy.EXPLICIT, max_ack_pending=20_000, ack_wait=5
+                ),
+            )
+        return self._sub

@@ -1,0 +1,216 @@
+"""Simulated tables for the floor: the real controller, journal and floor link, bots and a
+virtual deck, several tables in one process.
+
+Each :class:`SimTable` is a real :class:`~firmware.service.controller.Controller`
+(without devices) owning a real :class:`~firmware.table.table.Table`, a real
+journal on disk and, when a floor is configured, a real
+:class:`~firmware.service.floorlink.FloorLink`. A simulated dealer shuffles a
+virtual deck and deals; bots act through the engine's legal actions. The
+floor's commands reach the table through the link exactly as on a real table.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from firmware.engine.bots import RandomBot
+from firmware.engine.events import BetRaise, CheckCall, Fold, Muck, Show
+from firmware.engine.hand import Phase
+from firmware.engine.showdown import auto_showdown_event
+from firmware.service.controller import Controller
+from firmware.service.floorlink import FloorConfig, FloorLink
+from firmware.service.journal import Journal
+from firmware.service.recovery import schedule_entries, store_table_setup
+from firmware.service.registry import TagRegistry
+from firmware.table import events as te
+from firmware.table.options import Stakes, TableConfig, profile_options
+from firmware.table.table import Table
+from firmware.table.tournament import LevelSchedule
+
+DEMO_LEVELS: list[dict[str, Any]] = [
+    {"small_blind": 25, "big_blind": 50, "minutes": 1},
+    {"small_blind": 50, "big_blind": 100, "minutes": 1},
+    {"small_blind": 100, "big_blind": 200, "ante": 200, "big_blind_ante": True, "minutes": 1},
+    {"break_minutes": 1},
+    {"small_blind": 200, "big_blind": 400, "ante": 400, "big_blind_ante": True, "minutes": 1},
+    {"small_blind": 400, "big_blind": 800, "ante": 800, "big_blind_ante": True, "minutes": 1},
+    {"small_blind": 1000, "big_blind": 2000, "ante": 2000, "big_blind_ante": True, "minutes": 1},
+    {"small_blind": 2500, "big_blind": 5000, "ante": 5000, "big_blind_ante": True, "minutes": 60},
+]
+"""A fast blind structure for demonstrations and tests (one-minute levels)."""
+
+
+class SimTable:
+    """One simulated table with its own journal, optionally linked to a floor.
+
+    :param table_id: The table's id on the floor.
+    :param data_dir: Its own data folder (journal, link cursor).
+    :param floor: The ``[floor]`` set-up, or ``None`` for a table on its own.
+    :param seats: Seats at the table (2-10).
+    :param levels: Blind levels (a tournament table) or ``None`` (cash, 1/2).
+    :param seed: Seed of the deck and the bots.
+    :param pace: Seconds the dealer waits between steps (0: as fast as possible).
+    """
+
+    def __init__(
+        self,
+        table_id: str,
+        data_dir: str,
+        floor: FloorConfig | None = None,
+        seats: int = 9,
+        levels: list[dict[str, Any]] | None = None,
+        seed: int | None = None,
+        pace: float = 0.0,
+    ) -> None:
+        os.makedirs(data_dir, exist_ok=True)
+        self.table_id = table_id
+        self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
+        self.pace = pace
+        profile = "tda-tournament" if levels is not None else "home"
+        options = profile_options(profile, max_seats=seats)
+        config = TableConfig(profile, options, Stakes(small_blind=1, big_blind=2))
+        schedule = None
+        if levels is not None:
+            schedule = LevelSchedule.from_dicts(levels)
+        self.journal = Journal(os.path.join(data_dir, "journal.sqlite"))
+        store_table_setup(self.journal, config, True, schedule_entries(schedule))
+        self.table = Table(config, deck_ready=True, schedule=schedule)
+        self.controller = Controller(self.table, {}, TagRegistry(":memory:"), journal=self._journal)
+        self.link: FloorLink | None = None
+        if floor is not None:
+            self.link = FloorLink(
+                floor,
+                self.journal.path,
+                data_dir,
+                self.table,
+                self.controller.submit,
+                self.controller.call_soon,
+            )
+            self.controller.listeners.append(self.link.after_event)
+            self.link.on_deal = self._deal
+        self.bot = RandomBot(self.rng)
+        self.buy_in = 200
+        """A cash table's rebuy after a player busts."""
+        self.deck: list[int] = []
+        self.dealing = threading.Event()
+        """Set while the dealer deals hands (cleared: the table waits, e.g. hand-for-hand)."""
+        self.dealing.set()
+        self.hands_to_play: int | None = None
+        """Stop dealing after this many more hands (``None``: no limit)."""
+        self._thread: threading.Thread | None = None
+
+    def _journal(self, event: te.TableEvent) -> None:
+        self.journal.append(event)
+        if self.link is not None:
+            self.link.wake()
+
+    def _deal(self, hands: int | None) -> None:
+        self.hands_to_play = hands
+
+    # ------------------------------------------------------------ set-up (before start)
+
+    def seat(self, players: Mapping[int, tuple[str, int]]) -> None:
+        """Seat players directly (a table without a floor); on the table's thread."""
+        for seat, (name, chips) in players.items():
+            self.controller.apply(te.SitDown(seat, name, chips))
+
+    # ------------------------------------------------------------ the dealer and the bots
+
+    def step(self) -> str:
+        """The dealer's or a bot's next move: ``shuffle``, ``card``, ``bot``, ``showdown``,
+        ``wait`` (nobody to deal to, or dealing held) or ``none``."""
+        table, ctl = self.table, self.controller
+        th = table.hand
+        if th is None:
+            if table.levels is None:  # a cash table: the busted buy again
+                for number, sitting in table.seating.seats.items():
+                    if sitting.busted and not sitting.rebuy:
+                        ctl.apply(te.Rebuy(number, self.buy_in))
+            live = [s for s in table.seating.seats.values() if s.stack > 0 and not s.sitting_out]
+            if len(live) < 2 or not self.dealing.is_set() or self.hands_to_play == 0:
+                return "wait"
+            self.deck = list(range(52))
+            self.rng.shuffle(self.deck)
+            if not ctl.apply(te.Shuffle()):
+                return "wait"
+            ctl.apply(te.Cut())
+            if self.hands_to_play is not None:
+                self.hands_to_play -= 1
+            return "shuffle"
+        role, _ = th.next_card_role()
+        if role != "none":
+            seen = {d.card for d in th.draws}
+            card = next(c for c in self.deck if c not in seen)
+            self.deck.remove(card)
+            ctl.apply(te.CardDrawn(card))
+            return "card"
+        hand = th.hand
+        if hand.phase is Phase.BETTING and hand.actor is not None:
+            seat = th.seat(hand.actor)
+            legal = hand.legal_actions()
+            event = self.bot.decide(legal)
+            if isinstance(event, Fold):
+                ctl.apply(te.Act(seat, "fold"))
+            elif isinstance(event, CheckCall):
+                ctl.apply(te.Act(seat, "call" if legal.call_amount else "check"))
+            else:
+                assert isinstance(event, BetRaise)
+                ctl.apply(te.Act(seat, "raise", event.to))
+            return "bot"
+        if hand.phase is Phase.SHOWDOWN:
+            shown = auto_showdown_event(hand)
+            assert isinstance(shown, Show | Muck)
+            seat = th.seat(shown.player)
+            if isinstance(shown, Show):
+                ctl.apply(te.ShowCards(seat, shown.cards))
+            else:
+                ctl.apply(te.MuckCards(seat))
+            return "showdown"
+        return "none"
+
+    # ------------------------------------------------------------ running
+
+    def start(self) -> None:
+        """Run the table on its own thread (and its floor link)."""
+        if self.link is not None:
+            self.link.start()
+        self.controller.start()
+
+        def again() -> None:
+            what = self.step()
+            if what in ("wait", "none"):
+                time.sleep(0.02)  # nothing to do: let commands and ticks in
+            elif self.pace:
+                time.sleep(self.pace)
+            self.controller.call_soon(again)
+
+        self.controller.call_soon(again)
+        self._thread = threading.Thread(
+            target=self.controller.run, name=f"table-{self.table_id}", daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the table (the journal keeps everything) and its link."""
+        self.controller.stop()
+        if self._thread is not None:
+            self._thread.join(30)
+        if self.link is not None:
+            self.link.stop()
+        self.controller.shutdown()
+        self.journal.close()
+
+    def chips(self) -> int:
+        """Chips at the table now (stacks, plus the pot of a hand in play)."""
+        total = sum(s.stack for s in self.table.seating.seats.values())
+        th = self.table.hand
+        if th is not None:
+            total = sum(th.hand.stacks) + th.hand.pot_total
+            seated = set(th.plan.seats)
+            total += sum(s.stack for n, s in self.table.seating.seats.items() if n not in seated)
+        return total

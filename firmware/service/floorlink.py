@@ -1,0 +1,441 @@
+"""The table's link to the floor: its journal published to NATS JetStream, the floor's commands.
+
+A table with a ``[floor]`` section in its configuration runs a
+:class:`FloorLink`; a table without one runs exactly as before (this module
+imports the NATS client only when a link starts).
+
+**The journal is the outbox.** Every event is committed to the journal
+before it takes effect (:mod:`firmware.service.journal`); the link reads the
+journal's records after the last one JetStream acknowledged and publishes
+each to ``floor.events.<table>`` with the header ``Nats-Msg-Id:
+<table>:<seq>``, where ``seq`` is the record's number over the table's whole
+life (journal rotation carries it on, see ``Journal.seq_base``). JetStream
+drops a message whose id it has seen within its duplicate window, so a
+record published twice (a crash between the publish and saving the cursor,
+a reconnection) is stored once. When NATS or the network is gone the table
+plays on; the link retries and, once back, catches up from its cursor.
+
+**Commands.** The floor sends requests on ``floor.cmd.<table>`` (seat a
+player, take a player off for a move, start or pause the level clock); the
+link validates each, runs it on the controller's thread as table events
+(journaled before they apply, like any other event), and replies with the
+outcome. A player is taken off only between hands: the command waits for
+the hand to end. Each command has an id; the reply is kept in
+``floor.sqlite`` and a repeated id gets the same reply without acting twice.
+
+Message format (msgpack): an event is ``{"table", "seq", "time", "kind",
+"record", "setup"}`` (``setup`` is the table's set-up on the first record of
+each journal file, so the floor can rebuild the table); a command is
+``{"id", "kind", ...}`` and its reply ``{"id", "ok", "error", "chips"}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import re
+import sqlite3
+import ssl
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from firmware.errors import ConfigError, IllegalAction
+from firmware.table import events as te
+from firmware.table.table import Table
+
+log = logging.getLogger(__name__)
+
+STREAM = "FLOOR_EVENTS"
+EVENTS = "floor.events"
+COMMANDS = "floor.cmd"
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+BATCH = 64
+"""Records published before waiting for their acknowledgements."""
+
+
+@dataclass(frozen=True)
+class FloorConfig:
+    """The ``[floor]`` section of a table's configuration."""
+
+    url: str
+    table: str
+    user: str = ""
+    password: str = ""
+    ca: str = ""
+    cert: str = ""
+    key: str = ""
+
+    @classmethod
+    def from_config(cls, section: dict[str, Any]) -> FloorConfig:
+        """Read ``[floor]``; unknown keys, a bad table id or a half TLS set-up are errors."""
+        known = {"url", "table", "user", "password", "ca", "cert", "key"}
+        unknown = sorted(set(section) - known)
+        if unknown:
+            names = ", ".join(sorted(known))
+            raise ConfigError(f"Unknown [floor] option(s): {', '.join(unknown)}; known: {names}.")
+        if any(not isinstance(v, str) for v in section.values()):
+            raise ConfigError("Every [floor] option is text (url, table, user, password, ...).")
+        config = cls(**section)
+        if not config.url or not TABLE_ID.fullmatch(config.table):
+            raise ConfigError(
+                "[floor] needs url (nats://host:port or tls://host:port) and table, an id of "
+                "1 to 32 letters, digits, '-' or '_'."
+            )
+        if bool(config.cert) != bool(config.key):
+            raise ConfigError("[floor] cert and key go together (the table's client certificate).")
+        return config
+
+    def ssl_context(self) -> ssl.SSLContext | None:
+        """The TLS context for the connection, or ``None`` without TLS."""
+        if not (self.ca or self.url.startswith("tls://")):
+            return None
+        context = ssl.create_default_context(cafile=self.ca or None)
+        if self.cert:
+            context.load_cert_chain(self.cert, self.key)
+        return context
+
+
+# ------------------------------------------------------------------ the outbox
+
+
+@dataclass(frozen=True)
+class OutboxRecord:
+    """One journal record as the floor receives it."""
+
+    seq: int
+    time: float
+    kind: str
+    record: dict[str, Any]
+    setup: dict[str, Any] | None
+
+    def message(self, table: str) -> bytes:
+        """The message body."""
+        body = {"table": table, "seq": self.seq, "time": self.time, "kind": self.kind}
+        body.update(record=self.record, setup=self.setup)
+        return bytes(msgpack.packb(body))
+
+
+def read_outbox(journal_path: str, after: int, limit: int = BATCH) -> list[OutboxRecord]:
+    """Up to ``limit`` records numbered after ``after``, from the journal's archives
+    (rotation) and the journal itself, read-only."""
+    folder = os.path.dirname(journal_path) or "."
+    stem = os.path.splitext(os.path.basename(journal_path))[0]
+    archives = sorted(
+        os.path.join(folder, f)
+        for f in os.listdir(folder)
+        if f.startswith(f"{stem}-to-hand-") and f.endswith(".sqlite")
+    )
+    out: list[OutboxRecord] = []
+    for path in [*archives, journal_path]:
+        if len(out) >= limit or not os.path.exists(path):
+            continue
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+            base = int(msgpack.unpackb(meta["seq_base"])) if "seq_base" in meta else 0
+            setup = msgpack.unpackb(meta["table"]) if "table" in meta else None
+            rows = db.execute(
+                "SELECT id, time, kind, record FROM events WHERE id > ? ORDER BY id LIMIT ?",
+                (after - base, limit - len(out)),
+            ).fetchall()
+        except sqlite3.OperationalError:
+            rows = []  # a journal being created: nothing to send yet
+        finally:
+            db.close()
+        for number, stamp, kind, record in rows:
+            out.append(
+                OutboxRecord(
+                    base + number,
+                    float(stamp),
+                    str(kind),
+                    msgpack.unpackb(record),
+                    setup if number == 1 else None,
+                )
+            )
+    return out
+
+
+# ------------------------------------------------------------------ commands
+
+
+def _int(cmd: dict[str, Any], name: str, low: int, high: int) -> int:
+    value = cmd.get(name)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise IllegalAction(f"The floor's command needs {name} between {low} and {high}.")
+    return value
+
+
+def command_events(cmd: dict[str, Any], table: Table) -> list[te.TableEvent]:
+    """The table events a floor command asks for, after checking every field.
+
+    :raises IllegalAction: naming the field that is missing or wrong.
+    """
+    kind = cmd.get("kind")
+    if kind == "seat":
+        player = cmd.get("player")
+        if not isinstance(player, str) or not 0 < len(player) <= 40:
+            raise IllegalAction("The floor's seat command needs the player's name (1-40 letters).")
+        seats = table.config.options.max_seats
+        return [
+            te.SitDown(_int(cmd, "seat", 1, seats), player, _int(cmd, "chips", 1, 10**12)),
+        ]
+    if kind == "remove":
+        return [te.CashOut(_int(cmd, "seat", 1, 10))]
+    if kind == "levels":
+        action = cmd.get("action")
+        if action not in ("start", "pause", "resume"):
+            raise IllegalAction("The floor's levels command is start, pause or resume.")
+        return [te.LevelClock(str(action))]
+    if kind == "deal":
+        return []  # handled by the link's dealer hook (hand-for-hand), nothing to journal
+    raise IllegalAction(f"The floor sent an unknown command {kind!r}; update the table.")
+
+
+# ------------------------------------------------------------------ the link
+
+
+class FloorLink:
+    """Publishes the journal to the floor and runs the floor's commands.
+
+    :param config: The ``[floor]`` section.
+    :param journal_path: The journal file (archives beside it are read too).
+    :param data_dir: Where ``floor.sqlite`` keeps the cursor and the replies.
+    :param table: The table (read on the table's thread only).
+    :param submit: Journals and applies a table event on the table's thread
+        (``Controller.submit``); raises ``IllegalAction`` on a refusal.
+    :param call_soon: Runs a function on the table's thread (``Controller.call_soon``).
+    """
+
+    def __init__(
+        self,
+        config: FloorConfig,
+        journal_path: str,
+        data_dir: str,
+        table: Table,
+        submit: Callable[[te.TableEvent], None],
+        call_soon: Callable[[Callable[[], None]], None],
+    ) -> None:
+        self.config = config
+        self.journal_path = journal_path
+        self.table = table
+        self._submit = submit
+        self._call_soon = call_soon
+        self._db = sqlite3.connect(os.path.join(data_dir, "floor.sqlite"), check_same_thread=False)
+        self._db.executescript(
+            "CREATE TABLE IF NOT EXISTS cursor (k TEXT PRIMARY KEY, v INTEGER NOT NULL);"
+            "CREATE TABLE IF NOT EXISTS commands (id TEXT PRIMARY KEY, reply BLOB NOT NULL);"
+        )
+        row = self._db.execute("SELECT v FROM cursor WHERE k = 'acked'").fetchone()
+        self.acked = int(row[0]) if row else 0
+        """The last record JetStream acknowledged."""
+        self.connected = False
+        self.last_error = ""
+        self.published = 0
+        """Messages published by this process (duplicates included)."""
+        self.changed = threading.Condition()
+        """Notified whenever :attr:`acked` or :attr:`connected` changes (tests wait on it)."""
+        self.on_deal: Callable[[int | None], None] | None = None
+        """Hand-for-hand (FLOOR-HFH): the dealer deals this many more hands, or any
+        number (``None``); called on the table's thread. A real table shows it on the
+        dealer's console; the order itself is not a table event and is not journaled."""
+        self._pending: list[tuple[dict[str, Any], Callable[[dict[str, Any]], None]]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------ lifecycle (any thread)
+
+    def start(self) -> None:
+        """Start the link's thread; the table does not wait for the floor."""
+        self._thread = threading.Thread(target=self._run, name="floor-link", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the link and close its files."""
+        self._stopping = True
+        if self._loop is not None and self._wake is not None:
+            with contextlib.suppress(RuntimeError):
+                self._loop.call_soon_threadsafe(self._wake.set)
+        if self._thread is not None:
+            self._thread.join(30)
+        self._db.close()
+
+    def wake(self) -> None:
+        """A record was journaled: publish soon (thread-safe, never blocks)."""
+        if self._loop is not None and self._wake is not None:
+            with contextlib.suppress(RuntimeError):
+                self._loop.call_soon_threadsafe(self._wake.set)
+
+    def wait_for(self, predicate: Callable[[FloorLink], bool], timeout: float = 60.0) -> bool:
+        """Wait until ``predicate(self)`` holds (tests and the demo)."""
+        with self.changed:
+            return self.changed.wait_for(lambda: predicate(self), timeout)
+
+    def _changed(self) -> None:
+        with self.changed:
+            self.changed.notify_all()
+
+    # ------------------------------------------------------------ the table's thread
+
+    def after_event(self, _controller: object = None) -> None:
+        """Run commands that waited for the hand to end (a controller listener)."""
+        if self.table.hand is not None or not self._pending:
+            return
+        waiting, self._pending = self._pending, []
+        for cmd, reply in waiting:
+            reply(self._execute(cmd))
+
+    def _execute(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """Check and apply one command on the table's thread; the reply."""
+        answer: dict[str, Any] = {"id": cmd.get("id"), "ok": True, "error": "", "chips": 0}
+        try:
+            events = command_events(cmd, self.table)
+            if cmd.get("kind") == "remove":
+                sitting = self.table.seating.seats.get(int(cmd["seat"]))
+                if sitting is None or sitting.player != cmd.get("player", sitting.player):
+                    raise IllegalAction("Nobody by that name sits at that seat; ask the floor.")
+                answer["chips"] = sitting.stack
+                answer["player"] = sitting.player
+            if cmd.get("kind") == "deal":
+                hands = cmd.get("hands")
+                if hands is not None and (not isinstance(hands, int) or hands < 0):
+                    raise IllegalAction("The floor's deal command gives a number of hands or none.")
+                if self.on_deal is None:
+                    raise IllegalAction("This table's dealer takes no hand-for-hand orders.")
+                self.on_deal(hands)
+            answer["playing"] = self.table.hand is not None
+            for event in events:
+                self._submit(event)
+        except IllegalAction as exc:
+            answer.update(ok=False, error=str(exc), chips=0)
+        return answer
+
+    def _on_table_thread(
+        self, cmd: dict[str, Any], reply: Callable[[dict[str, Any]], None]
+    ) -> None:
+        if cmd.get("kind") == "remove" and self.table.hand is not None:
+            self._pending.append((cmd, reply))  # a player leaves between hands only
+            return
+        reply(self._execute(cmd))
+
+    # ------------------------------------------------------------ the link's thread
+
+    def _run(self) -> None:
+        asyncio.run(self._main())
+
+    async def _main(self) -> None:
+        import nats  # the extra 'floor'; only a table with a floor needs it
+
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        while not self._stopping:
+            nc = None
+            try:
+                nc = await nats.connect(
+                    servers=[self.config.url],
+                    user=self.config.user or None,
+                    password=self.config.password or None,
+                    tls=self.config.ssl_context(),
+                    name=f"table-{self.config.table}",
+                    inbox_prefix=f"_INBOX_{self.config.table}".encode(),
+                    allow_reconnect=False,
+                    error_cb=self._nats_error,
+                    connect_timeout=2,
+                )
+                await nc.subscribe(f"{COMMANDS}.{self.config.table}", cb=self._command)
+                self.connected = True
+                self._changed()
+                await self._publish_loop(nc)
+            except Exception as exc:  # any failure: offline; the journal keeps the records
+                log.info("Floor link offline (%s); the table plays on.", exc)
+            finally:
+                self.connected = False
+                self._changed()
+                if nc is not None:
+                    with contextlib.suppress(Exception):
+                        await nc.close()
+            if not self._stopping:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), 0.5)
+                self._wake.clear()
+
+    async def _nats_error(self, exc: Exception) -> None:
+        self.last_error = str(exc)  # the client's own errors: the loop handles them
+        log.debug("NATS: %s", exc)
+
+    async def _publish_loop(self, nc: Any) -> None:
+        js = nc.jetstream(timeout=5)
+        assert self._wake is not None
+        while not self._stopping:
+            if nc.is_closed or not nc.is_connected:
+                raise ConnectionError("the connection to NATS was lost")
+            self._wake.clear()
+            records = read_outbox(self.journal_path, self.acked)
+            if not records:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), 1.0)
+                continue
+            table = self.config.table
+            try:
+                acks = await asyncio.gather(
+                    *(
+                        js.publish(
+                            f"{EVENTS}.{table}",
+                            r.message(table),
+                            stream=STREAM,
+                            headers={"Nats-Msg-Id": f"{table}:{r.seq}"},
+                        )
+                        for r in records
+                    )
+                )
+            except Exception as exc:  # no stream yet, a timeout: keep the connection, retry
+                self.last_error = str(exc)
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), 0.5)
+                continue
+            self.published += len(acks)
+            self.acked = records[-1].seq
+            with self._db:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO cursor (k, v) VALUES ('acked', ?)", (self.acked,)
+                )
+            self._changed()
+
+    async def _command(self, msg: Any) -> None:
+        try:
+            cmd = msgpack.unpackb(msg.data)
+            if not isinstance(cmd, dict) or not isinstance(cmd.get("id"), str):
+                raise ValueError("a command is a map with an id")
+        except Exception:
+            await msg.respond(msgpack.packb({"ok": False, "error": "Malformed command."}))
+            return
+        row = self._db.execute("SELECT reply FROM commands WHERE id = ?", (cmd["id"],)).fetchone()
+        if row is not None:
+            await msg.respond(row[0])  # a repeated command: the same answer, not twice
+            return
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[dict[str, Any]] = loop.create_future()
+
+        def reply(answer: dict[str, Any]) -> None:
+            def settle() -> None:
+                if not done.done():
+                    done.set_result(answer)
+
+            loop.call_soon_threadsafe(settle)
+
+        self._call_soon(lambda: self._on_table_thread(cmd, reply))
+        answer = await done
+        body = bytes(msgpack.packb(answer))
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO commands (id, reply) VALUES (?, ?)", (cmd["id"], body)
+            )
+        await msg.respond(body)
+        self.wake()

@@ -1,0 +1,65 @@
+"""Real servers for the floor's tests: a throw-away NATS (JetStream) and PostgreSQL.
+
+Each test module that imports these fixtures starts its own servers in a
+temporary folder (``firmware.floor.servers``), the way the PC/SC tests start
+their own pcscd. PostgreSQL is started once per module; every test gets a
+fresh database in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from firmware.floor.servers import NatsServer, PostgresServer
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture
+def nats_server(tmp_path: Path) -> Iterator[NatsServer]:
+    """A NATS server with JetStream, its store in the test's folder."""
+    server = NatsServer(tmp_path / "nats").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def pg_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server for the module (socket only)."""
+    server = PostgresServer.temporary().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_conninfo(pg_server: PostgresServer) -> str:
+    """A fresh, empty database on the module's server."""
+    name = f"floor_test_{next(_databases)}"
+    with psycopg.connect(pg_server.conninfo, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return pg_server.conninfo.replace("dbname=postgres", f"dbname={name}")
+
+
+def wait_until(check: Callable[[], bool], timeout: float = 60.0) -> bool:
+    """Wait (on events where the code offers them, here by polling) until ``check()``."""
+    done = threading.Event()
+    deadline = 0.0
+    while not check():
+        deadline += 0.02
+        if deadline > timeout:
+            return False
+        done.wait(0.02)
+    return True
+
+
+def run(coro: Any) -> Any:
+    """Run a coroutine to its end on a fresh event loop."""
+    return asyncio.run(coro)

@@ -1,0 +1,153 @@
+"""The floor's tournament procedures over many tables (pure; no servers)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from firmware.errors import IllegalAction
+from firmware.floor import mtt
+
+
+def _room(draw: dict[str, mtt.Seat[str]]) -> dict[str, dict[int, str]]:
+    room: dict[str, dict[int, str]] = {}
+    for player, seat in draw.items():
+        room.setdefault(seat.table, {})[seat.seat] = player
+    return room
+
+
+def test_tda_13_draw_over_all_tables_is_even_and_uses_each_seat_once() -> None:
+    """Forty-seven players at six tables of nine: every seat distinct, no table
+    more than one player fuller than another."""
+    players = [f"p{i}" for i in range(47)]
+    draw = mtt.draw_over_tables(players, ["A", "B", "C", "D", "E", "F"], 9, random.Random(3))
+    assert sorted(draw) == sorted(players)
+    assert len({(s.table, s.seat) for s in draw.values()}) == 47
+    counts = Counter(s.table for s in draw.values())
+    assert max(counts.values()) - min(counts.values()) <= 1
+    assert all(1 <= s.seat <= 9 for s in draw.values())
+
+
+def test_tda_13_draw_is_random_every_player_can_land_anywhere() -> None:
+    """Over many draws one player reaches every table and both the top and bottom seats."""
+    rng = random.Random(11)
+    tables_seen, seats_seen = set(), set()
+    for _ in range(400):
+        draw = mtt.draw_over_tables(["ana", "b", "c", "d", "e"], ["A", "B", "C"], 4, rng)
+        tables_seen.add(draw["ana"].table)
+        seats_seen.add(draw["ana"].seat)
+    assert tables_seen == {"A", "B", "C"}
+    assert seats_seen == {1, 2, 3, 4}
+
+
+def test_tda_13_draw_refuses_more_players_than_seats() -> None:
+    with pytest.raises(IllegalAction, match="open more tables"):
+        mtt.draw_over_tables([f"p{i}" for i in range(10)], ["A"], 9, random.Random(1))
+
+
+def test_tda_13_late_entry_goes_to_a_shortest_table() -> None:
+    room = {"A": {1: "a", 2: "b", 3: "c"}, "B": {1: "d", 5: "e"}, "C": {2: "f", 3: "g", 4: "h"}}
+    for seed in range(20):
+        seat = mtt.draw_late_seat(room, 6, random.Random(seed))
+        assert seat.table == "B" and seat.seat not in room["B"]
+
+
+def test_tda_24_a_table_breaks_when_the_rest_fit_one_table_fewer() -> None:
+    """Nineteen players at three tables of nine need three: nothing breaks; at
+    eighteen the first table of the break order breaks and its players are
+    spread over the others, which stay balanced."""
+    rng = random.Random(5)
+    draw = mtt.draw_over_tables([f"p{i}" for i in range(19)], ["T1", "T2", "T3"], 9, rng)
+    room = _room(draw)
+    assert mtt.table_to_break(room, 9, ["T3", "T2", "T1"]) is None
+    victim_table = next(t for t in room if len(room[t]) == 7)
+    room[victim_table].pop(next(iter(room[victim_table])))
+    broken = mtt.table_to_break(room, 9, ["T3", "T2", "T1"])
+    assert broken == "T3"
+    moves = mtt.break_table(room, "T3", 9, rng)
+    assert sorted(m.player for m in moves) == sorted(room["T3"].values())
+    after = {t: dict(s) for t, s in room.items() if t != "T3"}
+    for move in moves:
+        assert move.to_seat not in after[move.to_table]
+        assert "TDA-24" in move.reason
+        after[move.to_table][move.to_seat] = move.player
+    assert sorted(len(s) for s in after.values()) == [9, 9]
+
+
+def test_tda_25_balancing_moves_until_no_table_is_two_short() -> None:
+    room = {
+        "A": {s: f"a{s}" for s in range(1, 10)},
+        "B": {s: f"b{s}" for s in (1, 2, 3, 4, 5, 6)},
+        "C": {s: f"c{s}" for s in (1, 2, 3, 4, 5)},
+    }
+    moves = mtt.balance_room(room, {"A": 3, "B": 3, "C": 3}, seats_per_table=9)
+    counts = Counter({t: len(s) for t, s in room.items()})
+    for move in moves:
+        counts[move.from_table] -= 1
+        counts[move.to_table] += 1
+        assert move.reason.startswith("TDA-25")
+    assert max(counts.values()) - min(counts.values()) <= 1
+    assert sum(counts.values()) == 20
+    # The first move is the player who is big blind next at the fullest table.
+    assert moves[0].player == "a4" and moves[0].to_table == "C"
+
+
+def test_hg_4_balancing_keeps_the_position_relative_to_the_button() -> None:
+    room = {"A": {s: f"a{s}" for s in range(1, 10)}, "B": {1: "b1", 2: "b2", 4: "b4", 5: "b5"}}
+    moves = mtt.balance_room(room, {"A": 3, "B": 5}, {"A": 1, "B": 2}, "hg", 9)
+    assert moves and all(m.reason.startswith("HG-4") for m in moves)
+    first = moves[0]
+    # Empty seat 6 at B is 4 after its button (2); seat 5 at A is 4 after its button (1).
+    assert (first.to_seat, first.from_seat) == (6, 5)
+
+
+def test_hg_5_final_table_draws_every_seat_again() -> None:
+    room = {"A": {1: "a", 7: "b", 9: "c"}, "B": {2: "d", 3: "e"}}
+    seats = mtt.final_table_draw(room, "A", 9, random.Random(2))
+    assert sorted(seats) == ["a", "b", "c", "d", "e"]
+    assert len(set(seats.values())) == 5
+    assert mtt.table_to_break(room, 9, ["B", "A"]) == "B"
+
+
+def test_floor_pay_payouts_add_up_to_the_pool() -> None:
+    for entries in (2, 7, 18, 45, 1000):
+        shares = mtt.payout_percentages(entries)
+        for pool in (0, 999, 12_345, 1_000_003):
+            amounts = mtt.payouts(pool, shares, unit=5)
+            assert sum(amounts) == pool
+            assert amounts == sorted(amounts, reverse=True) or pool < 100
+    assert mtt.payouts(1000, (50, 30, 20)) == [500, 300, 200]
+
+
+def test_floor_hfh_starts_on_the_bubble_and_tables_wait_for_each_other() -> None:
+    assert mtt.hand_for_hand_due(10, 9) and not mtt.hand_for_hand_due(12, 9)
+    hfh = mtt.HandForHand(frozenset({"A", "B"}))
+    assert hfh.may_deal("A")
+    assert not hfh.hand_finished("A")
+    assert not hfh.may_deal("A")  # A waits for B
+    assert hfh.hand_finished("B")
+    assert hfh.may_deal("A") and hfh.round == 2
+
+
+def test_floor_hfh_busts_at_two_tables_in_one_round_share_the_places() -> None:
+    """Four players left, three paid (50/30/20 of 1000): two bust in the same
+    hand-for-hand round at different tables: they share places 3 and 4."""
+    st = mtt.Standings(entries=4, prizes=mtt.payouts(1000, (50, 30, 20)))
+    st.eliminate([mtt.Bust("x", "A", 10, 500, round=1), mtt.Bust("y", "B", 8, 900, round=1)])
+    assert st.places == {"x": 3, "y": 3}
+    assert st.won == {"x": 100, "y": 100}
+    st.eliminate([mtt.Bust("z", "A", 11, 100)])
+    st.winner("w")
+    assert st.places["z"] == 2 and st.places["w"] == 1
+    assert sum(st.won.values()) == 1000
+
+
+def test_floor_hfh_busts_at_one_table_rank_by_starting_chips() -> None:
+    st = mtt.Standings(entries=5, prizes=mtt.payouts(1000, (50, 30, 20)))
+    st.eliminate([mtt.Bust("big", "A", 3, 900), mtt.Bust("small", "A", 3, 200)])
+    assert st.places == {"small": 5, "big": 4}
+    assert st.won == {}
+    with pytest.raises(IllegalAction, match="only in hand-for-hand"):
+        st.eliminate([mtt.Bust("p", "A", 4, 1), mtt.Bust("q", "B", 4, 1)])
