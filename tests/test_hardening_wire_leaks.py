@@ -24,6 +24,7 @@ import hashlib
 import os
 import pathlib
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -178,10 +179,22 @@ def test_every_frame_to_every_tls_client_shows_only_what_it_may_see(
             # here runs the server's listener, which computes and sends every client's view.
             original = soak.check_views
 
+            def delivered() -> bool:
+                with server._clients_lock:
+                    clients = [c for c in server.clients.values() if c.audience is not None]
+                return all(not server.pending[c.id] and c.latest_view is None for c in clients)
+
             def check_and_send() -> None:
                 original()
                 controller.run_pending()
                 controller.dispatch(lambda: None)
+                # Every view computed for this event reaches its client before the
+                # next event: none is replaced unsent, so every view is checked on
+                # the wire, however fast or slow the machine.
+                for _ in range(int(GUARD / 0.001)):
+                    if delivered():
+                        break
+                    time.sleep(0.001)
 
             soak.check_views = check_and_send  # type: ignore[method-assign]
             target = soak.result.hands + hands
