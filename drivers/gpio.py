@@ -39,7 +39,7 @@ from gpiozero.pins import Factory  # type: ignore[import-untyped]
 
 from drivers.debounce import Clock, Debouncer
 from firmware.errors import ConfigError, HardwareError
-from firmware.hal.devices import Buttons, DeviceIdentity, Health, Post
+from firmware.hal.devices import Buttons, DeviceIdentity, Health, Location, Post
 from firmware.hal.messages import ButtonPressed
 
 FACTORIES: dict[str, str] = {
@@ -255,6 +255,10 @@ class GpioButtons(Buttons):
     def health(self) -> Health:
         """OK while open, CLOSED otherwise."""
         return Health.OK if self._post is not None else Health.CLOSED
+
+    def locations(self) -> dict[str, Location]:
+        """Each button's and LED's BCM GPIO number."""
+        return {name: {"gpio": pin} for name, pin in {**self._buttons, **self._leds}.items()}
 
     def buttons(self) -> tuple[str, ...]:
         """The configured button names."""

@@ -39,7 +39,7 @@ from typing import Any, Protocol
 from drivers.debounce import Clock, Debouncer
 from drivers.gpio import BUTTON_NAME, LED_NAME
 from firmware.errors import ConfigError, HardwareError
-from firmware.hal.devices import Buttons, DeviceIdentity, Health, Post
+from firmware.hal.devices import Buttons, DeviceIdentity, Health, Location, Post
 from firmware.hal.messages import ButtonPressed, DeviceFault, DeviceRecovered
 
 IODIRA, IODIRB = 0x00, 0x01
@@ -259,6 +259,14 @@ class ExpanderButtons(Buttons):
         if self._bus is None:
             return Health.CLOSED
         return Health.FAULT if self._fault else Health.OK
+
+    def locations(self) -> dict[str, Location]:
+        """Each button's and LED's expander pin (``A0``-``B7``), with the chip's bus and address."""
+        return {
+            name: {"expander": f"{'AB'[bit // 8]}{bit % 8}", "bus": self.bus_number,
+                   "address": self.address}
+            for name, bit in {**self._buttons, **self._leds}.items()
+        }  # fmt: skip
 
     def buttons(self) -> tuple[str, ...]:
         """The configured button names."""

@@ -37,7 +37,7 @@ from typing import Any
 from smartcard import scard  # type: ignore[import-untyped]
 
 from firmware.errors import ConfigError, HardwareError
-from firmware.hal.devices import DeviceIdentity, Health, IdReaders, Post
+from firmware.hal.devices import DeviceIdentity, Health, IdReaders, Location, Post
 from firmware.hal.messages import (
     DeviceEvent,
     DeviceFault,
@@ -233,6 +233,10 @@ class PcscReaders(IdReaders):
     def readers(self) -> tuple[str, ...]:
         """The configured reader names, in configuration order."""
         return tuple(self._pcsc)
+
+    def locations(self) -> dict[str, Location]:
+        """Each reader's PC/SC name (what ``pcsc_scan`` lists), by its role (``seat1``...)."""
+        return {ours: {"reader": pcsc} for ours, pcsc in self._pcsc.items()}
 
     def identity(self) -> DeviceIdentity:
         """``PC/SC`` and the configured PC/SC reader names."""

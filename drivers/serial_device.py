@@ -23,7 +23,7 @@ from typing import Any
 import serial  # type: ignore[import-untyped, unused-ignore]
 
 from firmware.errors import ConfigError, HardwareError
-from firmware.hal.devices import Device, DeviceIdentity, Health, Post
+from firmware.hal.devices import Device, DeviceIdentity, Health, Location, Post
 from firmware.hal.messages import DeviceEvent, DeviceFault, DeviceRecovered
 from firmware.wire.codec import (
     PROTOCOL_MAJOR,
@@ -190,6 +190,10 @@ class SerialDevice(Device):
         stats["reopens"] = self._reopens
         stats["duplicate_reads"] = self._duplicate_reads
         return stats
+
+    def locations(self) -> dict[str, Location]:
+        """The serial port (a path or a pyserial URL) the device is on."""
+        return {"": {"port": self.port}}
 
     @property
     def protocol_version(self) -> tuple[int, int]:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from drivers.serial_device import SerialDevice
-from firmware.hal.devices import ChipTrays, Health
+from firmware.hal.devices import ChipTrays, Health, Location
 from firmware.hal.messages import AntennaFault, ChipsChanged, DeviceEvent
 from firmware.wire.codec import AntennaFaultReport, Identity, Message, ZoneState
 
@@ -31,6 +31,10 @@ class SerialTrays(SerialDevice, ChipTrays):
         self._present: dict[str, frozenset[str]] = {}
         self._partial: dict[str, list[str]] = {}
         self._faulty: set[str] = set()
+
+    def locations(self) -> dict[str, Location]:
+        """The serial port, for the device and each zone's antenna."""
+        return {"": {"port": self.port}, **{zone: {"port": self.port} for zone in self.zones()}}
 
     def zones(self) -> tuple[str, ...]:
         """The zones the trays announced in their handshake."""

@@ -37,6 +37,7 @@ from firmware.hal.devices import (
     DeviceIdentity,
     Health,
     IdReaders,
+    Location,
     Post,
 )
 from firmware.hal.messages import (
@@ -143,6 +144,15 @@ class _Fake(Device):
     def identity(self) -> DeviceIdentity:
         """Model ``sim-<kind>``, serial = the configured name, firmware ``sim``."""
         return DeviceIdentity(model=self.MODEL, serial=self.name, firmware="sim")
+
+    def locations(self) -> dict[str, Location]:
+        """Simulated: the device and each of its parts (buttons, LEDs, zones, readers)."""
+        parts: list[str] = []
+        for method in ("buttons", "leds", "zones", "readers"):
+            names = getattr(self, method, None)
+            if callable(names):
+                parts += list(names())
+        return {part: {"simulated": 1} for part in ["", *parts]}
 
     def health(self) -> Health:
         """CLOSED until opened and after close; FAULT after :meth:`fail`."""

@@ -311,3 +311,23 @@ def test_garbage_and_crc_errors_on_the_wire_lose_nothing() -> None:
     assert w.host_msgs == cards(30)
     stats = w.host.link_stats()
     assert stats["crc_errors"] > 0 and stats["resyncs"] > 0
+
+
+def test_heartbeats_missed_are_counted_once_per_silent_interval() -> None:
+    """A quiet but healthy link misses no heartbeat; a silent peer's missed intervals are
+    counted once each (the technician page shows them), and counting stops at the next frame."""
+    w = Wire()
+    w.run(2.0)
+    assert w.host.link_stats()["heartbeats_missed"] == 0
+    frames = w.host.link_stats()["frames"]
+    while w.host.link_stats()["frames"] == frames:  # cut the wire just after a frame arrived
+        w.run(0.01)
+    silent = True
+    w.to_host = lambda frame: [] if silent else [frame]
+    w.run(0.8)  # 0.8 s of silence, below the 1 s link timeout: intervals 2 and 3 missed
+    assert w.host.up
+    assert w.host.link_stats()["heartbeats_missed"] == 2
+    silent = False
+    w.run(1.0)
+    assert w.host.link_stats()["heartbeats_missed"] == 2
+    assert w.device.link_stats()["heartbeats_missed"] == 0

@@ -176,6 +176,24 @@ def tournament_schedule(section: object, config_path: str) -> LevelSchedule | No
     return LevelSchedule.from_toml(text)
 
 
+def diag_problems(section: object) -> list[str]:
+    """What is wrong with ``[diag]`` (``export_dir``: an absolute folder for the
+    technician's reports, a USB stick's mount point say), as sentences."""
+    if not isinstance(section, Mapping):
+        return ['[diag] must be a table: [diag] export_dir = "/media/usb".']
+    problems = []
+    unknown = sorted(set(section) - {"export_dir"})
+    if unknown:
+        problems.append(f"Unknown [diag] option(s): {', '.join(unknown)}; known: export_dir.")
+    folder = section.get("export_dir")
+    if folder is not None and (not isinstance(folder, str) or not os.path.isabs(folder)):
+        problems.append(
+            "[diag] export_dir must be an absolute folder such as /media/usb (where the "
+            "technician's reports are written)."
+        )
+    return problems
+
+
 def device_display_names(
     section: object,
 ) -> tuple[dict[str, Any], dict[str, dict[str, str]]]:
@@ -280,6 +298,7 @@ def check_config(data: Mapping[str, Any], text: str, path: str) -> list[str]:
         problems.append(
             "[server] socket must be an absolute path such as /run/pokertable/table.sock."
         )
+    problems += diag_problems(data.get("diag", {}))
     terminals = data.get("terminals", {})
     secrets: dict[str, str] | None = None
     if isinstance(terminals, Mapping):

@@ -79,7 +79,7 @@ def _floor(argv: list[str]) -> int:
 
 
 def _diag(argv: list[str]) -> int:
-    from firmware.service.diag import main_diag
+    from firmware.cli.diag import main_diag
 
     return main_diag(argv)
 

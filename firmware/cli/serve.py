@@ -116,6 +116,9 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
         storage_ok=lambda: storage_has_room(data_dir),
     )
     controller.data_dir = data_dir
+    diag_section = data.get("diag", {})
+    if isinstance(diag_section, dict) and isinstance(diag_section.get("export_dir"), str):
+        controller.export_dir = diag_section["export_dir"]
     controller.display_names = display_names
     for text in problems[:MAX_RECOVERY_ALERTS]:
         controller.alerts.append(Alert(controller.table_time(), text))

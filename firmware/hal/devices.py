@@ -10,6 +10,16 @@ from dataclasses import dataclass
 
 from firmware.hal.messages import DeviceEvent
 
+Location = dict[str, str | int]
+"""Where one part of a device is wired (see :meth:`Device.locations`)."""
+
+HEADER_PIN = {
+    2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 0: 27, 5: 29, 6: 31,
+    13: 33, 19: 35, 26: 37, 14: 8, 15: 10, 18: 12, 23: 16, 24: 18, 25: 22, 8: 24, 7: 26,
+    1: 28, 12: 32, 16: 36, 20: 38, 21: 40,
+}  # fmt: skip
+"""The physical pin (1-40) of each BCM GPIO number on the Raspberry Pi's 40-pin header."""
+
 Post = Callable[[DeviceEvent], None]
 """How a backend hands an event to the controller (thread-safe, never blocks)."""
 
@@ -38,7 +48,7 @@ class Device(ABC):
     """One configured device.
 
     Must override: :meth:`open`, :meth:`close`, :meth:`identity`.
-    May override: :meth:`health`, :meth:`link_stats`.
+    May override: :meth:`health`, :meth:`link_stats`, :meth:`locations`.
 
     :param name: The device's name in the table configuration.
     """
@@ -71,6 +81,18 @@ class Device(ABC):
 
     def link_stats(self) -> dict[str, int]:
         """Counters of the link (frames, CRC errors, retransmissions...)."""
+        return {}
+
+    def locations(self) -> dict[str, Location]:
+        """Where each part of the device is wired, for the technician.
+
+        By item (a button, LED, zone or reader name; ``""`` for the device
+        itself) a plain record of one kind: ``{"gpio": 17}`` (a BCM GPIO on the
+        Pi's header), ``{"expander": "A3", "bus": 1, "address": 32}`` (an
+        MCP23017 pin), ``{"port": "/dev/ttyUSB0"}`` (a serial port),
+        ``{"reader": "ACS ACR122U 00 00"}`` (a PC/SC reader) or
+        ``{"simulated": 1}``. The default knows nothing.
+        """
         return {}
 
 

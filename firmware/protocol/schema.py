@@ -250,6 +250,7 @@ _OTHERS = [
     Request("diag_start", TECHNICIAN, {"device": Field("text", required=False, low=1, high=64)}),
     Request("diag_answer", TECHNICIAN, {"yes": Field("flag")}),
     Request("diag_cancel", TECHNICIAN),
+    Request("diag_export", TECHNICIAN),
 ]
 
 REQUESTS: dict[str, Request] = {

@@ -50,7 +50,7 @@ from firmware.hal import (
 from firmware.hal.backends import open_devices
 from firmware.service.chipbets import ChipBets
 from firmware.service.controller_state import Alert, ControllerState, DiagSession
-from firmware.service.diag import Diagnostics, Item, RelayTechnician, Report
+from firmware.service.diag import DeviceRates, Diagnostics, Item, RelayTechnician, Report
 from firmware.service.registry import TagRegistry
 from firmware.service.safety import Stops, trial_apply
 from firmware.table import events as te
@@ -123,6 +123,13 @@ class Controller(Stops):
         self.diag_answer_timeout = 120.0
         """Seconds the diagnostics wait for the technician's yes/no answer."""
         self._diag_thread: threading.Thread | None = None
+        self.rates = DeviceRates(clock())
+        """Reads and faults per device, for the technician's rates."""
+        self.wall: Callable[[], float] = time.time
+        """Wall-clock time (seconds since the epoch), for timestamped reports."""
+        self.export_dir: str | None = None
+        """Where the technician's report is written (``[diag] export_dir``, else
+        ``<data>/reports``; set by ``serve``)."""
 
     # ------------------------------------------------------------ threads in
 
@@ -257,6 +264,7 @@ class Controller(Stops):
         if self.diag is not None and self.diag.running:
             self.diag.dropped += 1  # the devices belong to the diagnostics now
             return
+        self.rates.seen(event, self.clock())
         st = self.state
         if isinstance(event, CardRead):
             last = st.last_seq.get(event.device)

@@ -37,6 +37,8 @@ class ControllerState:
     readers: dict[str, str] = field(default_factory=dict)
     zones: dict[str, frozenset[str]] = field(default_factory=dict)
     leds: dict[tuple[str, str], bool] = field(default_factory=dict)
+    export: dict[str, Any] | None = None
+    """The technician's last report export: ``path`` and ``time``, or ``error``."""
     stops: dict[str, str] = field(default_factory=dict)
     """Why the controller itself paused the table: ``journal`` (the journal cannot be
     written: disk full) or ``error`` (a fault of the firmware); each a sentence."""

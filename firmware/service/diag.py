@@ -19,10 +19,11 @@ Steps that need the technician's hands go through a :class:`Technician`
 from __future__ import annotations
 
 import json
+import os
 import queue
-import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
@@ -30,12 +31,14 @@ from typing import Any, Protocol
 from firmware.hal import (
     ButtonPressed,
     Buttons,
+    CardRead,
     CardShoe,
     ChipsChanged,
     ChipTrays,
     DeckScanned,
     Device,
     DeviceEvent,
+    DeviceFault,
     IdCardInserted,
     IdReaders,
 )
@@ -73,6 +76,8 @@ class Report:
     """Every item tested, with pass or fail."""
 
     items: list[Item] = field(default_factory=list)
+    time: float = 0.0
+    """When the test started (seconds since the epoch, UTC); 0 if unknown."""
 
     @property
     def passed(self) -> bool:
@@ -82,19 +87,24 @@ class Report:
     def to_json(self) -> str:
         """The report as JSON (for tools and the console)."""
         return json.dumps(
-            {"passed": self.passed, "items": [asdict(i) for i in self.items]},
+            {
+                "passed": self.passed,
+                "time": utc_text(self.time) if self.time else None,
+                "items": [asdict(i) for i in self.items],
+            },
             ensure_ascii=False,
             indent=2,
         )
 
     def to_text(self) -> str:
         """The report for a person."""
+        head = [f"Test of {utc_text(self.time)}"] if self.time else []
         lines = [
             f"{'PASS' if i.passed else 'FAIL'}  {i.device:10} {i.item:24} {i.detail}"
             for i in self.items
         ]
         verdict = "All items passed." if self.passed else "Some items FAILED: see above."
-        return "\n".join([*lines, verdict])
+        return "\n".join([*head, *lines, verdict])
 
 
 class Technician:
@@ -203,8 +213,10 @@ class Diagnostics:
         timeout: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
         data_dir: str | None = None,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.data_dir = data_dir
+        self.wall = wall
         self.devices = dict(devices)
         self.registry = registry
         self.technician = technician or Technician()
@@ -226,6 +238,7 @@ class Diagnostics:
     def run(self) -> Report:
         """Report the data directory's free space, then open each device, test it,
         close it; return the report."""
+        self.report.time = self.wall()
         if self.data_dir is not None:
             self.report.items.append(storage_item(self.data_dir))
         for name, device in self.devices.items():
@@ -369,11 +382,14 @@ class Diagnostics:
         stats = device.link_stats()
         if not stats:
             return
-        errors = stats.get("crc_errors", 0) + stats.get("resyncs", 0)
-        frames = max(stats.get("frames", 0), 1)
-        ok = errors / frames < 0.01
-        detail = ", ".join(f"{k} {v}" for k, v in sorted(stats.items()))
-        self._item(device.name, "serial link", ok, detail, "diag.item.link", stats=detail)
+        q = link_quality(stats)
+        ok = q["errors_per_1000"] < 10
+        detail = (
+            f"{q['errors_per_1000']:g} errors per 1,000 frames received ({q['received']} frames), "
+            f"{q['resends']} resends, {q['resyncs']} resyncs, "
+            f"{q['heartbeats_missed']} heartbeats missed"
+        )
+        self._item(device.name, "serial link", ok, detail, "diag.item.link", **q)
 
     def _ask(self, device: Device, step: str, target: str) -> None:
         if self.cancelled:
@@ -384,6 +400,11 @@ class Diagnostics:
         self, device: str, item: str, passed: bool, detail: str, key: str = "", **params: Any
     ) -> None:
         self.report.items.append(Item(device, item, passed, detail, key, dict(params)))
+
+
+def utc_text(stamp: float) -> str:
+    """``stamp`` (seconds since the epoch) as ``2026-12-01 17:32:05 UTC``."""
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(stamp))
 
 
 def _zone_read(zone: str) -> Callable[[DeviceEvent], bool]:
@@ -440,93 +461,98 @@ def storage_item(data_dir: str, need: int = MIN_FREE_BYTES) -> Item:
     )  # fmt: skip
 
 
-def main_diag(argv: list[str] | None = None) -> int:
-    """``pokertable diag``: test all devices (or one) and print a human or JSON report.
+LINK_COUNTERS = ("sent", "received", "crc_errors", "resends", "resyncs", "heartbeats_missed")
+"""The serial link counters the technician reads, in the order shown."""
 
-    Nothing is created: the tag registry is read if it exists (read-only), so a
-    ``sudo pokertable diag`` before the service ever ran leaves no root-owned file
-    behind. A virtual shoe's fixed tags are known without it.
+
+def link_quality(stats: Mapping[str, int]) -> dict[str, Any]:
+    """The technician's link counters from a device's ``link_stats`` (:mod:`firmware.wire`).
+
+    ``sent`` and ``received`` frames, ``crc_errors``, ``resends`` (frames sent
+    again), ``resyncs`` (times the decoder skipped bytes to find a frame) and
+    ``heartbeats_missed``; ``errors_per_1000`` is the frames received damaged
+    (bad CRC, length or truncated) per 1,000 frames that arrived, to one
+    decimal, and ``resends_per_1000`` the resends per 1,000 frames sent.
     """
-    import argparse
-    import os
-    import sqlite3
-    import tomllib
-
-    from firmware.errors import ConfigError, HardwareError
-    from firmware.hal.backends import build_devices
-    from firmware.hal.deck import new_deck_order
-    from firmware.service.registry import TagRegistry
-
-    parser = argparse.ArgumentParser(prog="pokertable diag", description=__doc__)
-    parser.add_argument("--config", default="/etc/pokertable/table.toml")
-    parser.add_argument("--data", default="/var/lib/pokertable")
-    parser.add_argument("--device", help="test only this device")
-    parser.add_argument("--json", action="store_true", help="print the JSON report")
-    args = parser.parse_args(argv)
-    try:
-        with open(args.config, "rb") as handle:
-            section: dict[str, Any] = tomllib.load(handle).get("devices", {})
-    except FileNotFoundError:
-        print(
-            f"pokertable diag: there is no configuration {args.config}; write one with "
-            "'pokertable init' or pass --config.",
-            file=sys.stderr,
-        )
-        return 2
-    except PermissionError:
-        print(
-            f"pokertable diag: this user may not read {args.config}; run it as the table's "
-            "user: sudo -u pokertable pokertable diag",
-            file=sys.stderr,
-        )
-        return 2
-    except tomllib.TOMLDecodeError as exc:
-        print(f"pokertable diag: {args.config} is not valid TOML: {exc}.", file=sys.stderr)
-        return 2
-    if args.device:
-        if args.device not in section:
-            print(f"pokertable diag: no device '{args.device}' in {args.config}.", file=sys.stderr)
-            return 2
-        section = {args.device: section[args.device]}
-    try:
-        devices = build_devices(section)
-    except (ConfigError, HardwareError) as exc:
-        print(f"pokertable diag: {exc}", file=sys.stderr)
-        return 2
-    path = os.path.join(args.data, "tags.sqlite")
-    try:
-        registry = TagRegistry(path, read_only=True)
-    except sqlite3.Error:
-        # Never created here: until the service has run, cards are judged without it.
-        registry = TagRegistry(":memory:")
-    for device in devices.values():
-        tags = getattr(device, "tags", None)
-        if getattr(device, "automatic", False) and callable(tags):
-            fixed = list(tags())
-            if registry.card_for(fixed[0]) is None:
-                registry.learn_deck(fixed, deck="virtual", order=new_deck_order())
-    report = Diagnostics(devices, registry, _PromptTechnician(), data_dir=args.data).run()
-    print(report.to_json() if args.json else report.to_text())
-    return 0 if report.passed else 1
+    received = int(stats.get("frames", 0))
+    damaged = sum(int(stats.get(k, 0)) for k in ("crc_errors", "length_errors", "truncated"))
+    sent = int(stats.get("frames_out", 0))
+    resends = int(stats.get("retransmissions", 0))
+    return {
+        "sent": sent,
+        "received": received,
+        "crc_errors": int(stats.get("crc_errors", 0)),
+        "resends": resends,
+        "resyncs": int(stats.get("resyncs", 0)),
+        "heartbeats_missed": int(stats.get("heartbeats_missed", 0)),
+        "errors_per_1000": round(1000 * damaged / max(received + damaged, 1), 1),
+        "resends_per_1000": round(1000 * resends / max(sent, 1), 1),
+    }
 
 
-class _PromptTechnician(Technician):
-    """Tells the steps on the terminal and asks the yes/no questions."""
+READS = (CardRead, ChipsChanged, ButtonPressed, IdCardInserted, DeckScanned)
+"""The device events that count as reads for the rates."""
 
-    def ask(self, device: Device, step: str, target: str) -> None:
-        words = {
-            "press": f"Press {target}.",
-            "look": f"Look at {target}.",
-            "place": f"Place a test chip in {target}.",
-            "present": f"Present a card to reader {target}.",
-            "scan": "Put a full deck in the shoe for a scan.",
-        }
-        print(f"[{device.name}] {words.get(step, step)}", flush=True)
 
-    def confirm(self, device: Device, question: str) -> bool:
-        try:
-            answer = input(f"[{device.name}] {question} [y/n] ")
-        except EOFError:
-            print("(no answer: nobody at the keyboard; counted as no)", flush=True)
-            return False
-        return answer.strip().lower().startswith("y")
+class DeviceRates:
+    """Reads and faults per device, for the technician's rates (controller thread only).
+
+    Reads are kept as times within the last ``window`` seconds (at most
+    ``limit`` per device), so :meth:`per_minute` is the recent rate, not an
+    average since the start.
+    """
+
+    def __init__(self, since: float, window: float = 300.0, limit: int = 10_000) -> None:
+        self.since = since
+        self.window = window
+        self.limit = limit
+        self.reads: dict[str, int] = {}
+        """Reads since the start, by device."""
+        self.faults: dict[str, int] = {}
+        """Faults reported since the start, by device."""
+        self._times: dict[str, deque[float]] = {}
+
+    def seen(self, event: DeviceEvent, now: float) -> None:
+        """Count one device event that reached the controller at ``now``."""
+        name = event.device
+        if isinstance(event, DeviceFault):
+            self.faults[name] = self.faults.get(name, 0) + 1
+        elif isinstance(event, READS):
+            self.reads[name] = self.reads.get(name, 0) + 1
+            times = self._times.setdefault(name, deque(maxlen=self.limit))
+            times.append(now)
+
+    def per_minute(self, name: str, now: float) -> float | None:
+        """Reads per minute over the last window (or since the start, if shorter);
+        ``None`` before a whole second has passed."""
+        span = min(self.window, now - self.since)
+        if span < 1.0:
+            return None
+        times = self._times.get(name, deque())
+        while times and times[0] < now - self.window:
+            times.popleft()
+        return round(60.0 * len(times) / span, 1)
+
+
+REPORT_PREFIX = "pokertable-diag-"
+
+
+def write_report(directory: str, stamp: float, text: str, data: str) -> str:
+    """Write a technician report as ``pokertable-diag-<UTC time>.txt`` (and ``.json``
+    beside it) in ``directory``, creating it if needed; return the text file's path.
+
+    :param stamp: The report's time (seconds since the epoch, UTC).
+    :raises OSError: when the folder cannot be made or written (a USB stick not
+        mounted, read-only, full); the caller says so to the technician.
+    """
+    name = REPORT_PREFIX + time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(stamp))
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, name + ".txt")
+    for target, body in ((path, text), (os.path.join(directory, name + ".json"), data)):
+        temporary = target + ".part"
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(body if body.endswith("\n") else body + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    return path

@@ -259,13 +259,14 @@ def load_table_config(text: str, source: str = "table configuration") -> TableCo
         "levels",
         "tournament",
         "floor",
+        "diag",
     }
     unknown_sections = sorted(set(data) - known)
     if unknown_sections:
         raise ConfigError(
             f"Unknown section(s) in the {source}: {', '.join(unknown_sections)}; "
             "expected [table], [options], [devices], [server], [terminals], [staff], "
-            "[retention], [[levels]], [tournament] and [floor]."
+            "[retention], [[levels]], [tournament], [floor] and [diag]."
         )
     table = dict(data.get("table", {}))
     profile = table.pop("profile", None)

@@ -559,7 +559,7 @@ def technician_view(controller: Controller, lang: str = "es") -> dict[str, Any]:
         "type": "view",
         "audience": "technician",
         "lang": lang,
-        "devices": devices(controller, lang),
+        "devices": devices(controller, lang, detail=True),
         "faults": {name: redact(text, ()) for name, text in controller.state.faults.items()},
         "paused": controller.paused,
         "diag": diag_view(controller, lang),

@@ -4,24 +4,42 @@ Each device is named by its configuration key (``name``, what ``diag_start``
 takes) and shown by its display name (``label``): the configuration's
 ``display_name`` in the screen's language (``[devices.shoe] display_name =
 { es = "Zapato", en = "Card shoe" }`` or one text for both), else the key.
+
+For the technician each row also carries where every part is wired
+(``locations``: the header pin or expander pin and the seat it serves, the
+serial port, the reader's PC/SC name), the recent read rate and faults
+(``rates``) and, for a serial device, the link counters of
+:func:`firmware.service.diag.link_quality` (``link_counters``), each with its
+sentence in the view's language.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from firmware.errors import PokerTableError
-from firmware.hal import Buttons, CardShoe, ChipTrays, IdReaders
+from firmware.hal import Buttons, CardShoe, ChipTrays, Device, IdReaders
+from firmware.hal.devices import HEADER_PIN, Location
+from firmware.i18n import tr
+from firmware.service.diag import LINK_COUNTERS, DeviceRates, link_quality
 from firmware.views.redact import redact
 
 if TYPE_CHECKING:
     from firmware.service.controller import Controller
 
+SEAT_PART = re.compile(r"seat(\d+)(?:\.|$)")
+
 
 def display_name(controller: Controller, name: str, lang: str) -> str:
     """The display name of device ``name`` in ``lang`` (the configuration key without one)."""
-    names = controller.display_names.get(name) or {}
-    return names.get(lang) or names.get("en") or names.get("es") or name
+    return _display(controller.display_names, name, lang)
+
+
+def _display(names: Mapping[str, Mapping[str, str]], name: str, lang: str) -> str:
+    found = names.get(name) or {}
+    return found.get(lang) or found.get("en") or found.get("es") or name
 
 
 def _kind(device: object) -> str:
@@ -36,19 +54,140 @@ def _kind(device: object) -> str:
     return type(device).__name__.lower()
 
 
-def devices(controller: Controller | None, lang: str = "es") -> list[dict[str, Any]]:
-    """Status of every configured device: its display name in ``lang``, health, identity
-    and link counters."""
-    if controller is None:
-        return []
+def number(value: float, lang: str) -> str:
+    """``value`` with one decimal at most, in the language's way (``2.5`` / ``2,5``)."""
+    text = f"{value:.1f}".removesuffix(".0")
+    return text.replace(".", ",") if lang == "es" else text
+
+
+def served(part: str, lang: str) -> tuple[int | None, str]:
+    """The seat a part serves (``seat3.action`` -> 3) and who, in words."""
+    match = SEAT_PART.match(part)
+    if match:
+        seat = int(match.group(1))
+        return seat, tr("tech.serves.seat", lang, seat=seat)
+    if part.startswith("dealer.") or part == "dealer":
+        return None, tr("tech.serves.dealer", lang)
+    if part.startswith("console"):
+        return None, tr("tech.serves.console", lang)
+    return None, tr("tech.serves.table", lang)
+
+
+def place(location: Location, lang: str) -> str:
+    """Where a part is wired, in words (a header pin, an expander pin, a port, a reader)."""
+    if "gpio" in location:
+        gpio = int(location["gpio"])
+        pin = HEADER_PIN.get(gpio)
+        if pin is None:
+            return tr("tech.where.gpio_only", lang, gpio=gpio)
+        return tr("tech.where.gpio", lang, gpio=gpio, pin=pin)
+    if "expander" in location:
+        return tr(
+            "tech.where.expander",
+            lang,
+            pin=location["expander"],
+            address=f"0x{int(location.get('address', 0x20)):02x}",
+            bus=location.get("bus", 1),
+        )
+    if "port" in location:
+        return tr("tech.where.port", lang, port=location["port"])
+    if "reader" in location:
+        return tr("tech.where.reader", lang, reader=location["reader"])
+    if location.get("simulated"):
+        return tr("tech.where.simulated", lang)
+    return tr("tech.where.unknown", lang)
+
+
+def part_label(device: Device, part: str, lang: str) -> str:
+    """What a part is: the device itself, a button, an LED, an antenna or a reader."""
+    if not part:
+        return tr("tech.part.device", lang)
+    if isinstance(device, Buttons):
+        what = "led" if part in device.leds() else "button"
+    elif isinstance(device, ChipTrays):
+        what = "antenna"
+    elif isinstance(device, IdReaders):
+        what = "reader"
+    else:
+        return part
+    return tr(f"diag.what.{what}", lang, target=part)
+
+
+def locations(device: Device, lang: str) -> list[dict[str, Any]]:
+    """Every part of ``device`` with where it is wired and whom it serves."""
+    try:
+        found = device.locations()
+    except (PokerTableError, OSError, RuntimeError, AttributeError):
+        found = {}
     rows = []
-    for name in sorted(controller.devices):
-        device = controller.devices[name]
+    for part, location in found.items():
+        seat, who = served(part, lang)
+        rows.append(
+            {
+                "part": part,
+                "label": part_label(device, part, lang),
+                "seat": seat,
+                "serves": who if part else "",
+                "where": place(location, lang),
+                "location": dict(location),
+            }
+        )
+    return rows
+
+
+def rates(rates: DeviceRates | None, name: str, now: float, lang: str) -> dict[str, Any]:
+    """The device's recent reads per minute, its reads and faults since the start, in words."""
+    if rates is None:
+        return {"per_minute": None, "reads": 0, "faults": 0, "text": ""}
+    per_minute = rates.per_minute(name, now)
+    reads, faults = rates.reads.get(name, 0), rates.faults.get(name, 0)
+    shown = "—" if per_minute is None else number(per_minute, lang)
+    minutes = number(rates.window / 60, lang)
+    text = tr("tech.rates", lang, per_minute=shown, minutes=minutes, reads=reads, faults=faults)
+    return {"per_minute": per_minute, "reads": reads, "faults": faults, "text": text}
+
+
+def link_counters(stats: Mapping[str, int], lang: str) -> dict[str, Any] | None:
+    """A serial device's counters with their names and its error rates in words."""
+    if not stats:
+        return None
+    q = link_quality(stats)
+    return {
+        **q,
+        "rows": [
+            {"key": k, "label": tr(f"tech.counter.{k}", lang), "value": q[k]} for k in LINK_COUNTERS
+        ],
+        "text": tr(
+            "tech.link_rates",
+            lang,
+            errors=number(q["errors_per_1000"], lang),
+            resends=number(q["resends_per_1000"], lang),
+        ),
+    }
+
+
+def device_rows(
+    devices: Mapping[str, Device],
+    lang: str = "es",
+    *,
+    faults: Mapping[str, str] | None = None,
+    names: Mapping[str, Mapping[str, str]] | None = None,
+    device_rates: DeviceRates | None = None,
+    now: float = 0.0,
+    detail: bool = False,
+) -> list[dict[str, Any]]:
+    """Status of every device: its display name in ``lang``, health, identity and raw
+    link counters; with ``detail`` (the technician) also where its parts are wired, its
+    rates and its link counters in words (see the module docstring)."""
+    faults = faults or {}
+    rows = []
+    for name in sorted(devices):
+        device = devices[name]
         try:
             health = device.health().value
         except Exception:  # a device that cannot say is treated as in fault
             health = "fault"
-        fault = controller.state.faults.get(name)
+        fault = faults.get(name)
         if fault is not None:
             health = "fault"
         identity: dict[str, str] | None
@@ -61,15 +200,35 @@ def devices(controller: Controller | None, lang: str = "es") -> list[dict[str, A
             link = {str(k): int(v) for k, v in device.link_stats().items()}
         except (PokerTableError, OSError, RuntimeError):
             link = {}
-        rows.append(
-            {
-                "name": name,
-                "label": display_name(controller, name, lang),
-                "kind": _kind(device),
-                "health": health,
-                "identity": identity,
-                "link": link,
-                "fault": redact(fault, ()) if fault is not None else None,
-            }
-        )
+        row: dict[str, Any] = {
+            "name": name,
+            "label": _display(names or {}, name, lang),
+            "kind": _kind(device),
+            "health": health,
+            "identity": identity,
+            "link": link,
+            "fault": redact(fault, ()) if fault is not None else None,
+        }
+        if detail:
+            row["link_counters"] = link_counters(link, lang)
+            row["locations"] = locations(device, lang)
+            row["rates"] = rates(device_rates, name, now, lang)
+        rows.append(row)
     return rows
+
+
+def devices(
+    controller: Controller | None, lang: str = "es", detail: bool = False
+) -> list[dict[str, Any]]:
+    """Status of every configured device of ``controller`` (see :func:`device_rows`)."""
+    if controller is None:
+        return []
+    return device_rows(
+        controller.devices,
+        lang,
+        faults=controller.state.faults,
+        names=controller.display_names,
+        device_rates=controller.rates,
+        now=controller.clock(),
+        detail=detail,
+    )

@@ -11,11 +11,15 @@ them).
 
 from __future__ import annotations
 
-from dataclasses import replace
+import json
+import os
+from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Any
 
+from firmware.errors import IllegalAction
 from firmware.i18n import CATALOG, tr
-from firmware.service.diag import Item, Report
+from firmware.service.diag import Item, Report, utc_text, write_report
+from firmware.views.devices import devices
 from firmware.views.redact import redact
 
 if TYPE_CHECKING:
@@ -59,6 +63,7 @@ def report_view(report: Report, lang: str) -> dict[str, Any]:
     items = [_clean(i) for i in report.items]
     return {
         "passed": report.passed,
+        "time": utc_text(report.time) if report.time else None,
         "failed": sum(1 for i in items if not i.passed),
         "items": [
             {
@@ -104,5 +109,120 @@ def diag_view(controller: Controller, lang: str) -> dict[str, Any]:
         "blocked": tr("diag.refused.hand", lang) if in_hand and not running else None,
         "prompt": prompt_view(prompt, lang) if prompt else None,
         "report": report_view(report, lang) if report is not None else None,
-        "json": Report([_clean(i) for i in report.items]).to_json() if report is not None else None,
+        "json": Report([_clean(i) for i in report.items], report.time).to_json()
+        if report is not None
+        else None,
+        "can_export": not running,
+        "export": export_view(controller.state.export, lang),
     }
+
+
+def export_view(export: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
+    """The last export for the technician: where the report was written, or why not."""
+    if not export:
+        return None
+    when = utc_text(float(export["time"]))
+    if export.get("error"):
+        text = tr("tech.export.failed", lang, folder=export["folder"], error=export["error"])
+        return {"ok": False, "time": when, "path": None, "text": text}
+    text = tr("tech.export.done", lang, path=export["path"], time=when)
+    return {"ok": True, "time": when, "path": export["path"], "text": text}
+
+
+def report_text(rows: list[dict[str, Any]], report: Report | None, lang: str, stamp: float) -> str:
+    """The technician's report as text in ``lang``: every device (health, identity, rates,
+    link counters, where each part is wired) and the last test, item by item."""
+    t = lambda key, **params: tr(key, lang, **params)  # noqa: E731
+    out = [t("tech.report.title", time=utc_text(stamp)), "", t("tech.report.devices")]
+    if not rows:
+        out.append("  " + t("ui.tech.none"))
+    for row in rows:
+        identity = row.get("identity") or {}
+        ident = t("diag.item.identity", **identity) if identity else ""
+        health = t("ui.health." + row["health"])
+        out.append(f"* {row['label']} ({row['name']}): {health}. {ident}".rstrip())
+        if row.get("fault"):
+            out.append(f"  {row['fault']}")
+        rates = row.get("rates") or {}
+        if rates.get("text"):
+            out.append(f"  {rates['text']}")
+        link = row.get("link_counters")
+        if link:
+            out.append(f"  {t('tech.report.link')}: {link['text']}")
+            counters = ", ".join(f"{c['label']} {c['value']}" for c in link["rows"])
+            out.append(f"    {counters}")
+        if row.get("locations"):
+            out.append(f"  {t('tech.report.where')}:")
+            for loc in row["locations"]:
+                serves = f" ({loc['serves']})" if loc["serves"] else ""
+                out.append(f"    {loc['label']}{serves}: {loc['where']}")
+    out.append("")
+    if report is None:
+        out.append(t("tech.report.no_test"))
+        return "\n".join(out)
+    view = report_view(report, lang)
+    count, failed = len(view["items"]), view["failed"]
+    verdict = (
+        t("ui.diag.passed", count=count)
+        if view["passed"]
+        else t("ui.diag.failed", failed=failed, count=count)
+    )
+    when = view["time"] or "—"
+    out.append(t("tech.report.test", time=when, verdict=verdict))
+    for item in view["items"]:
+        word = t("ui.diag.pass" if item["passed"] else "ui.diag.fail")
+        out.append(f"  {word:6} {item['device']} · {item['label']}: {item['detail']}")
+    return "\n".join(out)
+
+
+def report_data(rows: list[dict[str, Any]], report: Report | None, lang: str, stamp: float) -> str:
+    """The same report as JSON (devices as the view has them, the test's items raw and
+    translated), for tools."""
+    test = None
+    if report is not None:
+        test = {**report_view(report, lang), "raw": [asdict(_clean(i)) for i in report.items]}
+    body = {"time": utc_text(stamp), "lang": lang, "devices": rows, "test": test}
+    return json.dumps(body, ensure_ascii=False, indent=2)
+
+
+def export_report(controller: Controller, lang: str) -> str:
+    """Write the technician's report (text and JSON, in ``lang``) to the export folder
+    and remember it for the view; return the text file's path (loop thread).
+
+    The folder is ``[diag] export_dir`` (a USB stick's mount point, say), else
+    ``reports`` in the data directory.
+
+    :raises IllegalAction: without a folder (``tech.export.nowhere``) or when it
+        cannot be written (``tech.export.failed``: the stick not mounted, full).
+    """
+    folder = controller.export_dir
+    if folder is None and controller.data_dir is not None:
+        folder = os.path.join(controller.data_dir, "reports")
+    if folder is None:
+        raise IllegalAction(
+            "This table has no folder for reports; set [diag] export_dir in the configuration.",
+            key="tech.export.nowhere",
+        )
+    stamp = controller.wall()
+    rows = devices(controller, lang, detail=True)
+    session = controller.diag
+    report = session.report if session is not None and not session.running else None
+    try:
+        path = write_report(
+            folder,
+            stamp,
+            report_text(rows, report, lang, stamp),
+            report_data(rows, report, lang, stamp),
+        )
+    except OSError as exc:
+        error = exc.strerror or str(exc)
+        controller.state.export = {"time": stamp, "folder": folder, "error": error}
+        raise IllegalAction(
+            f"The report could not be written to {folder} ({error}); check that the USB "
+            "stick is in and writable, or set [diag] export_dir to another folder.",
+            key="tech.export.failed",
+            folder=folder,
+            error=error,
+        ) from exc
+    controller.state.export = {"time": stamp, "folder": folder, "path": path}
+    return path

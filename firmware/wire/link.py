@@ -160,7 +160,12 @@ class Link:
             "bad_payloads": 0,
             "version_errors": 0,
             "link_downs": 0,
+            "heartbeats_missed": 0,
         }
+        self._gap_from = 0.0
+        """The last reception time the missed-heartbeat count below refers to."""
+        self._gap_missed = 0
+        """Heartbeat intervals missed since ``_gap_from`` (already counted in ``stats``)."""
 
     # -- inputs ---------------------------------------------------------------
 
@@ -349,8 +354,24 @@ class Link:
         self._need_ack = False
         out.events.append(LinkEvent(EventKind.DOWN, detail))
 
+    def _count_missed(self, now: float) -> None:
+        """Count the peer's heartbeats missed in the current silence.
+
+        The peer sends something at least every ``heartbeat`` seconds; each
+        whole interval past the first without a valid frame is one missed
+        heartbeat, counted once.
+        """
+        if self._last_rx != self._gap_from:
+            self._gap_from, self._gap_missed = self._last_rx, 0
+        missed = int((now - self._last_rx) / self.config.heartbeat + 1e-9) - 1
+        if missed > self._gap_missed:
+            self.stats["heartbeats_missed"] += missed - self._gap_missed
+            self._gap_missed = missed
+
     def _timers(self, now: float, out: LinkOutput) -> None:
         c = self.config
+        if self.up:
+            self._count_missed(now)
         if self.up and now - self._last_rx >= c.link_timeout:
             self._go_down(now, out, f"nothing was received for {c.link_timeout:g} s")
         if not self.up:
