@@ -191,25 +191,25 @@ class TechnicianPage(Screen):
         if not linked:
             self.text(self.t("ui.tech.no_link"), self.rect(x, 0.22, w, 0.08), 0.042, MUTED)
             return
-        shown, pages = self._page_of(linked, 3)
+        shown, pages = self._page_of(linked, 2)
         for i, d in enumerate(shown):
             link = d["link_counters"]
-            r = self.rect(x, TOP + i * 0.235, w, 0.225)
+            r = self.rect(x, TOP + i * 0.33, w, 0.32)
             worst = float(link.get("errors_per_1000") or 0) >= 10
             self.panel(r, PANEL, RED if worst else None)
-            inner = r.inflate(-16, -8)
-            line = inner.height // 4
+            inner = r.inflate(-16, -10)
+            line = inner.height // 5
             title = pygame.Rect(inner.left, inner.top, inner.width, line)
-            self.text(str(d.get("label") or d.get("name")), title, 0.04, GOLD, align="left")
-            rates = title.move(0, line)
-            self.text(str(link.get("text", "")), rates, 0.034, RED if worst else TEXT, "left")
-            half = inner.width // 3
+            self.text(str(d.get("label") or d.get("name")), title, 0.042, GOLD, align="left")
+            rates = pygame.Rect(inner.left, title.bottom, inner.width, 2 * line)
+            self.paragraph(str(link.get("text", "")), rates, 0.036, RED if worst else TEXT)
+            third = inner.width // 3
             for j, row in enumerate(link.get("rows") or []):
                 cell = pygame.Rect(
-                    inner.left + (j % 3) * half, inner.top + (2 + j // 3) * line, half - 6, line
+                    inner.left + (j % 3) * third, rates.bottom + (j // 3) * line, third - 6, line
                 )
-                self.text(f"{row['label']}: {row['value']}", cell, 0.032, MUTED, "left")
-        self._pager(x, w, TOP + 3 * 0.235, pages)
+                self.text(f"{row['label']}: {row['value']}", cell, 0.034, MUTED, "left")
+        self._pager(x, w, TOP + 2 * 0.33, pages)
 
     def _report(self, report: dict[str, Any]) -> None:
         # Failures first, so the first page shows what needs repair; otherwise in test order.

@@ -132,7 +132,10 @@ def export_view(export: dict[str, Any] | None, lang: str) -> dict[str, Any] | No
 def report_text(rows: list[dict[str, Any]], report: Report | None, lang: str, stamp: float) -> str:
     """The technician's report as text in ``lang``: every device (health, identity, rates,
     link counters, where each part is wired) and the last test, item by item."""
-    t = lambda key, **params: tr(key, lang, **params)  # noqa: E731
+
+    def t(key: str, **params: Any) -> str:
+        return tr(key, lang, **params)
+
     out = [t("tech.report.title", time=utc_text(stamp)), "", t("tech.report.devices")]
     if not rows:
         out.append("  " + t("ui.tech.none"))
