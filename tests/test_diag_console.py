@@ -417,7 +417,12 @@ def test_refused_during_a_hand_with_a_sentence(rig: Rig) -> None:
 
 @pytest.mark.parametrize(
     "message",
-    [{"type": "diag_start"}, {"type": "diag_answer", "yes": True}, {"type": "diag_cancel"}],
+    [
+        {"type": "diag_start"},
+        {"type": "diag_answer", "yes": True},
+        {"type": "diag_cancel"},
+        {"type": "diag_export"},
+    ],
 )
 def test_only_a_technician_may_run_diagnostics(rig: Rig, message: dict[str, Any]) -> None:
     dealer, _ = login(rig, "dealer")
@@ -439,6 +444,7 @@ def test_technician_requests_checked_on_shape_and_state(rig: Rig) -> None:
         ({"type": "diag_start", "device": "toaster"}, "diag.refused.device"),
         ({"type": "diag_start", "device": 3}, "protocol.fields"),
         ({"type": "diag_start", "everything": True}, "protocol.fields"),
+        ({"type": "diag_export", "folder": "/tmp"}, "protocol.fields"),  # the config names it
     ):
         client.send(message)
         assert client.wait_for(lambda m: m["type"] == "refused", GUARD)["key"] == key, message
@@ -462,3 +468,34 @@ def test_controller_refuses_table_events_in_test_mode_without_journaling(rig: Ri
     while rig.on_loop(lambda: rig.controller.testing):
         guard.wait(0.01)
     assert rig.snapshot() == before
+
+
+def test_export_from_the_console_writes_the_report_where_the_configuration_says(
+    rig: Rig, tmp_path: pathlib.Path
+) -> None:
+    """The technician taps Export report: the report is written in the console's language,
+    the view says where; a folder that cannot be written is refused with its reason."""
+    rig.controller.export_dir = str(tmp_path / "usb")
+    client, screen = login(rig, "technician")
+    client.send({"type": "language", "lang": "es"})
+    screen.set_view(client.wait_for(lambda m: is_view(m) and m["lang"] == "es", GUARD))
+    send(client, screen, "diag_export")
+    assert client.wait_for(lambda m: m["type"] in ("ok", "refused"), GUARD) == {
+        "type": "ok",
+        "request": "diag_export",
+    }
+    view = client.wait_for(lambda m: is_view(m) and m["diag"]["export"], GUARD)
+    export = view["diag"]["export"]
+    written = sorted((tmp_path / "usb").glob("pokertable-diag-*.txt"))
+    assert [str(p) for p in written] == [export["path"]]
+    assert export["text"].startswith(f"Informe guardado en {export['path']} (")
+    text = written[0].read_text(encoding="utf-8")
+    assert text.startswith("Informe técnico de la mesa, ")
+    assert "Botón dealer.next (Crupier): simulado (sin cableado)" in text
+    (tmp_path / "full").write_text("not a folder")
+    rig.controller.export_dir = str(tmp_path / "full")
+    send(client, screen, "diag_export")
+    refused = client.wait_for(lambda m: m["type"] == "refused", GUARD)
+    assert refused["key"] == "tech.export.failed"
+    assert refused["params"]["folder"] == str(tmp_path / "full")
+    assert screen.refusal_text(refused).startswith("No se pudo guardar el informe en")
