@@ -321,7 +321,15 @@ class ExpanderButtons(Buttons):
                         f"The I/O expander '{self.name}' stopped answering on the I2C bus "
                         f"({exc.strerror or exc}): its buttons do not work; check its cable."
                     )
-                    post(DeviceFault(device=self.name, time=self._clock(), detail=self._fault))
+                    post(
+                        DeviceFault(
+                            device=self.name,
+                            time=self._clock(),
+                            detail=self._fault,
+                            key="alert.fault.expander",
+                            params=(("device", self.name), ("error", str(exc.strerror or exc))),
+                        )
+                    )
                 return
             if self._fault is not None:
                 self._fault = None

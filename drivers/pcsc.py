@@ -166,7 +166,12 @@ class _CardGone(Exception):
 
 
 class _Fault(Exception):
-    """pcscd or a reader went away; ``args[0]`` is the sentence for the dealer."""
+    """pcscd or a reader went away; ``args[0]`` is the sentence for the dealer, ``key``
+    and ``params`` its message-catalog key and values."""
+
+    def __init__(self, detail: str, key: str = "", params: tuple[tuple[str, str], ...] = ()):
+        super().__init__(detail)
+        self.key, self.params = key, params
 
 
 class PcscReaders(IdReaders):
@@ -348,7 +353,7 @@ class PcscReaders(IdReaders):
                     try:
                         context = self._connect(opening=False)
                     except _Fault as fault:
-                        self._fault(str(fault))
+                        self._fault(str(fault), fault.key, fault.params)
                         self._stop.wait(self._retry)
                         continue
                     with self._lock:
@@ -356,7 +361,7 @@ class PcscReaders(IdReaders):
                 try:
                     self._watch(context)
                 except _Fault as fault:
-                    self._fault(str(fault))
+                    self._fault(str(fault), fault.key, fault.params)
                 finally:
                     with self._lock:
                         self._context = None
@@ -368,7 +373,9 @@ class PcscReaders(IdReaders):
             log.exception("The card readers '%s' stopped on an unexpected error.", self.name)
             self._fault(
                 f"The card readers '{self.name}' stopped on an unexpected error; restart the "
-                "table software and report the log."
+                "table software and report the log.",
+                "alert.fault.readers_stopped",
+                (("device", self.name),),
             )
 
     def _watch(self, context: Any) -> None:
@@ -413,7 +420,9 @@ class PcscReaders(IdReaders):
         log.debug("The card readers '%s': pcscd answered %s.", self.name, _message(hr))
         return _Fault(
             f"The card readers '{self.name}' lost the PC/SC daemon pcscd; start it again "
-            "(systemctl start pcscd), the readers reconnect by themselves."
+            "(systemctl start pcscd), the readers reconnect by themselves.",
+            "alert.fault.pcscd",
+            (("device", self.name),),
         )
 
     def _readers_gone(self, gone: list[str], seen: list[str]) -> _Fault:
@@ -421,7 +430,9 @@ class PcscReaders(IdReaders):
         log.debug("The card readers '%s': pcscd sees %s.", self.name, seen)
         return _Fault(
             f"The card readers '{self.name}' lost the reader {' and '.join(gone)}; check its "
-            "cable, the readers reconnect by themselves."
+            "cable, the readers reconnect by themselves.",
+            "alert.fault.reader_gone",
+            (("device", self.name), ("readers", ", ".join(gone))),
         )
 
     # -- cards ------------------------------------------------------------
@@ -498,13 +509,13 @@ class PcscReaders(IdReaders):
         if post is not None and not self._stop.is_set():
             post(event)
 
-    def _fault(self, detail: str) -> None:
+    def _fault(self, detail: str, key: str = "", params: tuple[tuple[str, str], ...] = ()) -> None:
         """Enter (or stay in) the fault state; post a fault when its reason changes."""
         self._health = Health.FAULT
         if detail != self._fault_detail:
             self._fault_detail = detail
             log.warning("%s", detail)
-            self._emit(DeviceFault(self.name, time.monotonic(), detail))
+            self._emit(DeviceFault(self.name, time.monotonic(), detail, key, params))
 
     def _recovered(self) -> None:
         if self._fault_detail is not None:

@@ -330,6 +330,8 @@ class SerialDevice(Device):
                         now,
                         f"The {self.NOUN} stopped answering: check its cable; the hand is "
                         "paused until it is back.",
+                        "alert.fault.silent",
+                        (("device", self.name),),
                     )
                 )
         elif kind is EventKind.INCOMPATIBLE:
@@ -338,12 +340,16 @@ class SerialDevice(Device):
                 self._handshaken.set()
             else:
                 self._faulted = True
+                theirs = f"{ident.major}.{ident.minor}" if ident is not None else "?"
+                ours = f"{PROTOCOL_MAJOR}.{PROTOCOL_MINOR}"
                 self._emit(
                     DeviceFault(
                         self.name,
                         now,
                         f"The {self.NOUN} was replaced by one that speaks another protocol "
                         f"version ({detail}): put back a compatible {self.NOUN}.",
+                        "alert.fault.incompatible",
+                        (("device", self.name), ("theirs", theirs), ("ours", ours)),
                     )
                 )
 
@@ -361,6 +367,8 @@ class SerialDevice(Device):
                 now,
                 f"The {self.NOUN} reports a fault ({what}: {err.detail}): check it and call a "
                 "technician if it does not clear; the hand is paused.",
+                "alert.fault.reported",
+                (("device", self.name), ("code", what), ("detail", err.detail)),
             )
         )
 

@@ -160,14 +160,21 @@ class _Fake(Device):
 
     # -- test controls ----------------------------------------------------------
 
-    def fail(
-        self,
-        detail: str = "The simulated device stopped answering: check its cable and power; "
-        "the hand is paused until it is back.",
-    ) -> None:
-        """Test control: the device fails; posts DeviceFault and health is FAULT."""
+    def fail(self, detail: str = "") -> None:
+        """Test control: the device fails; posts DeviceFault and health is FAULT.
+
+        Without ``detail`` the fault is the catalog's ``alert.fault.silent`` (shown in
+        each screen's language); a given ``detail`` is posted as it is.
+        """
         self._health = Health.FAULT
-        self._emit(lambda now: DeviceFault(device=self.name, time=now, detail=detail))
+        key, params = "", ()  # type: tuple[str, tuple[tuple[str, str], ...]]
+        if not detail:
+            detail = (
+                f"The simulated device '{self.name}' stopped answering: check its cable and "
+                "power; the hand is paused until it is back."
+            )
+            key, params = "alert.fault.silent", (("device", self.name),)
+        self._emit(lambda now: DeviceFault(self.name, now, detail, key, params))
 
     def recover(self) -> None:
         """Test control: the device works again; posts DeviceRecovered, health OK."""

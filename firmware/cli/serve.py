@@ -121,11 +121,17 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
         controller.export_dir = diag_section["export_dir"]
     controller.display_names = display_names
     for text in problems[:MAX_RECOVERY_ALERTS]:
-        controller.alerts.append(Alert(controller.table_time(), text))
+        key, params = getattr(text, "key", None), getattr(text, "params", {})
+        controller.alerts.append(Alert(controller.table_time(), text, key=key, params=params))
     if len(problems) > MAX_RECOVERY_ALERTS:
         more = len(problems) - MAX_RECOVERY_ALERTS
         controller.alerts.append(
-            Alert(controller.table_time(), f"Recovery skipped {more} more journal record(s).")
+            Alert(
+                controller.table_time(),
+                f"Recovery skipped {more} more journal record(s).",
+                key="alert.recovery.more",
+                params={"more": more},
+            )
         )
     if "floor" in data:
         # A table with a floor: its journal goes to NATS; without [floor] nothing changes
@@ -282,6 +288,7 @@ def main_serve(argv: list[str] | None = None) -> int:
             Alert(
                 controller.table_time(),
                 "Recovered after a restart: the table resumes where it stopped.",
+                key="alert.recovered",
             )
         )
     signal.signal(signal.SIGTERM, lambda *_: controller.stop())

@@ -101,10 +101,14 @@ class IdCardRemoved(DeviceEvent):
 class DeviceFault(DeviceEvent):
     """The device stopped working: link down, silent past its heartbeat, error.
 
-    ``detail`` is a sentence for the dealer console saying what to do.
+    ``detail`` is a sentence for the dealer console saying what to do; ``key``
+    (a message-catalog key, ``alert.fault.*``) and ``params`` (its values, as
+    name/value pairs) let each screen show it in its own language.
     """
 
     detail: str
+    key: str = ""
+    params: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ The dealer is told what to give back and when a string raise was ruled.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from firmware.engine.betting import interpret_motions, interpret_single_chip
 from firmware.engine.events import BetRaise
@@ -24,6 +25,9 @@ from firmware.errors import IllegalAction
 from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.table import Table
+
+Note = tuple[str, str, dict[str, Any]]
+"""What to tell the dealer: the English sentence, its catalog key and the key's values."""
 
 
 @dataclass
@@ -56,8 +60,9 @@ class ChipBets:
             zone.single_chip = len(zone.motions) == 1 and len(added) == 1
         zone.value, zone.tags = value, tags
 
-    def action(self, table: Table, seat: int) -> tuple[te.Act | None, list[str]]:
-        """The action the chips in ``seat``'s zone amount to, and what to tell the dealer."""
+    def action(self, table: Table, seat: int) -> tuple[te.Act | None, list[Note]]:
+        """The action the chips in ``seat``'s zone amount to, and what to tell the dealer
+        (each note its English sentence, catalog key and values)."""
         th = table.hand
         if th is None or th.hand.actor is None or th.seat(th.hand.actor) != seat:
             raise IllegalAction(
@@ -75,11 +80,15 @@ class ChipBets:
             if hand.current_bet == hand.bets[position]:
                 return te.Act(seat, "check"), []
             return None, [
-                f"Seat {seat} pressed its action button with no chips in front of it: it must "
-                "call, raise or fold (on its screen)."
+                (
+                    f"Seat {seat} pressed its action button with no chips in front of it: it "
+                    "must call, raise or fold (on its screen).",
+                    "alert.chips.no_chips",
+                    {"seat": seat},
+                )
             ]
         declared = th.declared_raise(seat)
-        notes: list[str] = []
+        notes: list[Note] = []
         to_call = hand.current_bet - hand.bets[position]
         if zone.single_chip and zone.motions[0] > to_call:
             event, back = interpret_single_chip(hand, position, zone.motions[0], declared)
@@ -88,11 +97,21 @@ class ChipBets:
             event, back, string_raise = interpret_motions(hand, position, zone.motions, declared)
         if string_raise:
             notes.append(
-                f"String raise at seat {seat}: only the first motion counts, no raise was "
-                "declared (TDA-32, TDA-39)."
+                (
+                    f"String raise at seat {seat}: only the first motion counts, no raise was "
+                    "declared (TDA-32, TDA-39).",
+                    "alert.chips.string_raise",
+                    {"seat": seat},
+                )
             )
         if back:
-            notes.append(f"Give {back} back to seat {seat} from its betting zone (TDA-10, TDA-11).")
+            notes.append(
+                (
+                    f"Give {back} back to seat {seat} from its betting zone (TDA-10, TDA-11).",
+                    "alert.chips.give_back",
+                    {"seat": seat, "chips": back},
+                )
+            )
         zone.motions = []
         if isinstance(event, BetRaise):
             return te.Act(seat, "raise", event.to), notes

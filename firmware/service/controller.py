@@ -215,7 +215,11 @@ class Controller(Stops):
                 device.close()
             except Exception as exc:  # a failing close must not stop the others
                 self._alert(
-                    f"The device '{device.name}' did not close cleanly: {exc}.", device.name
+                    f"The device '{device.name}' did not close cleanly: {exc}.",
+                    device.name,
+                    "alert.device.close_failed",
+                    device=device.name,
+                    error=str(exc),
                 )
 
     def table_time(self, now: float | None = None) -> float:
@@ -277,6 +281,8 @@ class Controller(Stops):
                     f"The shoe read the unknown tag {event.tag}: a joker or a card from another "
                     "deck? Take it out, show it to the floor and report it.",
                     event.device,
+                    "alert.shoe.unknown_tag",
+                    tag=event.tag,
                 )
                 return
             self.game_input(te.CardDrawn(card), f"tag {event.tag}", event.device)
@@ -285,7 +291,11 @@ class Controller(Stops):
                 self.game_input(te.DeckEmpty())
             elif event.state in ("jam", "cover_open"):
                 what = "is jammed" if event.state == "jam" else "has its cover open"
-                self._alert(f"The card shoe {what}: clear it before dealing on.", event.device)
+                self._alert(
+                    f"The card shoe {what}: clear it before dealing on.",
+                    event.device,
+                    f"alert.shoe.{event.state}",
+                )
         elif isinstance(event, DeckScanned):
             self._deck_scanned(event)
         elif isinstance(event, ChipsChanged):
@@ -297,22 +307,32 @@ class Controller(Stops):
                     f"Chips worth {before - after} left the table from {event.zone} during the "
                     "hand (TDA-23): chips must stay in view; call the floor.",
                     event.device,
+                    "alert.chips.left",
+                    value=before - after,
+                    zone=event.zone,
                 )
             bet_zone = BET_ZONE.fullmatch(event.zone)
             if bet_zone and self.table.hand is not None:
                 self.chip_bets.zone_changed(self.table, int(bet_zone.group(1)), event.tags)
             _, unknown = self.registry.chips_value(event.tags)
             if unknown:
+                tags = ", ".join(sorted(unknown))
                 self._alert(
-                    f"Unknown chip tag(s) in {event.zone}: {', '.join(sorted(unknown))}. Take "
+                    f"Unknown chip tag(s) in {event.zone}: {tags}. Take "
                     "them off the table and report them.",
                     event.device,
+                    "alert.chips.unknown",
+                    zone=event.zone,
+                    tags=tags,
                 )
         elif isinstance(event, AntennaFault):
             self._alert(
                 f"The chip tray antenna for {event.zone} failed ({event.detail}); count that "
                 "zone by hand until it is repaired.",
                 event.device,
+                "alert.antenna.fault",
+                zone=event.zone,
+                detail=event.detail,
             )
         elif isinstance(event, ButtonPressed):
             self._button(event)
@@ -323,12 +343,23 @@ class Controller(Stops):
         elif isinstance(event, DeviceFault):
             st.faults[event.device] = event.detail
             paused = "" if "paused" in event.detail else " The hand is paused."
-            self._alert(event.detail + paused, event.device)
+            if event.key:
+                st.fault_keys[event.device] = (event.key, dict(event.params))
+                self._alert(event.detail + paused, event.device, event.key, **dict(event.params))
+            else:
+                st.fault_keys.pop(event.device, None)
+                self._alert(event.detail + paused, event.device)
             for listener in self.fault_listeners:
                 listener(event)
         elif isinstance(event, DeviceRecovered):
             st.faults.pop(event.device, None)
-            self._alert(f"The device '{event.device}' is working again.", event.device)
+            st.fault_keys.pop(event.device, None)
+            self._alert(
+                f"The device '{event.device}' is working again.",
+                event.device,
+                "alert.device.back",
+                device=event.device,
+            )
             self._release_held()
 
     def game_input(self, event: te.TableEvent, origin: str = "", device: str | None = None) -> None:
@@ -343,14 +374,14 @@ class Controller(Stops):
         try:
             self.submit(event)
         except IllegalAction as exc:
-            self._alert(f"{exc} ({origin})" if origin else str(exc), device)
+            self._refusal(exc, device, origin)
 
     def apply(self, event: te.TableEvent) -> bool:
         """Journal and apply one table event; a refusal becomes a console alert."""
         try:
             self.submit(event)
         except IllegalAction as exc:
-            self._alert(str(exc))
+            self._refusal(exc)
             return False
         return True
 
@@ -512,7 +543,9 @@ class Controller(Stops):
                         )
                     )
                     self.state.faults[name] = f"The device '{name}' {detail}."
-                    self._alert(self.state.faults[name], name)
+                    reason = ("alert.device.reopen_failed", {"device": name, "error": str(exc)})
+                    self.state.fault_keys[name] = reason
+                    self._alert(self.state.faults[name], name, reason[0], **reason[1])
             self._outputs()
         session.report = report
 
@@ -523,7 +556,11 @@ class Controller(Stops):
                 device.close()
             except Exception as exc:
                 self._alert(
-                    f"The device '{device.name}' did not close cleanly: {exc}.", device.name
+                    f"The device '{device.name}' did not close cleanly: {exc}.",
+                    device.name,
+                    "alert.device.close_failed",
+                    device=device.name,
+                    error=str(exc),
                 )
         self.state.leds.clear()
 
@@ -540,10 +577,14 @@ class Controller(Stops):
         cards = tuple(self.registry.card_for(tag) for tag in event.tags)
         unknown = [tag for tag, card in zip(event.tags, cards, strict=True) if card is None]
         if unknown:
+            tags = ", ".join(unknown[:5])
             self._alert(
-                f"The deck scan found {len(unknown)} unknown tag(s) ({', '.join(unknown[:5])}); "
+                f"The deck scan found {len(unknown)} unknown tag(s) ({tags}); "
                 "remove jokers and foreign cards (PE-1).",
                 event.device,
+                "alert.scan.unknown",
+                count=len(unknown),
+                tags=tags,
             )
         expected = self.table.deck.checklist
         if self.table.hand is None and not expected:
@@ -562,7 +603,10 @@ class Controller(Stops):
             self.apply(te.Misdeal("declared with the dealer's misdeal button"))
         elif name == "dealer.pause":
             self.state.manual_pause = not self.state.manual_pause
-            self._alert("The dealer paused the hand." if self.paused else "The hand resumes.")
+            if self.paused:
+                self._alert("The dealer paused the hand.", None, "alert.dealer.paused")
+            else:
+                self._alert("The hand resumes.", None, "alert.dealer.resumed")
             self._release_held()
             self._outputs()  # the attention LED follows the pause
         elif SEAT_BUTTON.fullmatch(name):
@@ -594,15 +638,32 @@ class Controller(Stops):
             try:
                 act, notes = self.chip_bets.action(self.table, seat)
             except IllegalAction as exc:
-                self._alert(str(exc), event.device)
+                self._refusal(exc, event.device)
                 return
-            for note in notes:
-                self._alert(note, event.device)
+            for text, key, params in notes:
+                self._alert(text, event.device, key, **params)
             if act is not None:
                 self.apply(act)
 
-    def _alert(self, text: str, device: str | None = None) -> None:
-        self.alerts.append(Alert(self.table_time(), text, device))
+    def _alert(
+        self, text: str, source: str | None = None, key: str | None = None, **params: Any
+    ) -> None:
+        """An alert for the console about device ``source`` (if any): its English ``text``
+        (logs) and, with ``key``, the catalog's sentence in each screen's language."""
+        self.alerts.append(Alert(self.table_time(), text, source, key, dict(params)))
+
+    def _refusal(self, exc: IllegalAction, device: str | None = None, origin: str = "") -> None:
+        """A refused table event as an alert: the refusal's own sentence (translated when
+        it has a key) and, for a device's reading, where it came from."""
+        text = f"{exc} ({origin})" if origin else str(exc)
+        if exc.key is None:
+            self._alert(text, device)
+            return
+        reason = {"key": exc.key, "params": dict(exc.params), "text": str(exc)}
+        if origin.startswith("tag "):  # a card read: the tag traces it to its read
+            self._alert(text, device, "alert.refused_tag", reason=reason, tag=origin[4:])
+        else:
+            self._alert(text, device, "alert.refused", reason=reason)
 
     def _outputs(self) -> None:
         """Light the turn LED of the seat to act and the dealer-button LED."""
@@ -629,7 +690,8 @@ class Controller(Stops):
                     try:
                         device.set_led(led, on)
                     except HardwareError as exc:
-                        self._alert(str(exc), device.name)
+                        self._alert(str(exc), device.name, "alert.device.led_failed",
+                                    device=device.name, led=led, error=str(exc))  # fmt: skip
                         continue
                     self.state.leds[key] = on
 

@@ -31,6 +31,8 @@ class ControllerState:
     """What the controller knows beyond the table: faults, readers, zones."""
 
     faults: dict[str, str] = field(default_factory=dict)
+    fault_keys: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    """Each fault's message-catalog key and values, when its device gave them."""
     manual_pause: bool = False
     held: list[tuple[te.TableEvent, str, str | None]] = field(default_factory=list)
     last_seq: dict[str, int] = field(default_factory=dict)

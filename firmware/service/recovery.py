@@ -116,12 +116,12 @@ def restore(journal: Journal, problems: list[str] | None = None) -> Table:
         faulty = None
         for number, event in enumerate(events, start=1):
             if number in skipped:
-                notes.append(_skipped(number, event, "a fault of the firmware"))
+                notes.append(_skipped(number, event, None))
                 continue
             try:
                 table.apply(event)
             except IllegalAction as exc:  # refused, and a refusal changes nothing
-                notes.append(_skipped(number, event, str(exc)))
+                notes.append(_skipped(number, event, exc))
             except Exception:
                 faulty = number
                 break
@@ -137,12 +137,29 @@ def restore(journal: Journal, problems: list[str] | None = None) -> Table:
     return table
 
 
-def _skipped(number: int, event: te.TableEvent, why: str) -> str:
-    return (
+class Skipped(str):
+    """A sentence about a journal event recovery skipped, with its catalog ``key`` and
+    ``params`` so the console shows it in its own language (``reason`` is the refusal's
+    own key, values and sentence)."""
+
+    key = "alert.recovery.skipped"
+    params: dict[str, Any]
+
+
+def _skipped(number: int, event: te.TableEvent, exc: IllegalAction | None) -> Skipped:
+    why = "a fault of the firmware" if exc is None else str(exc)
+    note = Skipped(
         f"Recovery skipped journal event {number} ({event.kind}) after the last snapshot: the "
         f"table refuses it ({why}). "
         "The table resumed without it; tell the floor."
     )
+    reason = (
+        {"key": "alert.recovery.firmware_fault", "params": {}, "text": why}
+        if exc is None
+        else {"key": exc.key or "", "params": dict(exc.params), "text": why}
+    )
+    note.params = {"number": number, "kind": event.kind, "reason": reason}
+    return note
 
 
 def table_from_setup(setup: dict[str, Any]) -> Table:

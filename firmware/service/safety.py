@@ -126,7 +126,9 @@ class Stops:
     state: Any
     storage_ok: Callable[[], bool] | None
 
-    def _alert(self, text: str, device: str | None = None) -> None:
+    def _alert(
+        self, text: str, source: str | None = None, key: str | None = None, **params: Any
+    ) -> None:
         raise NotImplementedError
 
     def _outputs(self) -> None:
@@ -143,14 +145,19 @@ class Stops:
             "Nothing was lost; check the table and resume it from the console."
         )
         self.state.stops["error"] = text
-        self._alert(text)
+        error = f"{type(exc).__name__}: {exc}"
+        self._alert(text, None, "alert.stopped_error", error=error)
         with contextlib.suppress(Exception):
             self._outputs()
 
     def resume_after_error(self) -> None:
         """The dealer resumes after an internal error (the journal's stop clears by itself)."""
         if self.state.stops.pop("error", None) is not None:
-            self._alert("The dealer resumed the table after the internal error.")
+            self._alert(
+                "The dealer resumed the table after the internal error.",
+                None,
+                "alert.resumed_after_error",
+            )
             self._release_held()
 
     def _journal_failed(self, exc: Exception) -> None:
@@ -162,7 +169,7 @@ class Stops:
         )
         if self.state.stops.get("journal") != text:
             log.error("%s", text)
-            self._alert(text)
+            self._alert(text, None, "alert.journal.failed", error=str(exc))
         self.state.stops["journal"] = text
         self._outputs()
 
@@ -171,7 +178,9 @@ class Stops:
         if self.storage_ok is not None and not self.storage_ok():
             return False
         self.state.stops.pop("journal", None)
-        self._alert("The journal can be written again; the table resumes.")
+        self._alert(
+            "The journal can be written again; the table resumes.", None, "alert.journal.back"
+        )
         self._release_held()
         return True
 

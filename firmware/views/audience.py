@@ -30,7 +30,8 @@ from firmware.engine.evaluator import best_hand
 from firmware.engine.hand import Phase
 from firmware.engine.rules import Structure
 from firmware.i18n import CATALOG, tr
-from firmware.views.devices import devices
+from firmware.views.alerts import alert_text
+from firmware.views.devices import devices, fault_text
 from firmware.views.diag import diag_view
 from firmware.views.redact import UNSEEN, redact
 from firmware.views.rules import chip_breakdown, hide_pot, pot_shown, to_show
@@ -517,7 +518,9 @@ def console_view(table: Table, lang: str, controller: Controller | None = None) 
         alerts = [
             {
                 "time": a.time,
-                "text": tr(a.key, lang, **a.params) if a.key else redact(a.text, visible),
+                "text": alert_text(
+                    a.key, a.params, a.text, lang, visible, controller.display_names
+                ),
                 "device": a.device,
                 "key": a.key,
             }
@@ -560,7 +563,10 @@ def technician_view(controller: Controller, lang: str = "es") -> dict[str, Any]:
         "audience": "technician",
         "lang": lang,
         "devices": devices(controller, lang, detail=True),
-        "faults": {name: redact(text, ()) for name, text in controller.state.faults.items()},
+        "faults": {
+            name: fault_text(controller, name, text, lang)
+            for name, text in controller.state.faults.items()
+        },
         "paused": controller.paused,
         "diag": diag_view(controller, lang),
     }

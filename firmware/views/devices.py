@@ -24,6 +24,7 @@ from firmware.hal import Buttons, CardShoe, ChipTrays, Device, IdReaders
 from firmware.hal.devices import HEADER_PIN, Location
 from firmware.i18n import tr
 from firmware.service.diag import LINK_COUNTERS, DeviceRates, link_quality
+from firmware.views.alerts import alert_text
 from firmware.views.redact import redact
 
 if TYPE_CHECKING:
@@ -217,6 +218,12 @@ def device_rows(
     return rows
 
 
+def fault_text(controller: Controller, name: str, text: str, lang: str) -> str:
+    """Device ``name``'s fault in ``lang`` (its English sentence without a key), no card."""
+    key, params = controller.state.fault_keys.get(name, (None, {}))
+    return alert_text(key, params, text, lang, (), controller.display_names)
+
+
 def devices(
     controller: Controller | None, lang: str = "es", detail: bool = False
 ) -> list[dict[str, Any]]:
@@ -226,7 +233,10 @@ def devices(
     return device_rows(
         controller.devices,
         lang,
-        faults=controller.state.faults,
+        faults={
+            name: fault_text(controller, name, text, lang)
+            for name, text in controller.state.faults.items()
+        },
         names=controller.display_names,
         device_rates=controller.rates,
         now=controller.clock(),
