@@ -5,7 +5,8 @@ level clock running, an incident during the deal, a called clock while a seat
 acts, a finished hand with its winners); at each, the views the firmware
 computes for a seat, the console and the technician are rendered in Spanish
 with the SDL dummy driver: every page of each screen and every step of every
-console flow. Each screen records the texts it drew (``Screen.drawn``). The
+console flow, and every tab of the technician's page (devices with a fault,
+wiring, serial links, the last test and the export). Each screen records the texts it drew (``Screen.drawn``). The
 English side of the catalog is cut into its literal fragments (the text
 between placeholders); a fragment that no Spanish text also contains is
 English-only, and no drawn text may contain one as a whole word sequence.
@@ -25,15 +26,19 @@ from typing import Any
 import pygame
 import pytest
 
+from firmware.hal import Device
 from firmware.i18n import CATALOG
 from firmware.service.controller import Alert, Controller
+from firmware.service.diag import Item, Report, link_quality
 from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
 from firmware.table.tournament import LevelSchedule
 from firmware.views.audience import console_view, seat_view, technician_view
+from firmware.views.diag import report_view
 from firmware.views.rules import to_show
+from hal_sim.fakes import FakeButtons, FakeReaders, FakeShoe, FakeTrays
 from ui.console import ConsoleScreen
 from ui.console_pages import FLOWS, OPTIONS
 from ui.seat import SeatScreen
@@ -107,7 +112,19 @@ class Walk:
         )
         self.table = Table(config, deck_ready=True, schedule=schedule)
         self.registry = TagRegistry(":memory:")
-        self.controller = Controller(self.table, {}, self.registry, tick_seconds=3600)
+        self.shoe = FakeShoe("shoe", {"seed": 1})
+        devices: dict[str, Device] = {
+            "shoe": self.shoe,
+            "panel": FakeButtons(
+                "panel",
+                {"buttons": ["dealer.next", "seat1.action"], "leds": ["seat1.turn"]},
+            ),
+            "trays": FakeTrays("trays", {"zones": ["seat1.bet", "pot"]}),
+            "readers": FakeReaders("readers", {"readers": ["seat1", "console"]}),
+        }
+        self.controller = Controller(self.table, devices, self.registry, tick_seconds=3600)
+        self.controller.display_names = {"shoe": {"es": "Sabot", "en": "Card shoe"}}
+        self.controller.start()
         for seat, name in ((1, "Ana"), (2, "Bruno"), (3, "Carla")):
             self.table.apply(te.SitDown(seat, name, 1500))
         self.table.apply(te.SetButton(1))
@@ -159,7 +176,17 @@ def walk_states() -> Iterator[list[dict[str, Any]]]:
         else:
             w.draw()
     yield w.views()  # the hand is over: winners, distribution, recall
-    yield [technician_view(w.controller, "es")]
+    w.shoe.fail()  # a device fault: the technician reads it, and the console's alert
+    w.controller.run_pending()
+    w.controller.state.export = {"time": 1.8e9, "folder": "/media/usb", "path": "/media/usb/r.txt"}
+    technician = technician_view(w.controller, "es")
+    items = [
+        Item("panel", "led seat1.turn", False, "not lit: check the LED", "diag.item.not_lit"),
+        Item("shoe", "serial link", True, "", "diag.item.link", link_quality({"frames": 90})),
+    ]
+    technician["diag"]["report"] = report_view(Report(items, time=1.8e9), "es")
+    yield [technician]
+    w.controller.shutdown()
     w.registry.close()
 
 
@@ -184,7 +211,11 @@ def render_all(view: dict[str, Any]) -> list[str]:
         return drawn
     screen = ConsoleScreen(view)
     if view["audience"] == "technician":
-        return list(texts_of(screen))
+        assert isinstance(screen, ConsoleScreen)
+        for tab in ("devices", "where", "link", "report"):  # every tab of the page
+            screen.tech_tab = tab
+            drawn += texts_of(screen)
+        return drawn
     for page in ("main", "floor", "deck", "chiprace", "recall", "game", "login"):
         screen.page = page
         drawn += texts_of(screen)
@@ -218,6 +249,10 @@ def test_every_screen_and_flow_in_spanish_shows_no_english() -> None:
             assert texts
             pages += 1
             found += english_in(texts)
+            if view["audience"] == "technician":  # its four tabs drew their content
+                assert {"Exportar informe", "simulado (sin cableado)", "Asiento 1"} <= set(texts)
+                assert any("El dispositivo 'Sabot' dejó de responder" in t for t in texts)
+                assert any(t.startswith("Prueba del ") for t in texts)
             if view["audience"] == "seat":  # players never read rule IDs
                 ids += [t for t in texts if RULE_ID.search(t)]
             if pages == 4:  # the same console in English: the walk does see English

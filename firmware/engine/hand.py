@@ -72,7 +72,9 @@ class Hand(HandState):
         """
         if self.phase is not Phase.BETTING or self.actor is None:
             raise IllegalAction(
-                f"Nobody is to act now; the hand is in the {self.phase.value} phase."
+                f"Nobody is to act now; the hand is in the {self.phase.value} phase.",
+                key="error.action.nobody",
+                phase=self.phase.value,
             )
         return legal_actions(self, self.actor)
 
@@ -159,7 +161,8 @@ class Hand(HandState):
     def _burn(self, event: Burn) -> None:
         if self.phase is not Phase.BOARD:
             raise IllegalAction(
-                "A card can be burned only before the flop, turn or river is dealt."
+                "A card can be burned only before the flop, turn or river is dealt.",
+                key="error.burn.not_now",
             )
         self.check_new_cards([event.card])
         self.burns.append(event.card)

@@ -91,7 +91,10 @@ def award_pots(hand: HandState, event: AwardPots) -> None:
     from firmware.engine.pots import split_pot
 
     if not event.reason.strip():
-        raise IllegalAction("A floor award needs a reason; it is written to the audit log.")
+        raise IllegalAction(
+            "A floor award needs a reason; it is written to the audit log.",
+            key="error.ruling.award_reason",
+        )
     winners = sorted(set(event.winners))
     if not winners or any(not 0 <= w < hand.player_count for w in winners):
         raise IllegalAction(

@@ -76,7 +76,7 @@ def apply(hand: HandState, event: Show | Muck) -> None:
 def _show(hand: HandState, player: int, cards: tuple[int, ...]) -> None:
     hole = hand.hole[player]
     if not cards or len(cards) > 2 or len(set(cards)) != len(cards):
-        raise IllegalAction("Show one or both of your two hole cards.")
+        raise IllegalAction("Show one or both of your two hole cards.", key="error.show.own_cards")
     known = [c for c in hole if c is not None]
     if len(known) == 2:
         if any(c not in known for c in cards):
@@ -199,7 +199,7 @@ def auto_showdown_event(hand: HandState) -> Event:
     """
     player = next_to_show(hand)
     if player is None:
-        raise IllegalAction("Nobody is left to show.")
+        raise IllegalAction("Nobody is left to show.", key="error.show.nobody")
     cards = tuple(c for c in hand.hole[player] if c is not None)
     mine = strength(hand, player)
     for pot in hand.pots():

@@ -296,7 +296,11 @@ class TableHand:
         elif isinstance(event, te.Tick):
             self._tick(event.now)
         else:
-            raise IllegalAction(f"The event {event!r} cannot be applied during a hand.")
+            raise IllegalAction(
+                f"The event {event!r} cannot be applied during a hand.",
+                key="error.table.during_hand",
+                kind=getattr(event, "kind", type(event).__name__),
+            )
 
     # ------------------------------------------------------------ cards
 
@@ -431,7 +435,9 @@ class TableHand:
     @staticmethod
     def _require_reason(reason: str) -> None:
         if not reason.strip():
-            raise IllegalAction("Give a reason for this ruling; it is recorded.")
+            raise IllegalAction(
+                "Give a reason for this ruling; it is recorded.", key="error.ruling.reason"
+            )
 
     def void(self, reason: str, rule: str, key: str = "incident.void", **params: Any) -> None:
         self.s.hand.apply(VoidHand(reason))
@@ -521,7 +527,10 @@ class TableHand:
             )
         hand = s.hand
         if hand.phase is not Phase.BETTING or hand.folded[position]:
-            raise IllegalAction("Advance actions are taken during a betting round by a live hand.")
+            raise IllegalAction(
+                "Advance actions are taken during a betting round by a live hand.",
+                key="error.advance.not_now",
+            )
         call = max(0, hand.current_bet - hand.bets[position])
         s.advance[position] = (event.action, hand.current_bet, call)
         self._run_advance()
@@ -571,7 +580,10 @@ class TableHand:
         s.now = max(s.now, now)
         actor = s.hand.actor
         if s.hand.phase is not Phase.BETTING or actor is None:
-            raise IllegalAction("The clock can be called only on a player who is to act (TDA-5).")
+            raise IllegalAction(
+                "The clock can be called only on a player who is to act (TDA-5).",
+                key="error.clock.no_actor",
+            )
         s.clock.call(self.seat(actor), now, "dealer")
         self.note(
             "TDA-5",

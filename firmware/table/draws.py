@@ -30,7 +30,9 @@ def draw_seats(players: list[str], seats: list[int], rng: random.Random) -> dict
     {'ana': 3, 'beto': 1}
     """
     if len(set(players)) != len(players) or len(set(seats)) != len(seats):
-        raise IllegalAction("Each player and each seat may appear only once in a seat draw.")
+        raise IllegalAction(
+            "Each player and each seat may appear only once in a seat draw.", key="error.draw.twice"
+        )
     if len(players) > len(seats):
         raise IllegalAction(
             f"{len(players)} players cannot be seated in {len(seats)} seats; open another table.",
@@ -73,7 +75,9 @@ def draw_for_button(
     """
     order = tuple(sorted(players_by_seat))
     if len(order) < 2:
-        raise IllegalAction("The draw for the button needs at least two players.")
+        raise IllegalAction(
+            "The draw for the button needs at least two players.", key="error.draw.button_two"
+        )
     if deal is None:
         deck = full_deck()
         rng.shuffle(deck)

@@ -129,7 +129,11 @@ class Seating:
         low = opts.min_buy_in_multiple * stakes.big_blind
         high = opts.max_buy_in_multiple * stakes.big_blind
         if not isinstance(amount, int) or amount < 1:
-            raise IllegalAction(f"A buy-in must be a whole number of chips, not {amount!r}.")
+            raise IllegalAction(
+                f"A buy-in must be a whole number of chips, not {amount!r}.",
+                key="error.buyin.whole",
+                amount=amount,
+            )
         if amount < low:
             raise IllegalAction(
                 f"The minimum buy-in is {low} ({opts.min_buy_in_multiple} times the lower limit, "
@@ -161,7 +165,11 @@ class Seating:
         """A binding rebuy or add-on for the next hand (TDA-18, HG-13)."""
         s = self.seat_of(seat)
         if not isinstance(amount, int) or amount < 1:
-            raise IllegalAction(f"A rebuy must be a whole number of chips, not {amount!r}.")
+            raise IllegalAction(
+                f"A rebuy must be a whole number of chips, not {amount!r}.",
+                key="error.rebuy.whole",
+                amount=amount,
+            )
         if s.busted or s.stack == 0:
             self.check_buy_in(amount + s.rebuy)
         else:

@@ -122,7 +122,12 @@ class Table:
     def _apply(self, event: te.TableEvent) -> None:
         if isinstance(event, te.Tick):
             if event.now < self.now:
-                raise IllegalAction(f"Time cannot go back from {self.now} to {event.now}.")
+                raise IllegalAction(
+                    f"Time cannot go back from {self.now} to {event.now}.",
+                    key="error.table.time_back",
+                    before=self.now,
+                    after=event.now,
+                )
             self.now = event.now
             if self.hand is not None:
                 self.hand.apply(event)
@@ -147,7 +152,9 @@ class Table:
             raise IllegalAction("Cut the deck before dealing (PE-3).", key="error.deck.cut_first")
         if isinstance(event, te.Cut):
             if any(isinstance(e, te.CardDrawn) for e in self.hand.log):
-                raise IllegalAction("The deck is cut before the deal, not during it.")
+                raise IllegalAction(
+                    "The deck is cut before the deal, not during it.", key="error.deck.cut_in_hand"
+                )
             self.deck.cut = True
             return
         if isinstance(event, te.SitOut | te.Rebuy | te.SitDown | te.CashOut):
@@ -168,7 +175,11 @@ class Table:
         seating = self.seating
         if isinstance(event, te.SitDown):
             if self.hand is not None and event.seat in self.hand.plan.seats:
-                raise IllegalAction(f"Seat {event.seat} is playing a hand.")
+                raise IllegalAction(
+                    f"Seat {event.seat} is playing a hand.",
+                    key="error.seat.in_hand",
+                    seat=event.seat,
+                )
             seat = seating.sit(event.seat, event.player, event.chips, now=self.now)
             seat.wait_for_big_blind = event.wait_for_big_blind
             seat.missed_big = event.owes_big_blind
@@ -191,7 +202,9 @@ class Table:
         elif isinstance(event, te.SetButton):
             if event.seat not in seating.seats:
                 raise IllegalAction(
-                    f"The button must be placed on an occupied seat, not {event.seat}."
+                    f"The button must be placed on an occupied seat, not {event.seat}.",
+                    key="error.button.empty_seat",
+                    seat=event.seat,
                 )
             seating.next_button = event.seat
             seating.last_small_blind = seating.last_big_blind = None
@@ -204,7 +217,10 @@ class Table:
         elif isinstance(event, te.Shuffle):
             self._start_hand()
         elif isinstance(event, te.Cut):
-            raise IllegalAction("Shuffle first: the cut follows the shuffle (PE-3).")
+            raise IllegalAction(
+                "Shuffle first: the cut follows the shuffle (PE-3).",
+                key="error.deck.cut_before_shuffle",
+            )
         elif isinstance(event, te.DeckStep):
             self._deck_step(event)
         elif isinstance(event, te.DeckChange):
@@ -305,7 +321,9 @@ class Table:
 
     def _level_clock(self, event: te.LevelClock) -> None:
         if self.levels is None:
-            raise IllegalAction("This table has no blind structure; it plays fixed stakes.")
+            raise IllegalAction(
+                "This table has no blind structure; it plays fixed stakes.", key="error.levels.none"
+            )
         actions = {
             "start": self.levels.start,
             "pause": self.levels.pause,
@@ -313,7 +331,9 @@ class Table:
         }
         if event.action not in actions:
             raise IllegalAction(
-                f"The level clock can start, pause or resume, not {event.action!r}."
+                f"The level clock can start, pause or resume, not {event.action!r}.",
+                key="error.levels.action",
+                action=event.action,
             )
         actions[event.action](self.now)
 
@@ -326,7 +346,9 @@ class Table:
         if event.penalty not in kinds:
             raise IllegalAction(
                 f"A penalty is a warning, rounds or disqualification, not {event.penalty!r} "
-                "(TDA-7)."
+                "(TDA-7).",
+                key="error.penalty.kind",
+                penalty=event.penalty,
             )
         seat = self.seating.seat_of(event.seat)
         penalty = Penalty(kinds[event.penalty], event.rounds)
@@ -441,7 +463,9 @@ class Table:
         if event.by not in ("seat", "dealer", "floor", "schedule"):
             raise IllegalAction(
                 "A deck change is asked by a seat, the dealer, the floor or the schedule, "
-                f"not {event.by!r}."
+                f"not {event.by!r}.",
+                key="error.deck.change_by",
+                by=event.by,
             )
         self.deck.ready = False
         self.deck.change_requested = True
@@ -468,17 +492,20 @@ class Table:
         if isinstance(event, te.AdjustStack):
             if self.hand is not None:
                 raise IllegalAction(
-                    "Stacks are adjusted between hands; finish or void the hand first."
+                    "Stacks are adjusted between hands; finish or void the hand first.",
+                    key="error.adjust.in_hand",
                 )
             seat = self.seating.seat_of(event.seat)
             detail = f"seat {event.seat}: {seat.stack} -> {event.chips}"
             if event.chips < 0:
-                raise IllegalAction("A stack cannot be negative.")
+                raise IllegalAction("A stack cannot be negative.", key="error.adjust.negative")
             seat.stack = event.chips
             seat.busted = event.chips == 0
         else:
             if self.hand is None:
-                raise IllegalAction("There is no hand in progress to rule on.")
+                raise IllegalAction(
+                    "There is no hand in progress to rule on.", key="error.ruling.no_hand"
+                )
             if isinstance(event, te.UndoLast):
                 detail = self._undo()
             else:
@@ -491,7 +518,7 @@ class Table:
         assert hand is not None
         acts = [i for i, e in enumerate(hand.log) if isinstance(e, te.Act)]
         if not acts:
-            raise IllegalAction("No player action to undo in this hand.")
+            raise IllegalAction("No player action to undo in this hand.", key="error.undo.nothing")
         last = acts[-1]
         if any(isinstance(e, te.CardDrawn) for e in hand.log[last + 1 :]):
             raise IllegalAction(

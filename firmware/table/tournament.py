@@ -277,22 +277,32 @@ class TournamentClock:
     def start(self, now: float) -> None:
         """Start level 1 at ``now``."""
         if self.started_at is not None:
-            raise IllegalAction("The tournament clock has already started.")
+            raise IllegalAction(
+                "The tournament clock has already started.", key="error.levels.started"
+            )
         self.started_at = now
 
     def pause(self, now: float) -> None:
         """Stop the clock at ``now`` (hands may go on; the level does not run)."""
         self._started()
         if self.paused_at is not None:
-            raise IllegalAction("The tournament clock is already paused; resume it first.")
+            raise IllegalAction(
+                "The tournament clock is already paused; resume it first.",
+                key="error.levels.paused",
+            )
         self.paused_at = now
 
     def resume(self, now: float) -> None:
         """Restart the clock at ``now``."""
         if self.paused_at is None:
-            raise IllegalAction("The tournament clock is not paused.")
+            raise IllegalAction(
+                "The tournament clock is not paused.", key="error.levels.not_paused"
+            )
         if now < self.paused_at:
-            raise IllegalAction("The clock cannot resume before it was paused; check the time.")
+            raise IllegalAction(
+                "The clock cannot resume before it was paused; check the time.",
+                key="error.levels.resume_early",
+            )
         self.pauses.append((self.paused_at, now))
         self.paused_at = None
 
@@ -331,7 +341,10 @@ class TournamentClock:
 
     def _started(self) -> float:
         if self.started_at is None:
-            raise IllegalAction("The tournament clock has not started; start it first.")
+            raise IllegalAction(
+                "The tournament clock has not started; start it first.",
+                key="error.levels.not_started",
+            )
         return self.started_at
 
 
@@ -361,7 +374,11 @@ class Penalty:
                 rounds=self.rounds,
             )
         if self.kind is not PenaltyKind.ROUNDS and self.rounds:
-            raise IllegalAction(f"A {self.kind.value} has no rounds; give rounds=0.")
+            raise IllegalAction(
+                f"A {self.kind.value} has no rounds; give rounds=0.",
+                key="error.penalty.no_rounds",
+                kind=self.kind.value,
+            )
 
 
 def hands_to_miss(rounds: int, players_at_table: int) -> int:
@@ -372,7 +389,10 @@ def hands_to_miss(rounds: int, players_at_table: int) -> int:
     18
     """
     if players_at_table < 1:
-        raise IllegalAction("The offender counts himself: at least one player is at the table.")
+        raise IllegalAction(
+            "The offender counts himself: at least one player is at the table.",
+            key="error.penalty.no_players",
+        )
     return Penalty(PenaltyKind.ROUNDS, rounds).rounds * players_at_table
 
 
@@ -442,7 +462,9 @@ class PenaltyBook:
                 key="error.ruling.no_reason",
             )
         if self.is_disqualified(seat):
-            raise IllegalAction(f"Seat {seat} is already disqualified.")
+            raise IllegalAction(
+                f"Seat {seat} is already disqualified.", key="error.penalty.disqualified", seat=seat
+            )
         record = PenaltyRecord(seat, penalty, reason.strip(), now, players_at_table)
         if penalty.kind is PenaltyKind.ROUNDS:
             record.hands_total = record.hands_left = hands_to_miss(penalty.rounds, players_at_table)
@@ -453,7 +475,9 @@ class PenaltyBook:
                 record.kill_now = True
         elif penalty.kind is PenaltyKind.DISQUALIFICATION:
             if chips < 0:
-                raise IllegalAction("The chips removed cannot be negative.")
+                raise IllegalAction(
+                    "The chips removed cannot be negative.", key="error.penalty.negative_chips"
+                )
             record.chips_removed = chips
             for other in self.records:
                 if other.seat == seat:

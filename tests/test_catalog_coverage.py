@@ -1,0 +1,295 @@
+"""Every refusal and alert a screen can show goes through the message catalog (issue 12).
+
+Two halves. The code is scanned (its syntax tree, not its text): every
+refusal raised in the engine, the table procedures, the service, the
+protocol and the views, every console alert, and every device fault a driver
+posts names a catalog key, and passes a value for each of the key's
+placeholders; the few refusals that no screen can show (a journal record
+that does not parse, an engine position the table computed) are listed
+below with the reason. Then the controller is walked through its alert
+paths with simulated devices, and every alert on a Spanish console reads in
+Spanish.
+"""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from firmware.errors import IllegalAction
+from firmware.i18n import CATALOG
+from firmware.service.controller import Controller
+from firmware.service.registry import TagRegistry
+from firmware.table import events as te
+from firmware.table.options import Stakes, TableConfig, profile_options
+from firmware.table.table import Table
+from firmware.views.alerts import alert_text
+from firmware.views.audience import console_view, technician_view
+from hal_sim.fakes import FakeButtons, FakeShoe, FakeTrays, default_card_tag
+from tests.test_ui_spanish import english_in
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SCANNED = ("engine", "table", "service", "protocol", "views")
+"""The firmware packages whose refusals can reach a screen."""
+ERRORS = {"IllegalAction", "CardError", "Refused"}
+
+NOT_SHOWN = {
+    ("engine/cards.py", "Rank {rank} and suit"): "a card built by the code from numbers",
+    ("engine/cards.py", "{card} is not a card number"): "a card number from the code",
+    ("engine/state.py", "{card!r} is not a card number"): "a card number from the code",
+    ("table/dealing.py", "{card!r} is not a card number"): "a card number from the code",
+    ("engine/events.py", "The record {record!r} names"): "a journal record that does not parse",
+    ("engine/events.py", "The {kind} record {record!r}"): "a journal record that does not parse",
+    ("table/events.py", "The record {record!r} names"): "a journal record that does not parse",
+    ("table/events.py", "The {cls.kind} record {record!r}"): "a journal record that does not parse",
+    ("engine/hand.py", "A hand's events must begin"): "a journal that does not parse",
+    ("engine/hand.py", "The event {event!r} cannot be applied"): "never sent by the table",
+    ("engine/hand.py", "There is no player {player!r}"): "an engine position the table computed",
+    ("engine/hand.py", "The hand has {n} players but"): "a hand set-up the table computed",
+    ("engine/hand.py", "Every {name[:-1]} must be"): "a hand set-up the table computed",
+    ("engine/hand.py", "The big blind must be one of"): "a hand set-up the table computed",
+    ("engine/rulings.py", "There is no player {player!r}"): "an engine position the table computed",
+    ("engine/rulings.py", "Name the winners by position"): "engine positions the table computed",
+    ("engine/showdown.py", "{hand.who(player).capitalize()}'s hand"): "the table checked first",
+    ("table/snapshot.py", "A snapshot is taken between hands"): "the service's own call",
+    ("table/snapshot.py", "A snapshot can only start"): "a journal that does not parse",
+    ("service/recovery.py", "The journal {journal.path} has no"): "at start-up, in the log",
+}  # fmt: skip
+"""Refusals no screen shows, by file and the start of their sentence, with why."""
+NOT_SHOWN_FILES = {
+    "service/floorlink.py": "answers to the floor's server (its web pages), not the table's screens"
+}
+
+
+def sources() -> Iterator[tuple[str, ast.Module, str]]:
+    for package in SCANNED:
+        for path in sorted((ROOT / "firmware" / package).rglob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            yield str(path.relative_to(ROOT / "firmware")), ast.parse(text), text
+
+
+def name_of(call: ast.Call) -> str:
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+
+
+def sentence(call: ast.Call, text: str) -> str:
+    """The refusal's sentence as written (the f-string's source, quotes off)."""
+    if not call.args:
+        return ""
+    segment = ast.get_source_segment(text, call.args[0]) or ""
+    return re.sub(r'"\s*\n\s*f?"', "", segment).lstrip("f").strip("\"'")
+
+
+def placeholders(key: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)", CATALOG[key]["en"]))
+
+
+def check_values(where: str, key: ast.expr | None, call: ast.Call, problems: list[str]) -> None:
+    """A constant key exists, and each of its placeholders gets a value."""
+    if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
+        return  # a key chosen at run time (f"alert.shoe.{state}"): checked by the walk
+    if key.value not in CATALOG:
+        problems.append(f"{where}: the key {key.value} is not in the catalog")
+        return
+    if any(k.arg is None for k in call.keywords):
+        return  # **params: checked by the walk
+    given = {k.arg for k in call.keywords if k.arg not in ("key", None)}
+    missing = placeholders(key.value) - given
+    if missing:
+        problems.append(f"{where}: {key.value} needs {sorted(missing)}")
+
+
+def test_every_refusal_a_screen_can_show_has_a_catalog_key() -> None:
+    problems: list[str] = []
+    exempt_seen: set[tuple[str, str]] = set()
+    for path, tree, text in sources():
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
+                continue
+            call = node.exc
+            if name_of(call) not in ERRORS:
+                continue
+            where = f"{path}:{node.lineno}"
+            key = next((k.value for k in call.keywords if k.arg == "key"), None)
+            if key is not None:
+                check_values(where, key, call, problems)
+                continue
+            said = sentence(call, text)
+            if path in NOT_SHOWN_FILES:
+                continue
+            exempt = [e for e in NOT_SHOWN if e[0] == path and said.startswith(e[1])]
+            if exempt:
+                exempt_seen.update(exempt)
+            else:
+                problems.append(f"{where}: no catalog key for {said[:70]!r}")
+    assert not problems, "\n".join(problems)
+    assert set(NOT_SHOWN) == exempt_seen, f"stale exemptions: {set(NOT_SHOWN) - exempt_seen}"
+
+
+def test_every_console_alert_and_device_fault_has_a_catalog_key() -> None:
+    """``_alert(text, source, key, **values)``, ``Alert(..., key=...)`` and
+    ``DeviceFault(device, time, detail, key, params)``; the only keyless ones pass on
+    a refusal or a fault that came without a key (its English sentence as it is)."""
+    problems: list[str] = []
+    fallbacks = 0
+    files = [(p, t, x) for p, t, x in sources()]
+    for extra in ("cli/serve.py",):
+        text = (ROOT / "firmware" / extra).read_text(encoding="utf-8")
+        files.append((extra, ast.parse(text), text))
+    for path, tree, _ in files:
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            where = f"{path}:{node.lineno}"
+            if name_of(node) == "_alert" and isinstance(node.func, ast.Attribute):
+                key = node.args[2] if len(node.args) > 2 else None
+                if key is None:
+                    # Only a refusal or a device fault without a key of its own.
+                    if len(node.args) == 2 and ast.unparse(node.args[0]) in (
+                        "text",
+                        "event.detail + paused",
+                    ):
+                        fallbacks += 1
+                        continue
+                    problems.append(f"{where}: an alert without a key")
+                    continue
+                check_values(where, key, node, problems)
+            elif (
+                name_of(node) == "Alert"
+                and path != "service/controller.py"
+                and not any(k.arg == "key" for k in node.keywords)
+            ):
+                problems.append(f"{where}: an Alert without a key")
+    assert fallbacks == 2, fallbacks  # _refusal's and the keyless device fault's
+    for path in sorted((ROOT / "drivers").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Call) and name_of(node) == "DeviceFault":
+                keyed = len(node.args) >= 4 or any(k.arg == "key" for k in node.keywords)
+                if not keyed:
+                    problems.append(f"drivers/{path.name}:{node.lineno}: a fault without a key")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_scan_can_fail() -> None:
+    """A keyless refusal, a key missing a value and an unknown key are all found."""
+    code = (
+        "def f(x):\n"
+        "    raise IllegalAction(f'Seat {x} is empty.')\n"
+        "def g(x):\n"
+        "    raise IllegalAction('No.', key='alert.chips.no_chips')\n"
+        "def h(x):\n"
+        "    raise IllegalAction('No.', key='no.such.key')\n"
+    )
+    problems: list[str] = []
+    tree = ast.parse(code)
+    raises = [n.exc for n in ast.walk(tree) if isinstance(n, ast.Raise)]
+    assert isinstance(raises[0], ast.Call) and sentence(raises[0], code) == "Seat {x} is empty."
+    for call in raises[1:]:
+        assert isinstance(call, ast.Call)
+        key = next(k.value for k in call.keywords if k.arg == "key")
+        check_values("test", key, call, problems)
+    assert problems == [
+        "test: alert.chips.no_chips needs ['seat']",
+        "test: the key no.such.key is not in the catalog",
+    ]
+
+
+class Walk:
+    """A controller with simulated devices, driven through its alert paths."""
+
+    def __init__(self) -> None:
+        config = TableConfig("casino-cash", profile_options("casino-cash"), Stakes(1, 2))
+        self.table = Table(config, deck_ready=True)
+        for seat in (1, 2, 3):
+            self.table.apply(te.SitDown(seat, f"P{seat}", 200))
+        self.table.apply(te.SetButton(1))
+        self.registry = TagRegistry(":memory:")
+        self.registry.learn_deck([default_card_tag(c) for c in range(52)], order=list(range(52)))
+        self.shoe = FakeShoe("shoe", {"seed": 1})
+        self.trays = FakeTrays("trays", {"zones": ["seat1.bet", "seat2.bet", "pot"]})
+        self.panel = FakeButtons("panel", {"buttons": ["dealer.pause", "seat1.action"]})
+        devices = {d.name: d for d in (self.shoe, self.trays, self.panel)}
+        self.controller = Controller(self.table, devices, self.registry, tick_seconds=3600)
+        self.controller.display_names = {"shoe": {"es": "Sabot", "en": "Card shoe"}}
+        self.controller.start()
+
+    def run(self) -> None:
+        self.controller.run_pending()
+
+
+@pytest.fixture
+def walk() -> Iterator[Walk]:
+    w = Walk()
+    yield w
+    w.controller.shutdown()
+    w.registry.close()
+
+
+def test_every_alert_path_reads_in_spanish_on_a_spanish_console(walk: Walk) -> None:
+    c, shoe, trays, panel = walk.controller, walk.shoe, walk.trays, walk.panel
+    shoe.unknown_tag()  # a joker in the shoe
+    shoe.set_state("jam")
+    shoe.set_state("cover_open")
+    trays.place("pot", ["FFFF"])  # a chip tag nobody registered
+    trays.antenna_fault("seat2.bet")
+    (drawn,) = shoe.draw(1)  # a card between hands: the table refuses it, tag and all
+    shoe_card = walk.registry.card_for(drawn)
+    assert shoe_card is not None
+    walk.run()
+    panel.press("seat1.action")  # out of turn: refused
+    panel.press("dealer.pause")
+    panel.press("dealer.pause")
+    shoe.fail()  # the shoe stops answering: the hand is paused
+    walk.run()
+    es = technician_view(c, "es")
+    assert es["faults"]["shoe"].startswith("El dispositivo 'Sabot' dejó de responder")
+    shoe.recover()
+    walk.run()
+    c.dispatch(lambda: 1 / 0)  # a fault of the firmware: paused with an alert
+    c.resume_after_error()
+    keys = [a.key for a in c.alerts]
+    assert None not in keys, [a.text for a in c.alerts if a.key is None]
+    assert {
+        "alert.shoe.unknown_tag",
+        "alert.shoe.jam",
+        "alert.shoe.cover_open",
+        "alert.chips.unknown",
+        "alert.antenna.fault",
+        "alert.refused_tag",
+        "alert.refused",
+        "alert.dealer.paused",
+        "alert.dealer.resumed",
+        "alert.fault.silent",
+        "alert.device.back",
+        "alert.stopped_error",
+        "alert.resumed_after_error",
+    } <= set(keys)
+    shown = console_view(walk.table, "es", c)["console"]["alerts"]
+    assert shown and all(a["key"] for a in shown)
+    texts = [alert_text(a.key, a.params, a.text, "es", (), c.display_names) for a in c.alerts]
+    assert [a["text"] for a in shown] == texts[-len(shown) :]  # what the console shows
+    assert not english_in(texts), english_in(texts)
+    refused = texts[keys.index("alert.refused_tag")]
+    assert refused.endswith(f"(etiqueta {default_card_tag(shoe_card)})"), refused
+    english = [a.text for a in c.alerts]
+    assert english_in(english)  # the same alerts in English: the check can fail
+
+
+def test_a_table_refusal_reaches_a_spanish_screen_in_spanish(walk: Walk) -> None:
+    """The refusals that had no key (a stack adjusted during a hand, the button on an
+    empty seat, a second cut) now carry one, with their values."""
+    table = walk.table
+    with pytest.raises(IllegalAction) as caught:
+        table.apply(te.SetButton(7))
+    assert caught.value.key == "error.button.empty_seat" and caught.value.params == {"seat": 7}
+    table.apply(te.Shuffle())
+    table.apply(te.Cut())
+    with pytest.raises(IllegalAction) as caught:
+        table.apply(te.AdjustStack(1, 500, "count", staff="Flor"))
+    assert caught.value.key == "error.adjust.in_hand"
