@@ -6,10 +6,11 @@ acts, a finished hand with its winners); at each, the views the firmware
 computes for a seat, the console and the technician are rendered in Spanish
 with the SDL dummy driver: every page of each screen and every step of every
 console flow, and every tab of the technician's page (devices with a fault,
-wiring, serial links, the last test and the export). Each screen records the texts it drew (``Screen.drawn``). The
-English side of the catalog is cut into its literal fragments (the text
-between placeholders); a fragment that no Spanish text also contains is
-English-only, and no drawn text may contain one as a whole word sequence.
+wiring, serial links, the last test and the export). Each screen records the
+texts it drew (``Screen.drawn``). The English side of the catalog is cut into
+its literal fragments (the text between placeholders); a fragment that no
+Spanish text also contains is English-only, and no drawn text may contain one
+as a whole word sequence.
 """
 
 from __future__ import annotations
