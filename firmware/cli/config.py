@@ -32,10 +32,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from firmware.cli.lang import cli_lang, say
 from firmware.errors import ConfigError, HardwareError, PokerTableError
 from firmware.protocol.auth import TERMINALS, StaffDirectory, TerminalSecrets, hash_pin
 from firmware.protocol.limits import Limits
 from firmware.table.tournament import LevelSchedule
+from firmware.views.alerts import said
 
 EXIT_CONFIG = 78
 """Exit status for a configuration that cannot work (``EX_CONFIG`` of sysexits.h)."""
@@ -377,6 +379,7 @@ def main_config(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="name every problem of a table.toml")
     check.add_argument("file", nargs="?", default="/etc/pokertable/table.toml")
+    check.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
     sub.add_parser("pin", help="read a PIN (not echoed) and print its pin_hash for [[staff]]")
     args = parser.parse_args(argv)
     if args.command == "pin":
@@ -389,21 +392,27 @@ def main_config(argv: list[str] | None = None) -> int:
             print("pokertable config: no PIN given.", file=sys.stderr)
             return 1
         return 0
+    lang = cli_lang(args.lang)
     try:
         text, data = read_config(args.file)
     except ConfigError as exc:
-        print(f"pokertable config: {exc}", file=sys.stderr)
+        print(f"pokertable config: {said_error(exc, lang)}", file=sys.stderr)
         return 1
     problems = check_config(data, text, args.file)
     for note in config_notes(data):
-        print(f"{args.file}: note: {note}")
+        print(say("cli.config.note", lang, file=args.file, note=note))
     if not problems:
-        print(f"{args.file}: no problems found.")
+        print(say("cli.config.ok", lang, file=args.file))
         return 0
-    print(f"{args.file}: {len(problems)} problem(s):")
+    print(say("cli.config.problems", lang, file=args.file, count=len(problems)))
     for problem in problems:
         print(f"  - {problem}")
     return 1
+
+
+def said_error(exc: PokerTableError, lang: str) -> str:
+    """An error's sentence in ``lang`` when it has a catalog key, else as written."""
+    return said(exc.key, exc.params, str(exc), lang)
 
 
 def config_error(problems: list[str], path: str) -> PokerTableError:

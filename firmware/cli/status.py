@@ -18,6 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from firmware.cli.lang import cli_lang, say
+from firmware.views.alerts import said
+
 DEFAULT_STATUS = "/run/pokertable/status.json"
 KEEP_ALERTS = 10
 
@@ -26,18 +29,19 @@ def table_status(controller: Any, server: Any | None) -> dict[str, Any]:
     """The status as plain data (no clock in it: it changes only when the table does)."""
     table = controller.table
     if controller.testing:
-        state = "testing devices"
+        state, code = "testing devices", "testing"
     elif controller.paused:
-        state = "paused"
+        state, code = "paused", "paused"
     elif table.hand is not None:
-        state = f"hand {table.hand_number} in play"
+        state, code = f"hand {table.hand_number} in play", "hand"
     else:
-        state = "between hands"
+        state, code = "between hands", "idle"
     devices = {
         name: {
             "kind": type(device).__name__,
             "health": device.health().value,
             "fault": controller.state.faults.get(name),
+            "fault_key": _plain(controller.state.fault_keys.get(name, (None, {}))),
         }
         for name, device in controller.devices.items()
     }
@@ -48,13 +52,20 @@ def table_status(controller: Any, server: Any | None) -> dict[str, Any]:
                 str(c.terminal) for c in server.clients.values() if c.terminal and not c.closed
             )
     alerts = [
-        {"time": a.time, "text": a.text, "device": a.device}
+        {
+            "time": a.time,
+            "text": a.text,
+            "device": a.device,
+            "key": a.key,
+            "params": _plain(a.params),
+        }
         for a in controller.alerts[-KEEP_ALERTS:]
     ]
     return {
         "pid": os.getpid(),
         "profile": table.config.profile,
         "state": state,
+        "state_code": code,
         "hands": table.hand_number,
         "devices": devices,
         "terminals": terminals,
@@ -97,22 +108,46 @@ class StatusFile:
         self.path.unlink(missing_ok=True)
 
 
-def render(status: dict[str, Any]) -> str:
-    """The status as lines for a person."""
+def _plain(value: Any) -> Any:
+    """``value`` as JSON can hold it (an alert's values may be any type)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
+
+
+def render(status: dict[str, Any], lang: str = "en") -> str:
+    """The status as lines for a person, in ``lang`` (alerts and faults too when the
+    controller gave them a catalog key)."""
+    code = status.get("state_code")
+    state = (
+        say(f"cli.status.state.{code}", lang, hand=status["hands"])
+        if code in ("testing", "paused", "hand", "idle")
+        else str(status["state"])
+    )
     lines = [
-        f"Table ({status['profile']}): {status['state']}; {status['hands']} hand(s) since the "
-        "journal began.",
-        "Devices:" if status["devices"] else "Devices: none configured.",
+        say(
+            "cli.status.table", lang, profile=status["profile"], state=state, hands=status["hands"]
+        ),
+        say("cli.status.devices" if status["devices"] else "cli.status.no_devices", lang),
     ]
     for name, device in sorted(status["devices"].items()):
-        fault = f" - {device['fault']}" if device.get("fault") else ""
-        lines.append(f"  {name:10} {device['kind']:14} {device['health']}{fault}")
+        text = device.get("fault")
+        key, params = (device.get("fault_key") or [None, {}])[:2]
+        fault = f" - {said(key, params or {}, text, lang)}" if text else ""
+        health = say(f"ui.health.{device['health']}", lang)
+        lines.append(f"  {name:10} {device['kind']:14} {health}{fault}")
     terminals = status["terminals"]
-    lines.append(f"Terminals connected: {', '.join(terminals) if terminals else 'none'}.")
-    lines.append("Last alerts:" if status["alerts"] else "Last alerts: none.")
+    shown = ", ".join(terminals) if terminals else say("cli.status.none", lang)
+    lines.append(say("cli.status.terminals", lang, terminals=shown))
+    lines.append(say("cli.status.alerts" if status["alerts"] else "cli.status.no_alerts", lang))
     for alert in status["alerts"]:
         device = f" [{alert['device']}]" if alert.get("device") else ""
-        lines.append(f"  {alert['time']:>10.1f} s{device} {alert['text']}")
+        text = said(alert.get("key"), alert.get("params") or {}, alert["text"], lang)
+        lines.append(f"  {alert['time']:>10.1f} s{device} {text}")
     return "\n".join(lines)
 
 
@@ -121,35 +156,27 @@ def main_status(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="pokertable status", description=__doc__)
     parser.add_argument("--file", default=DEFAULT_STATUS, help="the status file serve writes")
     parser.add_argument("--json", action="store_true", help="print the status as JSON")
+    parser.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
     args = parser.parse_args(argv)
+    lang = cli_lang(args.lang)
     path = Path(args.file)
+
+    def fail(key: str, code: int, **params: Any) -> int:
+        print("pokertable status: " + say(key, lang, path=path, **params), file=sys.stderr)
+        return code
+
     try:
         status = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        print(
-            f"pokertable status: the controller is not running (no status in {path}); start it "
-            "with 'systemctl start pokertable' and see 'journalctl -u pokertable'.",
-            file=sys.stderr,
-        )
-        return 3
+        return fail("cli.status.not_running", 3)
     except PermissionError:
-        print(
-            f"pokertable status: this user may not read {path}; run it with sudo.",
-            file=sys.stderr,
-        )
-        return 4
+        return fail("cli.status.no_permission", 4)
     except (OSError, ValueError) as exc:
-        print(f"pokertable status: {path} cannot be read ({exc}).", file=sys.stderr)
-        return 4
+        return fail("cli.status.unreadable", 4, error=str(exc))
     pid = status.get("pid")
     if isinstance(pid, int) and not Path(f"/proc/{pid}").exists():
-        print(
-            f"pokertable status: the controller that wrote {path} (process {pid}) is gone; "
-            "see 'journalctl -u pokertable' for why.",
-            file=sys.stderr,
-        )
-        return 3
-    print(json.dumps(status, ensure_ascii=False, indent=2) if args.json else render(status))
+        return fail("cli.status.gone", 3, pid=pid)
+    print(json.dumps(status, ensure_ascii=False, indent=2) if args.json else render(status, lang))
     return 0
 
 
