@@ -43,7 +43,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from firmware.service.journal import Journal  # noqa: E402
+from firmware.service.journal import (  # noqa: E402
+    Journal,
+    check_whole,
+    load_or_create_key,
+    read_key,
+)
 from firmware.service.recovery import restore  # noqa: E402
 from firmware.service.retention import Retention, after_hand  # noqa: E402
 from hal_sim.table_soak import Soak  # noqa: E402
@@ -55,8 +60,18 @@ def fast(journal: Journal) -> Journal:
     return journal
 
 
-def play_session(folder: Path, hands: int) -> int:
-    """Play ``hands`` hands into ``folder/journal.sqlite`` as serve keeps it; return the records."""
+def play_session(folder: Path, hands: int, reuse: bool = False) -> int:
+    """Play ``hands`` hands into ``folder/journal.sqlite`` as serve keeps it; return the records.
+
+    With ``reuse``, a session of that length already played into ``folder`` (its
+    ``played`` file says so) is kept as it is.
+    """
+    marker = folder / "played"
+    if reuse and marker.exists() and marker.read_text(encoding="utf-8") == str(hands):
+        journal = Journal(str(folder / "journal.sqlite"))
+        records = len(journal)
+        journal.close()
+        return records
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.iterdir():
         old.unlink()
@@ -77,19 +92,56 @@ def play_session(folder: Path, hands: int) -> int:
     assert soak.journal is not None
     records = len(soak.journal)
     soak.journal.close()
+    # Signed as serve signs a journal on its first start with a key (head file,
+    # keyed snapshot digests), so recovery and serve read what a table keeps.
+    key = load_or_create_key(str(folder / "journal.key"))
+    signed = Journal(str(folder / "journal.sqlite"), key=key)
+    signed.sign_head()
+    signed.close()
     (folder / "table.toml").write_text('[table]\nprofile = "casino-cash"\n', encoding="utf-8")
+    marker.write_text(str(hands), encoding="utf-8")
     return records
 
 
-def time_restore(path: Path, repeat: int) -> tuple[float, float]:
-    """(min, median) seconds of opening the journal and restoring the table."""
+def evict(folder: Path) -> None:
+    """Drop ``folder``'s files from the page cache, as after a power cut (only these files:
+    the interpreter and the firmware's own files stay cached)."""
+    for name in os.listdir(folder):
+        if not (folder / name).is_file():
+            continue
+        fd = os.open(folder / name, os.O_RDONLY)
+        try:
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+
+def time_restore(
+    path: Path, repeat: int, check: bool, key: bytes | None = None
+) -> tuple[float, float]:
+    """(min, median) seconds of opening the journal and restoring the table, the journal
+    evicted from the page cache before each; ``check``: with SQLite's page check on open."""
     times = []
     for _ in range(repeat):
+        evict(path.parent)
         start = time.perf_counter()
-        journal = Journal(str(path))
+        journal = Journal(str(path), key=key, check=check)
         restore(journal)
         times.append(time.perf_counter() - start)
         journal.close()
+    return min(times), statistics.median(times)
+
+
+def time_whole_check(path: Path, repeat: int) -> tuple[float, float]:
+    """(min, median) seconds of :func:`check_whole` (what serve runs beside the table)."""
+    times = []
+    for _ in range(repeat):
+        evict(path.parent)
+        start = time.perf_counter()
+        report = check_whole(str(path))
+        times.append(time.perf_counter() - start)
+        if not report.ok:
+            raise SystemExit(f"The journal {path} fails its check: {report.problem}.")
     return min(times), statistics.median(times)
 
 
@@ -105,10 +157,12 @@ def time_ready(folder: Path, repeat: int) -> tuple[float, float, float]:
     times, cpu = [], []
     for run in range(repeat):
         notify = folder / f"notify-{run}.sock"
+        notify.unlink(missing_ok=True)  # left by an interrupted run
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         sock.bind(str(notify))
         sock.settimeout(30)
         env = dict(os.environ, NOTIFY_SOCKET=str(notify))
+        evict(folder)
         start = time.perf_counter()
         command = [sys.executable, "-m", "firmware.cli.main", "serve"]
         proc = subprocess.Popen(
@@ -135,31 +189,65 @@ def main() -> int:
     parser.add_argument("--hands", default="100,10000", help="comma-separated session lengths")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--dir", default=None, help="folder for the sessions (default: temp)")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep a session already played into DIR/<hands>/ instead of playing it again",
+    )
+    parser.add_argument(
+        "--full-up-to",
+        type=int,
+        default=2000,
+        help="replay the whole live journal (snapshots deleted) only for sessions up to "
+        "this many hands (2000; a 4,999-hand live journal takes a minute or more)",
+    )
+    parser.add_argument(
+        "--generate-only", action="store_true", help="play the sessions, measure nothing"
+    )
     args = parser.parse_args()
     base = Path(args.dir or tempfile.mkdtemp(prefix="pokertable-recovery-"))
-    print("seconds, min / median; tail = records replayed after the newest snapshot")
-    header = f"{'hands':>8s} {'records':>8s} {'tail':>5s} {'recovery':>15s}"
-    print(f"{header} {'full replay':>15s} {'serve ready':>15s} {'its CPU':>7s}")
+    print(
+        "seconds, min / median, journal files evicted from the page cache before each run; "
+        "tail = records replayed after the newest snapshot"
+    )
+    header = f"{'hands':>8s} {'records':>8s} {'tail':>5s} {'recovery':>13s} {'page check':>13s}"
+    print(
+        f"{header} {'whole check':>13s} {'full replay':>13s} {'serve ready':>13s} {'its CPU':>7s}"
+    )
     for hands in (int(h) for h in args.hands.split(",")):
         hands = hands - hands % 10 - 1 if hands % 10 == 0 else hands  # 9 after a snapshot
         folder = base / str(hands)
-        records = play_session(folder, hands)
+        records = play_session(folder, hands, args.reuse)
+        if args.generate_only:
+            print(f"{hands:8d} {records:8d} played into {folder}", flush=True)
+            continue
         path = folder / "journal.sqlite"
-        newest = Journal(str(path)).latest_snapshot()
+        key = read_key(str(folder / "journal.key"))
+        newest = Journal(str(path), key=key).latest_snapshot()
         tail = records - (newest[0] if newest else 0)
-        ours = time_restore(path, args.repeat)
-        copy = folder / "full.sqlite"
-        shutil.copy(path, copy)
-        db = sqlite3.connect(copy)
-        db.execute("DELETE FROM snapshots")
-        db.commit()
-        db.close()
-        full = time_restore(copy, max(1, args.repeat // 2))
-        copy.unlink()
+        ours = time_restore(path, args.repeat, check=False, key=key)
+        checked = time_restore(path, args.repeat, check=True, key=key)
+        whole = time_whole_check(path, max(1, args.repeat // 2))
+        full_cell = "-"
+        if hands <= args.full_up_to:
+            copy = folder / "full.sqlite"
+            shutil.copy(path, copy)
+            db = sqlite3.connect(copy)
+            db.execute("DELETE FROM snapshots")
+            db.commit()
+            db.close()
+            full = time_restore(copy, max(1, args.repeat // 2), check=True)
+            copy.unlink()
+            full_cell = f"{full[0]:.3f}/{full[1]:.3f}"
         ready = time_ready(folder, 3)
+
+        def cell(pair: tuple[float, float]) -> str:
+            return f"{pair[0]:.3f}/{pair[1]:.3f}"
+
         print(
-            f"{hands:8d} {records:8d} {tail:5d} {ours[0]:7.3f}/{ours[1]:7.3f} "
-            f"{full[0]:7.3f}/{full[1]:7.3f} {ready[0]:7.3f}/{ready[1]:7.3f} {ready[2]:7.2f}"
+            f"{hands:8d} {records:8d} {tail:5d} {cell(ours):>13s} {cell(checked):>13s} "
+            f"{cell(whole):>13s} {full_cell:>13s} {cell(ready[:2]):>13s} {ready[2]:7.2f}",
+            flush=True,
         )
         print(f"RATIO|recovery after {hands} hands (s, min)|{ours[0]:.3f}|< 0.5")
         print(f"RATIO|serve ready after {hands} hands (s, min)|{ready[0]:.3f}|< 1")

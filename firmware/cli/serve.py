@@ -41,7 +41,12 @@ from firmware.service.history import HandHistory
 from firmware.service.journal import Journal, JournalError, load_or_create_key
 from firmware.service.meters import Meters
 from firmware.service.notify import Notifier
-from firmware.service.recovery import restore, schedule_entries, store_table_setup
+from firmware.service.recovery import (
+    check_in_background,
+    restore,
+    schedule_entries,
+    store_table_setup,
+)
 from firmware.service.registry import TagRegistry
 from firmware.service.retention import Retention, after_hand, prune_history
 from firmware.service.storage import storage_has_room
@@ -75,7 +80,11 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     # the first start); a journal written before there was a key is signed as it is.
     key_path = os.path.join(data_dir, "journal.key")
     first_key = not os.path.exists(key_path)
-    journal = Journal(os.path.join(data_dir, "journal.sqlite"), key=load_or_create_key(key_path))
+    # Opened without SQLite's page check: the whole journal is checked on a thread
+    # once the table is back in play (check_in_background below).
+    journal = Journal(
+        os.path.join(data_dir, "journal.sqlite"), key=load_or_create_key(key_path), check=False
+    )
     if first_key and len(journal) > 0:
         journal.sign_head()
     registry = TagRegistry(os.path.join(data_dir, "tags.sqlite"))
@@ -120,6 +129,11 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     if isinstance(diag_section, dict) and isinstance(diag_section.get("export_dir"), str):
         controller.export_dir = diag_section["export_dir"]
     controller.display_names = display_names
+    if restored:
+        check_in_background(
+            journal.path,
+            lambda problem: controller.call_soon(lambda: controller.journal_damaged(problem)),
+        )
     for text in problems[:MAX_RECOVERY_ALERTS]:
         key, params = getattr(text, "key", None), getattr(text, "params", {})
         controller.alerts.append(Alert(controller.table_time(), text, key=key, params=params))

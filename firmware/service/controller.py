@@ -399,6 +399,8 @@ class Controller(Stops, TechnicianMode):
                 "ends.",
                 key="diag.busy",
             )
+        if "damaged" in self.state.stops:
+            raise IllegalAction(self.state.stops["damaged"], key="table.journal_damaged")
         if "journal" in self.state.stops and not self._storage_back():
             raise IllegalAction(self.state.stops["journal"], key="table.journal_full")
         # Tried on a copy first: only an event the table accepts reaches the journal.
@@ -423,6 +425,18 @@ class Controller(Stops, TechnicianMode):
             self.table.apply(event)
         finally:
             self._outputs()
+
+    def journal_damaged(self, problem: str) -> None:
+        """The whole-journal check (run after a restart, on a thread) found damage:
+        pause for good with an alert; nothing more is taken or journaled (loop thread)."""
+        text = (
+            f"The check of the whole journal found damage: {problem}. The table is paused "
+            "and takes nothing more; call the floor to run 'pokertable audit verify' and "
+            "'pokertable audit salvage'."
+        )
+        self.state.stops["damaged"] = text
+        self._alert(text)
+        self._outputs()
 
     def _tick(self, now: float) -> None:
         """A timer event for the table (none in test mode or while stopped)."""

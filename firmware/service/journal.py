@@ -120,6 +120,18 @@ def read_key(path: str) -> bytes:
     return key
 
 
+def _short(db: sqlite3.Connection) -> str:
+    """``"ok"``, or what is wrong when the file holds fewer pages than its header says
+    (a file cut short); cheap: no page is read."""
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    size = db.execute("PRAGMA page_size").fetchone()[0]
+    name = db.execute("PRAGMA database_list").fetchone()[2]
+    held = os.path.getsize(name) if name and os.path.exists(name) else pages * size
+    if held < pages * size:
+        return f"the file holds {held // size} of its {pages} pages"
+    return "ok"
+
+
 def _head_mac(key: bytes, records: int, last: bytes, meta: bytes) -> str:
     message = f"pokertable-journal-head:{records}:{last.hex()}:{meta.hex()}".encode()
     return hmac.new(key, message, hashlib.sha256).hexdigest()
@@ -144,6 +156,11 @@ class Journal:
         record and checks it in :meth:`verify` (``None``: chain only).
     :param read_only: Open an existing journal without changing it (``audit
         verify``); a missing file is an error, never created.
+    :param check: Run SQLite's ``quick_check`` of every page on open. ``pokertable
+        serve`` opens without it and runs :func:`check_whole` on a thread once the
+        table is back in play (reading a 5,000-hand file after a power cut is most of
+        a restart); a file cut short is still found at once (its header names more
+        pages than it holds).
     """
 
     def __init__(
@@ -152,6 +169,7 @@ class Journal:
         clock: Any = time.time,
         key: bytes | None = None,
         read_only: bool = False,
+        check: bool = True,
     ) -> None:
         self.path = path
         self.head_path = path + ".head"
@@ -169,7 +187,9 @@ class Journal:
                 self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
-            status = self._db.execute("PRAGMA quick_check").fetchone()[0]
+            status = (
+                self._db.execute("PRAGMA quick_check").fetchone()[0] if check else _short(self._db)
+            )
             if status != "ok":
                 raise JournalError(
                     f"The journal {path} is damaged ({status}). The table stays stopped; run "
@@ -177,14 +197,18 @@ class Journal:
                 )
             if not read_only:
                 self._db.executescript(_SCHEMA)
+            row = self._db.execute(
+                "SELECT id, hash FROM events ORDER BY id DESC LIMIT 1"
+            ).fetchone()
         except sqlite3.DatabaseError as exc:
             raise JournalError(
                 f"The journal {path} cannot be read ({exc}). The table stays stopped; run "
                 "'pokertable audit salvage' to copy the valid records to a new journal."
             ) from exc
-        row = self._db.execute("SELECT id, hash FROM events ORDER BY id DESC LIMIT 1").fetchone()
         self._last_id: int = row[0] if row else 0
         self._last_hash: bytes = row[1] if row else GENESIS
+        self._meta_cache: bytes | None = None
+        """The metadata's digest for the head, kept until the metadata changes."""
 
     def close(self) -> None:
         """Close the database."""
@@ -236,13 +260,19 @@ class Journal:
                 f"({kind}) was not recorded."
             ) from exc
         self._last_id, self._last_hash = number, digest
+        if meta is not None:
+            self._meta_cache = None
         if self.key is not None:
             self._write_head()
         return number
 
-    def _meta_digest(self) -> bytes:
-        rows = self._db.execute("SELECT key, value FROM meta ORDER BY key").fetchall()
-        return hashlib.sha256(msgpack.packb([[k, v] for k, v in rows])).digest()
+    def _meta_digest(self, fresh: bool = False) -> bytes:
+        """The digest of the ``meta`` table (read again only after :meth:`set_meta`,
+        or with ``fresh``, as verification does)."""
+        if self._meta_cache is None or fresh:
+            rows = self._db.execute("SELECT key, value FROM meta ORDER BY key").fetchall()
+            self._meta_cache = hashlib.sha256(msgpack.packb([[k, v] for k, v in rows])).digest()
+        return self._meta_cache
 
     def _write_head(self) -> None:
         """Write the keyed head (records, last hash, metadata digest) and sync it."""
@@ -441,9 +471,30 @@ class Journal:
         if records < count - 1:
             # One record may be committed just before a crash, before its head was synced.
             return f"{count - records} record(s) were added after the signed head"
-        if records == count and meta != self._meta_digest():
+        if records == count and meta != self._meta_digest(fresh=True):
             return "the metadata differs from the signed head"
         return ""
+
+
+def check_whole(path: str) -> VerifyReport:
+    """Everything ``audit verify`` checks but the head, on a connection of its own:
+    SQLite's ``quick_check`` of every page, then the whole chain and the metadata.
+
+    ``pokertable serve`` runs it on a thread while the table plays (the head moves
+    on with every record, and was checked against the chain at start by
+    :func:`firmware.service.recovery.restore`). Never raises: a journal that cannot
+    be read is a failed report.
+    """
+    try:
+        journal = Journal(path, read_only=True)
+    except JournalError as exc:
+        return VerifyReport(0, False, str(exc))
+    try:
+        return journal.verify(check_head=False)
+    except sqlite3.DatabaseError as exc:
+        return VerifyReport(0, False, f"the journal {path} cannot be read ({exc})")
+    finally:
+        journal.close()
 
 
 def salvage(source: str, target: str) -> VerifyReport:

@@ -13,12 +13,15 @@ of resumed.
 
 from __future__ import annotations
 
+import sqlite3
+import threading
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
 from firmware.engine.rules import Structure
 from firmware.errors import IllegalAction
-from firmware.service.journal import Journal
+from firmware.service.journal import Journal, JournalError, check_whole
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
@@ -104,9 +107,15 @@ def restore(journal: Journal, problems: list[str] | None = None) -> Table:
         )
     # Start from the newest snapshot (taken between hands every few hands, see
     # firmware.service.retention) and replay only the records after it.
-    snapshot = journal.latest_snapshot()
-    after, state = snapshot if snapshot is not None else (0, None)
-    events = list(journal.events(after))
+    try:
+        snapshot = journal.latest_snapshot()
+        after, state = snapshot if snapshot is not None else (0, None)
+        events = list(journal.events(after))
+    except sqlite3.DatabaseError as exc:  # a damaged page in what recovery reads
+        raise JournalError(
+            f"The journal {journal.path} cannot be read ({exc}). The table stays stopped; "
+            "run 'pokertable audit salvage' to copy the valid records to a new journal."
+        ) from exc
     skipped: set[int] = set()
     while True:
         table = Table(config, deck_ready=setup["deck_ready"], schedule=schedule)
@@ -135,6 +144,28 @@ def restore(journal: Journal, problems: list[str] | None = None) -> Table:
         journal.append(event)
         table.apply(event)
     return table
+
+
+def check_in_background(path: str, damaged: Callable[[str], None]) -> threading.Thread:
+    """Check the whole journal at ``path`` on a thread of its own (started here).
+
+    After a restart the journal is opened without SQLite's page check and only
+    the records after the newest snapshot are verified (:func:`restore`), so
+    the table is back in play at once; this runs the rest of what ``pokertable
+    audit verify`` checks (every page, the whole chain, the metadata) beside
+    the table and calls ``damaged`` with the problem (from this thread) if it
+    finds one. SQLite reads the pages without holding the interpreter lock.
+    """
+
+    def run() -> None:
+        report = check_whole(path)
+        if not report.ok:
+            where = f" (record {report.first_bad})" if report.first_bad else ""
+            damaged(f"{report.problem}{where}")
+
+    thread = threading.Thread(target=run, name="journal-check", daemon=True)
+    thread.start()
+    return thread
 
 
 class Skipped(str):

@@ -40,6 +40,15 @@ def trial_copy(table: Table) -> Table:
         items = getattr(table, name, None)
         if isinstance(items, list):
             memo[id(items)] = list(items)
+    # Frozen objects are shared, not copied: the configuration, the hand's plan and
+    # the events already in the hand's logs (an event is never changed once applied).
+    # Copying them was most of a trial's cost (issue 15).
+    shared: list[Any] = [table.config]
+    th = table.hand
+    if th is not None:
+        shared += [th.plan, th.hand.config, *th.log, *th.hand.events]
+    for item in shared:
+        memo[id(item)] = item
     return copy.deepcopy(table, memo)
 
 
