@@ -51,12 +51,13 @@ from bench_ui_latency import BUY_IN, Dealer, tap
 
 from firmware.protocol.framing import HEADER, decode_body, encode
 from firmware.service.controller import Controller
-from firmware.service.journal import Journal
+from firmware.service.journal import KEY_BYTES, Journal
 from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
 from firmware.views.audience import console_view, seat_view
+from firmware.views.share import ViewShare
 from ui.app import make_screen
 from ui.widgets import Screen
 
@@ -80,7 +81,8 @@ class Path:
         table = Table(config, deck_ready=True)
         for seat in range(1, SEATS + 1):
             table.apply(te.SitDown(seat, f"Player {seat}", BUY_IN))
-        self.journal = Journal(journal_path)
+        # Kept as serve keeps it: with the key, so every record also writes the signed head.
+        self.journal = Journal(journal_path, key=b"k" * KEY_BYTES)
         self.table = table
         self.ctl = Controller(table, {}, TagRegistry(":memory:"), journal=self.journal.append)
         self.dealer = Dealer(self, rng)  # type: ignore[arg-type]
@@ -97,8 +99,9 @@ class Path:
 
     def views(self) -> list[View]:
         """Every audience's view, as the server computes them after a change."""
-        out = [seat_view(self.table, s, "en", self.ctl) for s in range(1, SEATS + 1)]
-        console = console_view(self.table, "en", self.ctl)
+        share = ViewShare()  # as the server: one share per change
+        out = [seat_view(self.table, s, "en", self.ctl, share) for s in range(1, SEATS + 1)]
+        console = console_view(self.table, "en", self.ctl, share)
         console["staff"] = None
         return [*out, console]
 

@@ -64,6 +64,7 @@ from firmware.protocol.tls import common_name, server_ssl_context
 from firmware.service.controller import Controller
 from firmware.service.safety import LogThrottle
 from firmware.views.audience import console_view, seat_view, technician_view
+from firmware.views.share import ViewShare
 
 log = logging.getLogger("firmware.protocol")
 
@@ -387,12 +388,17 @@ class TableServer(TableRequests):
             clients = [c for c in self.clients.values() if c.audience is not None]
         inserted = controller.state.readers.get("console")
         loop = self._loop
+        # One change, one share: what the views have in common is computed once, and
+        # clients of the same audience (seat, language, who is logged in) get the same
+        # bytes, encoded once.
+        share = ViewShare()
+        encoded: dict[tuple[Any, ...], bytes | None] = {}
         for client in clients:
             if client.badge is not None and loop is not None and not loop.is_closed():
                 gone = inserted != client.badge
                 with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(self._badge_seen, client, gone)
-            self._push_view(client)
+            self._push_view(client, share, encoded)
 
     # ------------------------------------------------------------ badges (server thread)
 
@@ -424,16 +430,21 @@ class TableServer(TableRequests):
             "protocol.login.badge_removed",
         )
 
-    def view_for(self, client: ClientState) -> dict[str, Any] | None:
-        """``client``'s view of the table now (loop thread only); ``None`` before hello."""
+    def view_for(
+        self, client: ClientState, share: ViewShare | None = None
+    ) -> dict[str, Any] | None:
+        """``client``'s view of the table now (loop thread only); ``None`` before hello.
+
+        :param share: What the views of this change have in common (``_on_change``).
+        """
         table = self.controller.table
         audience = client.audience
         view: dict[str, Any]
         if audience == "seat":
             assert client.seat is not None
-            view = seat_view(table, client.seat, client.lang, self.controller)
+            view = seat_view(table, client.seat, client.lang, self.controller, share)
         elif audience == "console":
-            view = console_view(table, client.lang, self.controller)
+            view = console_view(table, client.lang, self.controller, share)
         elif audience == "technician":
             view = technician_view(self.controller, client.lang)
         else:
@@ -445,19 +456,35 @@ class TableServer(TableRequests):
             )
         return view
 
-    def _push_view(self, client: ClientState) -> None:
-        """Compute ``client``'s view on the loop thread and hand it to the server thread."""
+    def _push_view(
+        self,
+        client: ClientState,
+        share: ViewShare | None = None,
+        encoded: dict[tuple[Any, ...], bytes | None] | None = None,
+    ) -> None:
+        """Compute ``client``'s view on the loop thread and hand it to the server thread.
+
+        :param encoded: The views of this change already encoded, by audience.
+        """
         loop = self._loop
         if loop is None or loop.is_closed():
             return
-        view = self.view_for(client)
-        if view is None:
-            return
         audience = client.audience
-        try:
-            data = encode(view)
-        except FrameError as exc:
-            log.error("The %s view for client %s cannot be sent: %s", audience, client.id, exc)
+        key = (audience, client.seat, client.lang, client.staff, client.role)
+        if encoded is not None and key in encoded:
+            data = encoded[key]
+        else:
+            view = self.view_for(client, share)
+            if view is None:
+                return
+            try:
+                data = encode(view)
+            except FrameError as exc:
+                log.error("The %s view for client %s cannot be sent: %s", audience, client.id, exc)
+                data = None
+            if encoded is not None:
+                encoded[key] = data
+        if data is None:
             return
         with contextlib.suppress(RuntimeError):  # the server loop is closing
             loop.call_soon_threadsafe(self._offer_view, client.id, data)

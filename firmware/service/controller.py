@@ -52,7 +52,7 @@ from firmware.service.chipbets import ChipBets
 from firmware.service.controller_state import Alert, ControllerState, DiagSession
 from firmware.service.diag import DeviceRates
 from firmware.service.registry import TagRegistry
-from firmware.service.safety import Stops, trial_apply
+from firmware.service.safety import Stops, Trials
 from firmware.service.technician import TechnicianMode
 from firmware.table import events as te
 from firmware.table.table import Table
@@ -99,6 +99,8 @@ class Controller(Stops, TechnicianMode):
         """The data directory, for the diagnostics' free-space item (set by ``serve``)."""
         """Whether the journal can be written again (checked each tick while it could not)."""
         self.state = ControllerState()
+        self.trials = Trials()
+        """Where each event is tried before it is journaled (a twin of the table)."""
         self.chip_bets = ChipBets(registry)
         self.alerts: list[Alert] = []
         self.display_names: dict[str, dict[str, str]] = {}
@@ -403,28 +405,42 @@ class Controller(Stops, TechnicianMode):
             raise IllegalAction(self.state.stops["damaged"], key="table.journal_damaged")
         if "journal" in self.state.stops and not self._storage_back():
             raise IllegalAction(self.state.stops["journal"], key="table.journal_full")
-        # Tried on a copy first: only an event the table accepts reaches the journal.
-        trial_apply(self.table, event)
-        if self.journal is not None:
-            try:
-                if not isinstance(event, te.Tick) and self.table.now > self._journaled_time:
-                    # The time the clock reached without journaling (see tick()) goes
-                    # first, so a replay applies this event at the same table time.
-                    caught_up = te.Tick(self.table.now)
-                    self.journal(caught_up)
-                    self.table.apply(caught_up)
-                self.journal(event)
-            except Exception as exc:
-                self._journal_failed(exc)
-                raise IllegalAction(self.state.stops["journal"], key="table.journal_full") from exc
-        if isinstance(event, te.Tick):
-            self._journaled_time = max(self._journaled_time, event.now)
-        else:
-            self._journaled_time = self.table.now
+        caught_up = None
+        if (
+            self.journal is not None
+            and not isinstance(event, te.Tick)
+            and self.table.now > self._journaled_time
+        ):
+            # The time the clock reached without journaling (see tick()) goes first,
+            # so a replay applies this event at the same table time.
+            caught_up = te.Tick(self.table.now)
+        # Tried first on the table's twin (safety.Trials), exactly as the table will take
+        # them: only an event the table accepts reaches the journal.
+        self.trials.trial(self.table, [event] if caught_up is None else [caught_up, event])
         try:
-            self.table.apply(event)
-        finally:
-            self._outputs()
+            if self.journal is not None:
+                try:
+                    if caught_up is not None:
+                        self.journal(caught_up)
+                        self.table.apply(caught_up)
+                    self.journal(event)
+                except Exception as exc:
+                    self._journal_failed(exc)
+                    raise IllegalAction(
+                        self.state.stops["journal"], key="table.journal_full"
+                    ) from exc
+            if isinstance(event, te.Tick):
+                self._journaled_time = max(self._journaled_time, event.now)
+            else:
+                self._journaled_time = self.table.now
+            try:
+                self.table.apply(event)
+            finally:
+                self._outputs()
+        except BaseException:
+            self.trials.drop()
+            raise
+        self.trials.taken(self.table)
 
     def journal_damaged(self, problem: str) -> None:
         """The whole-journal check (run after a restart, on a thread) found damage:

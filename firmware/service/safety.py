@@ -64,15 +64,74 @@ def trial_apply(table: Table, event: te.TableEvent) -> None:
         trial.apply(event)
     except IllegalAction:
         raise
-    except PokerTableError as exc:  # a refusal of another kind (a chip race's ConfigError)
-        raise IllegalAction(str(exc), key=exc.key, **exc.params) from exc
     except Exception as exc:
-        raise IllegalAction(
-            f"The table cannot take the {event.kind} event ({type(exc).__name__}: {exc}); "
-            "nothing was recorded. Check the request and call the floor if it repeats.",
-            key="table.refused_fault",
-            kind=event.kind,
-        ) from exc
+        raise _refusal(event, exc) from exc
+
+
+def _refusal(event: te.TableEvent, exc: Exception) -> IllegalAction:
+    """The refusal an exception raised by a trial becomes (see :func:`trial_apply`)."""
+    if isinstance(exc, IllegalAction):
+        return exc
+    if isinstance(exc, PokerTableError):  # a refusal of another kind (a chip race's ConfigError)
+        return IllegalAction(str(exc), key=exc.key, **exc.params)
+    return IllegalAction(
+        f"The table cannot take the {event.kind} event ({type(exc).__name__}: {exc}); "
+        "nothing was recorded. Check the request and call the floor if it repeats.",
+        key="table.refused_fault",
+        kind=event.kind,
+    )
+
+
+class Trials:
+    """Tries each event on a twin of the table kept in step with it (issue 15).
+
+    :func:`trial_apply` copies the table for every event; during a hand that copy
+    was most of the controller's time per event. The twin is a
+    :func:`trial_copy` taken when the hand starts (or whenever it may differ
+    from the table), and every event the table accepts is applied to both, so
+    the next event is tried on the twin as it is. The twin is dropped (and copied
+    again on the next event) after a refusal, a journal failure, between hands,
+    or when the table's log is not where the twin left it.
+    """
+
+    def __init__(self) -> None:
+        self._twin: Table | None = None
+        self._of: Table | None = None
+        self._mark: tuple[int, int, int] | None = None
+
+    @staticmethod
+    def _where(table: Table) -> tuple[int, int, int]:
+        return (len(table.log), table.hand_number, id(table.hand))
+
+    def trial(self, table: Table, events: list[te.TableEvent]) -> None:
+        """Apply ``events`` in order to the twin of ``table`` (copied when needed).
+
+        :raises IllegalAction: as :func:`trial_apply` does; the twin is dropped.
+        """
+        twin = self._twin
+        if (
+            twin is None
+            or self._of is not table
+            or table.hand is None
+            or self._mark != self._where(table)
+        ):
+            twin = trial_copy(table)
+        twin.advance_clock(table.now)
+        self._twin = None  # until the table has taken the same events
+        for event in events:
+            try:
+                twin.apply(event)
+            except Exception as exc:
+                raise _refusal(event, exc) from exc
+        self._twin, self._of = twin, table
+
+    def taken(self, table: Table) -> None:
+        """The table took the events of the last :meth:`trial`: the twin is in step."""
+        self._mark = self._where(table)
+
+    def drop(self) -> None:
+        """Forget the twin (the table did not take what was tried)."""
+        self._twin = None
 
 
 class LogThrottle:
@@ -194,4 +253,4 @@ class Stops:
         return True
 
 
-__all__ = ["APPEND_ONLY", "LogThrottle", "Stops", "trial_apply", "trial_copy"]
+__all__ = ["APPEND_ONLY", "LogThrottle", "Stops", "Trials", "trial_apply", "trial_copy"]

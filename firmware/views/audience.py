@@ -33,16 +33,15 @@ from firmware.i18n import CATALOG, tr
 from firmware.views.alerts import alert_text
 from firmware.views.devices import devices, fault_text
 from firmware.views.diag import diag_view
+from firmware.views.recall import _record_shown, recall
 from firmware.views.redact import UNSEEN, redact
 from firmware.views.rules import chip_breakdown, hide_pot, pot_shown, to_show
+from firmware.views.share import ViewShare
 
 if TYPE_CHECKING:
     from firmware.service.controller import Controller
     from firmware.table.dealing import TableHand
     from firmware.table.table import Table
-
-RECALL_HANDS = 10
-"""How many past hands a recall shows."""
 
 ALERTS_SHOWN = 20
 """How many of the latest alerts the console view carries."""
@@ -56,11 +55,6 @@ PUBLIC_DRAW_ROLES = ("exposed", "removed", "burn")
 
 def _names(cards: Iterable[int | None]) -> list[str]:
     return [UNSEEN if c is None else format_card(c) for c in cards]
-
-
-def _split(run: str) -> list[str]:
-    """``"AhKd"`` -> ``["Ah", "Kd"]``."""
-    return [run[i : i + 2] for i in range(0, len(run), 2)]
 
 
 def _holding(th: TableHand, position: int) -> list[int | None]:
@@ -178,104 +172,6 @@ def _seats(
     return rows
 
 
-def _record_shown(record: dict[str, Any]) -> dict[str, list[str]]:
-    """The hands tabled in a finished hand, by seat, from its record.
-
-    Hands shown with a show action, and hands turned up when no more betting
-    was possible: in a hand neither void nor awarded by the floor, every hand
-    still in contention at the end (two or more) was tabled, since the pots
-    are awarded at the showdown only when each has been.
-    """
-    shown: dict[str, list[str]] = {}
-    out: set[str] = set()
-    for action in record["actions"]:
-        seat = str(action["seat"])
-        if action["action"] in ("show", "turned_up"):
-            shown[seat] = list(dict.fromkeys(shown.get(seat, []) + _split(action["cards"])))
-        elif action["action"] in ("fold", "kill_hand", "muck"):
-            out.add(seat)
-    awarded = any(i["rule"] == "TDA-1" for i in record["incidents"])
-    contenders = [str(x) for x in record["seats"] if str(x) not in out]
-    if not record["void"] and not awarded and len(contenders) >= 2:
-        for seat in contenders:
-            cards = record["cards"]["hole"].get(seat, [])
-            if len(cards) == 2 and seat not in shown:
-                shown[seat] = list(cards)
-    return shown
-
-
-def _recall_entry(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
-    """One finished hand as ``viewer`` (a seat, or ``None`` for the console) could see it."""
-    shown = _record_shown(record)
-    roles = record["cards"]["by_role"]
-    exposed = [c for role in ("exposed", "removed") for c in roles.get(role, [])]
-    board = _split(record["cards"]["board"])
-    visible = set(board) | set(exposed)
-    for cards in shown.values():
-        visible.update(cards)
-    own: list[str] = []
-    if viewer is not None:
-        own = list(record["cards"]["hole"].get(str(viewer), []))
-        visible.update(own)
-    actions = []
-    for action in record["actions"]:
-        entry = dict(action)
-        if "cards" in entry:
-            entry["cards"] = _split(entry["cards"])
-        if "reason" in entry:
-            entry["reason"] = redact(entry["reason"], visible)
-        actions.append(entry)
-    return {
-        "hand": record["hand"],
-        "button": record["button"],
-        "players": dict(record["players"]),
-        "board": board,
-        "exposed": exposed,
-        "hole": own,
-        "shown": shown,
-        "actions": actions,
-        "void": record["void"],
-        "pots": [
-            {"amount": p["amount"], "winners": list(p["winners"]), "shares": dict(p["shares"])}
-            for p in record["pots"]
-        ],
-        "starting_stacks": dict(record["starting_stacks"]),
-        "finishing_stacks": dict(record["finishing_stacks"]),
-    }
-
-
-_RECALL_CACHE: dict[tuple[int, int | None], tuple[dict[str, Any], dict[str, Any]]] = {}
-"""Recall entries already built, by record identity and viewer (records never change)."""
-
-
-def _cached_entry(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
-    key = (id(record), viewer)
-    hit = _RECALL_CACHE.get(key)
-    if hit is not None and hit[0] is record:
-        return hit[1]
-    if len(_RECALL_CACHE) > 4096:
-        _RECALL_CACHE.clear()
-    entry = _recall_entry(record, viewer)
-    _RECALL_CACHE[key] = (record, entry)
-    return entry
-
-
-def _recall(table: Table, viewer: int | None) -> list[dict[str, Any]]:
-    """The last ten hands as ``viewer`` could see them (entries are shared: read only)."""
-    records = table.records
-    if viewer is not None:
-        # Only the hands of the player sitting there now, never a previous occupant's.
-        seat = table.seating.seats.get(viewer)
-        player = seat.player if seat is not None else None
-        mine = [
-            r
-            for r in records[-(RECALL_HANDS * 5) :]
-            if viewer in r["seats"] and r["players"].get(str(viewer)) == player
-        ]
-        return [_cached_entry(r, viewer) for r in mine[-RECALL_HANDS:]]
-    return [_cached_entry(r, None) for r in records[-RECALL_HANDS:]]
-
-
 def _winners(table: Table, lang: str) -> list[dict[str, Any]]:
     """Who won what in the last finished hand, with the tabled hand described."""
     if table.hand is not None or not table.records:
@@ -300,6 +196,36 @@ def _winners(table: Table, lang: str) -> list[dict[str, Any]]:
 
 
 def _table(
+    table: Table,
+    lang: str,
+    viewer: int | None,
+    controller: Controller | None = None,
+    share: ViewShare | None = None,
+) -> tuple[dict[str, Any], set[str]]:
+    """The ``table`` part of a view and the set of cards its audience may see.
+
+    With a ``share``, the part everyone may see is computed once and each
+    seat's view differs only by the viewer's own row. Every part returned has
+    its own ``pots`` (a seat's view takes the amounts out of them, TDA-34).
+    """
+    if share is None:
+        return _table_now(table, lang, viewer, controller)
+    base, public = share.get(("table", lang), lambda: _table_now(table, lang, None, controller))
+    part = dict(base)
+    part["pots"] = [dict(pot) for pot in base["pots"]]
+    th = table.hand
+    if viewer is None or th is None or viewer not in th.plan.seats:
+        return part, public
+    held = _holding(th, th.plan.seats.index(viewer))
+    rows = list(base["seats"])
+    for index, row in enumerate(rows):
+        if row["seat"] == viewer:
+            rows[index] = {**row, "cards": _names(held)}
+    part["seats"] = rows
+    return part, public | {format_card(c) for c in held if c is not None}
+
+
+def _table_now(
     table: Table, lang: str, viewer: int | None, controller: Controller | None = None
 ) -> tuple[dict[str, Any], set[str]]:
     """The ``table`` part of a view and the set of cards its audience may see."""
@@ -408,10 +334,18 @@ def _legal(table: Table, seat: int) -> dict[str, Any] | None:
 
 
 def seat_view(
-    table: Table, seat: int, lang: str, controller: Controller | None = None
+    table: Table,
+    seat: int,
+    lang: str,
+    controller: Controller | None = None,
+    share: ViewShare | None = None,
 ) -> dict[str, Any]:
-    """The view of ``seat``'s screen: its own cards and public cards only."""
-    part, _ = _table(table, lang, seat, controller)
+    """The view of ``seat``'s screen: its own cards and public cards only.
+
+    :param share: What this change's views have in common (:class:`ViewShare`).
+    """
+    part, _ = _table(table, lang, seat, controller, share)
+    share = share or ViewShare()
     view = {
         "type": "view",
         "audience": "seat",
@@ -419,11 +353,11 @@ def seat_view(
         "lang": lang,
         "table": part,
         "legal": _legal(table, seat),
-        "recall": _recall(table, seat),
+        "recall": recall(table, seat),
         "paused": controller.paused if controller is not None else False,
-        "level": _level(table),
+        "level": share.get(("level",), lambda: _level(table)),
         "own_hand": _own_hand(table, seat, lang),
-        "distribution": _distribution(table, lang),
+        "distribution": share.get(("distribution", lang), lambda: _distribution(table, lang)),
     }
     hide_pot(view)
     return view
@@ -467,11 +401,22 @@ def _own_hand(table: Table, seat: int, lang: str) -> str:
     th = table.hand
     if th is None or seat not in th.plan.seats:
         return ""
-    cards = [c for c in _holding(th, th.plan.seats.index(seat)) if c is not None]
-    board = list(th.hand.board)
+    cards = tuple(c for c in _holding(th, th.plan.seats.index(seat)) if c is not None)
+    board = tuple(th.hand.board)
     if len(cards) != 2 or len(board) < 3:
         return ""
-    return best_hand(cards + board).describe(lang)
+    key = (cards, board, lang)
+    described = _OWN_HANDS.get(key)
+    if described is None:
+        if len(_OWN_HANDS) > 1024:
+            _OWN_HANDS.clear()
+        described = _OWN_HANDS[key] = best_hand([*cards, *board]).describe(lang)
+    return described
+
+
+_OWN_HANDS: dict[tuple[tuple[int, ...], tuple[int, ...], str], str] = {}
+"""Hands already described, by hole cards, board and language (the same on every event
+of a street)."""
 
 
 def _said(key: str, part: str, lang: str, params: dict[str, Any], english: str) -> str:
@@ -491,9 +436,17 @@ def _buy_in(table: Table) -> dict[str, int]:
     }
 
 
-def console_view(table: Table, lang: str, controller: Controller | None = None) -> dict[str, Any]:
-    """The dealer console's view: the hand's progress and public cards, no hole card."""
-    part, visible = _table(table, lang, None, controller)
+def console_view(
+    table: Table,
+    lang: str,
+    controller: Controller | None = None,
+    share: ViewShare | None = None,
+) -> dict[str, Any]:
+    """The dealer console's view: the hand's progress and public cards, no hole card.
+
+    :param share: What this change's views have in common (:class:`ViewShare`).
+    """
+    part, visible = _table(table, lang, None, controller, share)
     th = table.hand
     next_card: dict[str, Any] = {"role": "none", "seat": None, "street": None}
     incidents: list[dict[str, str]] = []
@@ -532,7 +485,7 @@ def console_view(table: Table, lang: str, controller: Controller | None = None) 
         "audience": "console",
         "lang": lang,
         "table": part,
-        "recall": _recall(table, None),
+        "recall": recall(table, None),
         "console": {
             "prompt": _translate_prompt(table, lang),
             "next_card": next_card,

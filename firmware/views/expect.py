@@ -26,7 +26,8 @@ from firmware.errors import CardError
 from firmware.table.dealing import TableHand
 from firmware.table.script_text import ScriptError
 from firmware.table.table import Table
-from firmware.views.audience import _record_shown, console_view, public_cards, seat_view
+from firmware.views.audience import console_view, public_cards, seat_view
+from firmware.views.recall import _record_shown
 from firmware.views.redact import UNSEEN, cards_in_text
 
 NONE = "-"

@@ -1,0 +1,117 @@
+"""Events tried on a twin of the table kept in step (``firmware.service.safety.Trials``).
+
+The controller tries each event before journaling it; the twin must stay exactly
+the table (so a trial answers what the table would do), and be copied again
+whenever it may not be.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from firmware.errors import IllegalAction
+from firmware.service.controller import Controller
+from firmware.service.registry import TagRegistry
+from firmware.table import events as te
+from firmware.table.table import Table
+from hal_sim.table_soak import Soak
+
+
+def picture(table: Table) -> dict[str, Any]:
+    """What a player or the floor can see of a table, with the hand's inner state."""
+    th = table.hand
+    seen: dict[str, Any] = {
+        "now": table.now,
+        "hand_number": table.hand_number,
+        "log": len(table.log),
+        "seats": {k: (v.stack, v.rebuy, v.markers) for k, v in table.seating.seats.items()},
+        "button": table.seating.button,
+    }
+    if th is not None:
+        seen["hand"] = th.hand.snapshot()
+        seen["draws"] = [(d.card, d.role, d.public) for d in th.s.draws]
+        seen["incidents"] = [(i.rule, i.what) for i in th.s.incidents]
+        seen["clock"] = (th.s.clock.seat, th.s.now)
+    return seen
+
+
+class ControlledSoak(Soak):
+    """The soak with every event going through the controller, as on a table."""
+
+    def __init__(self, seed: int) -> None:
+        self.controller: Controller | None = None
+        super().__init__("casino-cash", seed, incident_rate=0.3)
+        self.journaled: list[te.TableEvent] = []
+        self.controller = Controller(
+            self.table, {}, TagRegistry(":memory:"), journal=self.journaled.append
+        )
+        self.in_step = 0
+        self.refused = 0
+
+    def _apply(self, event: te.TableEvent) -> bool:
+        controller = self.controller
+        if controller is None:
+            return super()._apply(event)
+        if len(self.journaled) % 3 == 0:
+            controller.tick(self.table.now + 0.25)  # the clock moves on, not journaled yet
+        before = len(self.journaled)
+        try:
+            controller.submit(event)
+        except IllegalAction:
+            assert len(self.journaled) == before  # nothing journaled that was refused
+            assert controller.trials._twin is None
+            return False
+        twin = controller.trials._twin
+        if twin is not None:
+            assert twin is not self.table and picture(twin) == picture(self.table)
+            self.in_step += 1
+        th = self.table.hand
+        if th is not None and th.hand.actor is not None and len(self.journaled) % 5 == 0:
+            # A tap out of turn now and then: refused, nothing journaled, twin dropped.
+            wrong = next(s for s in th.plan.seats if s != th.seat(th.hand.actor))
+            with pytest.raises(IllegalAction):
+                controller.submit(te.Act(wrong, "fold", 0))
+            assert len(self.journaled) in (before + 1, before + 2)  # event (and catch-up tick)
+            assert controller.trials._twin is None
+            self.refused += 1
+        return True
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_twin_stays_the_table_through_hands_with_incidents_and_refusals(seed: int) -> None:
+    soak = ControlledSoak(seed)
+    for _ in range(15):
+        soak.play_hand()
+    assert soak.in_step > 300 and soak.refused > 0
+
+
+def test_a_table_changed_behind_the_controller_is_copied_again() -> None:
+    soak = ControlledSoak(5)
+    soak.play_hand()
+    assert soak._apply(te.Shuffle()) and soak._apply(te.Cut())
+    controller = soak.controller
+    assert controller is not None and soak.table.hand is not None
+    twin = controller.trials._twin
+    assert twin is not None
+    soak.table.apply(te.Tick(soak.table.now + 1))  # not through the controller
+    controller.submit(te.Tick(soak.table.now + 2))
+    assert controller.trials._twin is not twin
+    assert picture(controller.trials._twin) == picture(soak.table)  # type: ignore[arg-type]
+
+
+def test_a_journal_failure_drops_the_twin_and_leaves_the_table_as_it_was() -> None:
+    soak = ControlledSoak(6)
+    soak.play_hand()
+    controller = soak.controller
+    assert controller is not None
+    before = picture(soak.table)
+
+    def full(event: te.TableEvent) -> None:
+        raise OSError("No space left on device")
+
+    controller.journal = full
+    with pytest.raises(IllegalAction, match="No space left"):
+        controller.submit(te.Shuffle())
+    assert controller.trials._twin is None and picture(soak.table) == before
