@@ -70,6 +70,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
 );
 """
 
+_INSERT = "INSERT INTO events (id, time, kind, record, prev, hash) VALUES (?, ?, ?, ?, ?, ?)"
+
 #: Snapshots kept in a journal (older ones are deleted when a new one is saved).
 KEEP_SNAPSHOTS = 2
 
@@ -134,7 +136,7 @@ def _short(db: sqlite3.Connection) -> str:
 
 def _head_mac(key: bytes, records: int, last: bytes, meta: bytes) -> str:
     message = f"pokertable-journal-head:{records}:{last.hex()}:{meta.hex()}".encode()
-    return hmac.new(key, message, hashlib.sha256).hexdigest()
+    return hmac.digest(key, message, "sha256").hex()
 
 
 @dataclass(frozen=True)
@@ -207,11 +209,15 @@ class Journal:
             ) from exc
         self._last_id: int = row[0] if row else 0
         self._last_hash: bytes = row[1] if row else GENESIS
+        self._head_fd: int | None = None
         self._meta_cache: bytes | None = None
         """The metadata's digest for the head, kept until the metadata changes."""
 
     def close(self) -> None:
-        """Close the database."""
+        """Close the database (and the head file)."""
+        if self._head_fd is not None:
+            os.close(self._head_fd)
+            self._head_fd = None
         self._db.close()
 
     # ------------------------------------------------------------ metadata
@@ -237,23 +243,12 @@ class Journal:
         """Commit one chained record (and a metadata row with it); keep the head."""
         digest = _digest(self._last_hash, record)
         number = self._last_id + 1
+        row = (number, self._clock(), kind, record, self._last_hash, digest)
         try:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "INSERT INTO events (id, time, kind, record, prev, hash) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (number, self._clock(), kind, record, self._last_hash, digest),
-                )
-                if meta is not None:
-                    self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta)
-                self._db.execute("COMMIT")
-            except BaseException:
-                # SQLite may already have rolled back (a full disk does): a failed ROLLBACK
-                # must not hide the real error.
-                with contextlib.suppress(sqlite3.Error):
-                    self._db.execute("ROLLBACK")
-                raise
+            if meta is None:  # one statement: its own transaction
+                self._db.execute(_INSERT, row)
+            else:
+                self._write_with_meta(row, meta)
         except sqlite3.Error as exc:
             raise JournalError(
                 f"The journal {self.path} cannot be written ({exc}); record {number} "
@@ -265,6 +260,20 @@ class Journal:
         if self.key is not None:
             self._write_head()
         return number
+
+    def _write_with_meta(self, row: tuple[Any, ...], meta: tuple[str, bytes]) -> None:
+        """Commit a record and its metadata row in one transaction."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute(_INSERT, row)
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta)
+            self._db.execute("COMMIT")
+        except BaseException:
+            # SQLite may already have rolled back (a full disk does): a failed ROLLBACK
+            # must not hide the real error.
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise
 
     def _meta_digest(self, fresh: bool = False) -> bytes:
         """The digest of the ``meta`` table (read again only after :meth:`set_meta`,
@@ -289,19 +298,17 @@ class Journal:
         # lost), so at most the one record committed just before it is after the head.
         data = json.dumps(head).encode().ljust(HEAD_BYTES)
         try:
-            created = not os.path.exists(self.head_path)
-            fd = os.open(self.head_path, os.O_WRONLY | os.O_CREAT, 0o600)
-            try:
-                os.pwrite(fd, data, 0)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            if created:  # the new name itself must survive a power cut
-                folder = os.open(os.path.dirname(os.path.abspath(self.head_path)), os.O_RDONLY)
-                try:
-                    os.fsync(folder)
-                finally:
-                    os.close(folder)
+            if self._head_fd is None:  # opened once, kept open until close()
+                created = not os.path.exists(self.head_path)
+                self._head_fd = os.open(self.head_path, os.O_WRONLY | os.O_CREAT, 0o600)
+                if created:  # the new name itself must survive a power cut
+                    folder = os.open(os.path.dirname(os.path.abspath(self.head_path)), os.O_RDONLY)
+                    try:
+                        os.fsync(folder)
+                    finally:
+                        os.close(folder)
+            os.pwrite(self._head_fd, data, 0)
+            os.fsync(self._head_fd)
         except OSError as exc:
             raise JournalError(
                 f"The journal's head {self.head_path} cannot be written ({exc})."
