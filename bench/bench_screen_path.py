@@ -50,7 +50,7 @@ import pygame
 from bench_ui_latency import BUY_IN, Dealer, tap
 
 from firmware.protocol.framing import HEADER, decode_body, encode
-from firmware.service.controller import Controller
+from firmware.service.controller import Controller, collect_between_hands
 from firmware.service.journal import KEY_BYTES, Journal
 from firmware.service.registry import TagRegistry
 from firmware.table import events as te
@@ -85,10 +85,12 @@ class Path:
         self.journal = Journal(journal_path, key=b"k" * KEY_BYTES)
         self.table = table
         self.ctl = Controller(table, {}, TagRegistry(":memory:"), journal=self.journal.append)
+        collect_between_hands(self.ctl)  # as serve does
         self.dealer = Dealer(self, rng)  # type: ignore[arg-type]
         self.out, self.sink = socket.socketpair()
         threading.Thread(target=self._drain, daemon=True).start()
         self.controller: list[Sample] = []
+        self.between: list[Sample] = []
         self.sending: list[Sample] = []
         self.seat1_views: list[View] = []
         self.latest: dict[int, bytes] = {}
@@ -120,6 +122,8 @@ class Path:
 
         (ok, views), spent = timed(control)
         self.controller.append(spent)
+        if self.table.hand is None:  # the loop's next turn: the collection after a hand
+            self.between.append(timed(self.ctl.run_pending)[1])
         self.sending.append(timed(lambda: self.send(views))[1])
         self.seat1_views.append(views[0])
         return bool(ok)
@@ -187,6 +191,7 @@ def run(events: int, seed: int) -> dict[str, list[Sample]]:
         "encode + send 10 views, per event": path.sending,
         "one seat screen's redraw (set_view + draw)": redraws,
         "tap -> that screen redrawn (in process)": taps,
+        "full garbage collection after each hand": path.between,
     }
 
 

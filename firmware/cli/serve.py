@@ -36,7 +36,7 @@ from firmware.hal.backends import build_devices
 from firmware.protocol.auth import TerminalSecrets
 from firmware.protocol.limits import Limits
 from firmware.protocol.server import TableServer, server_ssl_context
-from firmware.service.controller import Alert, Controller
+from firmware.service.controller import Alert, Controller, collect_between_hands
 from firmware.service.history import HandHistory
 from firmware.service.journal import Journal, JournalError, load_or_create_key
 from firmware.service.meters import Meters
@@ -335,6 +335,7 @@ def main_serve(argv: list[str] | None = None) -> int:
             time.sleep(3600)  # test hook: simulate a stuck main loop
 
     controller.loop_hooks.append(each_turn)
+    collect_between_hands(controller)  # no full garbage collection in the middle of a hand
     if notifier.watchdog_interval is not None:
         controller.tick_seconds = min(controller.tick_seconds, notifier.watchdog_interval / 2)
     notifier.ready(f"table {'restored' if restored else 'started'}")
