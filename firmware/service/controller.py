@@ -609,9 +609,11 @@ def collect_between_hands(controller: Controller) -> None:
     gc.freeze()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_COLLECTIONS_OFF)
-    controller.table.hand_listeners.append(
-        lambda record, hand: controller.call_soon(lambda: gc.collect())
-    )
+
+    def collect() -> None:
+        gc.collect()
+
+    controller.table.hand_listeners.append(lambda record, hand: controller.call_soon(collect))
 
 
 FULL_COLLECTIONS_OFF = 1 << 30
