@@ -107,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
             f"  CPU of the screen process: min {cpus[0]:.3f} s, median {cpus[len(cpus) // 2]:.3f} s"
         )
         print(f"  load average {os.getloadavg()[0]:.1f}")
+        print(f"RATIO|screen: start to first frame (s, min wall)|{walls[0]:.3f}|< 1")
+        print(f"RATIO|screen: start to first frame (s, min CPU)|{cpus[0]:.3f}|-")
         if args.importtime:
             _, _, err = one_round(server.unix_path or "", secret, ["-X", "importtime"])
             rows = []

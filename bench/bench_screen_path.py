@@ -230,7 +230,22 @@ def main(argv: list[str] | None = None) -> int:
             for x in (wall, cpu)
         ]
         print(f"{name:52s} {len(samples):6d}  {cells[0]:>22s}  {cells[1]:>20s}")
+    where = "other core busy" if args.busy else "this bench alone"
+    for name, goal in GOALS.items():
+        cpu = [c * 1000 for _, c in parts[name]]
+        wall = [w * 1000 for w, _ in parts[name]]
+        label = name.split(" (")[0].split(",")[0]
+        print(f"RATIO|{label}, {where}: CPU p99 (ms)|{percentile(cpu, 0.99):.2f}|{goal}")
+        print(f"RATIO|{label}, {where}: wall p99 (ms)|{percentile(wall, 0.99):.2f}|{goal}")
     return 0
+
+
+#: The issue's goals for the parts (p99).
+GOALS = {
+    "controller (apply + journal + 10 views), per event": "< 2",
+    "one seat screen's redraw (set_view + draw)": "< 8",
+    "tap -> that screen redrawn (in process)": "< 20 under load",
+}
 
 
 if __name__ == "__main__":

@@ -22,9 +22,6 @@ import msgpack
 
 from firmware.engine.events import StartHand, from_record, to_record
 from firmware.engine.hand import Hand
-from firmware.engine.histories.amounts import parse_unit
-from firmware.engine.histories.phh import hand_to_phh
-from firmware.engine.histories.pokerstars import PokerStarsStyle, hand_to_pokerstars
 from firmware.engine.rules import GameKind
 from firmware.errors import HandHistoryError
 from firmware.table import events as te
@@ -141,6 +138,8 @@ class HandHistory:
 
     def to_phh(self, number: int) -> str:
         """Hand ``number`` in the PHH format."""
+        from firmware.engine.histories.phh import hand_to_phh  # exports only: not at start-up
+
         return hand_to_phh(self.engine_hand(number))
 
     def to_script(self, number: int) -> str:
@@ -172,6 +171,8 @@ class HandHistory:
             tournament hand is numbered 1.
         :raises HandHistoryError: for a void hand (it has no PokerStars form).
         """
+        from firmware.engine.histories.pokerstars import PokerStarsStyle, hand_to_pokerstars
+
         record = self.get(number)
         if record is None:
             raise KeyError(f"There is no hand {number} in the history.")
@@ -263,6 +264,8 @@ def main_history(argv: list[str] | None = None) -> int:
         elif args.format == "phh":
             print(history.to_phh(args.number), end="")
         elif args.format == "pokerstars":
+            from firmware.engine.histories.amounts import parse_unit
+
             unit = None if args.unit == "chips" else parse_unit(args.unit)
             text = history.to_pokerstars(
                 args.number, args.table_name, unit, args.currency.upper(), hero=args.hero
