@@ -92,7 +92,9 @@ class Path:
         self.controller: list[Sample] = []
         self.between: list[Sample] = []
         self.sending: list[Sample] = []
-        self.seat1_views: list[View] = []
+        self.seat1_views: list[bytes] = []
+        """Seat 1's views as sent (bytes, as a screen gets them; kept as dictionaries they
+        would be long-lived objects the controller's collector scans, unlike serve's)."""
         self.latest: dict[int, bytes] = {}
 
     def _drain(self) -> None:
@@ -125,7 +127,7 @@ class Path:
         if self.table.hand is None:  # the loop's next turn: the collection after a hand
             self.between.append(timed(self.ctl.run_pending)[1])
         self.sending.append(timed(lambda: self.send(views))[1])
-        self.seat1_views.append(views[0])
+        self.seat1_views.append(self.latest[1])
         return bool(ok)
 
     def close(self) -> None:
@@ -175,9 +177,10 @@ def run(events: int, seed: int) -> dict[str, list[Sample]]:
 
             taps.append(timed(tapped)[1])
         redraws: list[Sample] = []
-        seat1 = make_screen(path.seat1_views[0], pygame.Surface((800, 480)))
+        recorded = [decode_body(data[HEADER.size :]) for data in path.seat1_views]
+        seat1 = make_screen(recorded[0], pygame.Surface((800, 480)))
         seat1.draw()
-        for view in path.seat1_views[1:]:
+        for view in recorded[1:]:
             seat1.set_view(view)
             redraws.append(timed(seat1.draw)[1])
     finally:
