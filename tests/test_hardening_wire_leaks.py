@@ -68,11 +68,11 @@ class WitnessServer(TableServer):
         self.sent: dict[str, dict[bytes, Truth]] = collections.defaultdict(dict)
         self.lock = threading.Lock()
 
-    def _push_view(self, client: Any) -> None:
+    def _push_view(self, client: Any, *shared: Any) -> None:
         audience = client.audience
         who = f"seat{client.seat}" if audience == "seat" else audience
         self.pending[client.id].append(self.truth_of(who))
-        super()._push_view(client)
+        super()._push_view(client, *shared)
 
     def _offer_view(self, client_id: int, data: bytes) -> None:
         client = self.clients.get(client_id)
