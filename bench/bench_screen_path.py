@@ -50,7 +50,8 @@ import pygame
 from bench_ui_latency import BUY_IN, Dealer, tap
 
 from firmware.protocol.framing import HEADER, decode_body, encode
-from firmware.service.controller import Controller, collect_between_hands
+from firmware.service.controller import Controller
+from firmware.service.controller_gc import collect_between_hands
 from firmware.service.journal import KEY_BYTES, Journal
 from firmware.service.registry import TagRegistry
 from firmware.table import events as te

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from firmware.service.controller import FULL_COLLECTIONS_OFF, Controller, collect_between_hands
+from firmware.service.controller import Controller
+from firmware.service.controller_gc import FULL_COLLECTIONS_OFF, collect_between_hands
 from firmware.service.registry import TagRegistry
 from hal_sim.table_soak import Soak
 

@@ -36,7 +36,8 @@ from firmware.hal.backends import build_devices
 from firmware.protocol.auth import TerminalSecrets
 from firmware.protocol.limits import Limits
 from firmware.protocol.server import TableServer, server_ssl_context
-from firmware.service.controller import Alert, Controller, collect_between_hands
+from firmware.service.controller import Alert, Controller
+from firmware.service.controller_gc import collect_between_hands
 from firmware.service.history import HandHistory
 from firmware.service.journal import Journal, JournalError, load_or_create_key
 from firmware.service.meters import Meters

@@ -24,7 +24,6 @@ restored: the journal, the meters and the table are as they were.
 
 from __future__ import annotations
 
-import gc
 import queue
 import re
 import threading
@@ -595,29 +594,4 @@ class Controller(Stops, TechnicianMode):
                     self.state.leds[key] = on
 
 
-def collect_between_hands(controller: Controller) -> None:
-    """Tune the process's garbage collector for the table loop (call once, at start).
-
-    A full collection scans every object the process holds: 10-50 ms here, in
-    the middle of a hand whenever the collector decided. What start-up built
-    (imports, the restored table) is frozen out of the scans, automatic full
-    collections are turned off, and one runs on the loop thread after each hand
-    ends, once that hand's last views are out, while the dealer gathers the
-    cards. The young generations are still collected as usual.
-    """
-    gc.collect()
-    gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, FULL_COLLECTIONS_OFF)
-
-    def collect() -> None:
-        gc.collect()
-
-    controller.table.hand_listeners.append(lambda record, hand: controller.call_soon(collect))
-
-
-FULL_COLLECTIONS_OFF = 1 << 30
-"""A threshold for the oldest generation that is never reached."""
-
-
-__all__ = ["Alert", "Controller", "ControllerState", "DiagSession", "collect_between_hands"]
+__all__ = ["Alert", "Controller", "ControllerState", "DiagSession"]
