@@ -304,6 +304,11 @@ def test_fast_toml_reads_exactly_what_tomllib_reads() -> None:
         "a = ['d dh p1 AcKd', 'p2 f', '']",
         "a = ['a\"b#c', \"it's\"] # 'c'",
         "a = [\n  'x', # 'y'\n  'z',\n]",
+        "a = [\n    1,\n    -2,\n]\nb = 'x'\n\nc = [\n]\n",
+        "a = ['x', 'y']\nb = [1, 2]\nc = true\nd = ''\n",
+        'a = "x\ty"\nb = [\n    "O\'Brien",\n]\n',
+        'a = ["x", "y"]\nb = [\n    false,\n    true\n]\n',
+        "a = [1, 2]  ",
     ):
         assert fast_toml(text) == tomllib.loads(text), text
 
@@ -331,6 +336,14 @@ def test_fast_toml_reads_exactly_what_tomllib_reads() -> None:
         "a = [[1]]",
         'a = "x"\r\n',
         "a = 12345678901234567890",
+        "a = [\n    1,\n    12345678901234567890,\n]\n",
+        "a = [\n,\n]\n",
+        "a = NaN",
+        "a = null",
+        "a = 1e5",
+        'a = {"x": 1}',
+        "a = [\n    [1],\n]\n",
+        'a = "x"\nb = "\x7f"\n',
     ],
 )
 def test_fast_toml_leaves_everything_else_to_tomllib(text: str) -> None:

@@ -3,13 +3,20 @@
 Python's :mod:`tomllib` is pure Python and takes longer to read a PHH hand
 than our engine takes to play it. PHH files, as our writer (``tomli_w``) and
 PokerKit write them, are flat ``key = value`` lines; :func:`fast_toml` reads
-exactly those with a few regular expressions and hands everything else back
-to :mod:`tomllib`.
+exactly those and hands everything else back to :mod:`tomllib`. Three readers,
+fastest first, each giving up (``None``) on anything it does not know:
+
+* :func:`_scan_toml`: the two layouts the writers produce (``key = value``
+  with one space each side of ``=``, arrays inline or one item per line),
+  each value read by the C JSON scanner straight from the text;
+* :func:`_plain_toml`: any spacing, values decoded as JSON;
+* the general subset with comments, by regular expressions.
 """
 
 from __future__ import annotations
 
 import json
+import json.scanner
 import re
 from typing import Any
 
@@ -58,6 +65,9 @@ def fast_toml(text: str) -> dict[str, Any] | None:
     arrays, duplicate keys, syntax errors) returns ``None`` so the caller
     falls back to :mod:`tomllib`, which then reads or rejects the text.
     """
+    data = _scan_toml(text)
+    if data is not None:
+        return data
     data = _plain_toml(text)
     if data is not None:
         return data
@@ -132,4 +142,104 @@ def _plain_toml(text: str) -> dict[str, Any] | None:
             if body[-1] == ",":
                 value = body[:-1] + "]"
         data[key] = loads(value)
+    return data
+
+
+
+_SCAN = json.scanner.make_scanner(json.JSONDecoder(strict=True))
+"""The C JSON scanner: ``_SCAN(text, index)`` is ``(value, end)`` of the JSON value at ``index``."""
+_ARRAY_COMMA_ONLY = re.compile(r"\[[ \t\n]*,")
+"""An array whose first item is missing (``[,``): TOML refuses it."""
+_LIMIT = 10**18
+_INTS = frozenset({int})
+_STRS = frozenset({str})
+_BOOLS = frozenset({bool})
+_PHH_KEYS = frozenset(
+    {
+        "variant",
+        "ante_trimming_status",
+        "antes",
+        "blinds_or_straddles",
+        "min_bet",
+        "small_bet",
+        "big_bet",
+        "starting_stacks",
+        "actions",
+        "finishing_stacks",
+        "winnings",
+        "seats",
+        "players",
+        "_dead",
+    }
+)
+"""The keys PHH hands use: bare keys, so they need no check."""
+
+
+def _is_bare_key(key: str) -> bool:
+    """Whether ``key`` is a TOML bare key (ASCII letters, digits, ``_`` and ``-``)."""
+    return key.isascii() and key.replace("_", "a").replace("-", "a").isalnum()
+"""Integers of 19 digits or more go to the slower readers (as :data:`_INT` does)."""
+
+
+def _scan_toml(text: str) -> dict[str, Any] | None:
+    """The layouts our writer (``tomli_w``) and PokerKit write, values read as JSON.
+
+    ``key = value`` lines, exactly one space each side of ``=`` and nothing
+    after the value, and empty lines. A value is a string, ``true``/``false``,
+    a decimal integer, or an array of one of those types (inline, or over
+    several lines with a trailing comma, which is dropped first). Within that,
+    TOML and JSON spell values the same, with three adjustments made before
+    the scan: a trailing comma is dropped (``,\\n]``); single-quoted strings
+    become double-quoted when the text has no ``"`` and no backslash at all
+    (then a literal string and a JSON string hold the same characters); and a
+    text with a carriage return, a DEL or an escape is left to the slower
+    readers. The JSON scanner is strict (no control character in a string),
+    and every value's type is checked, so anything JSON reads that TOML would
+    not (``null``, floats, objects, nested arrays) returns ``None``.
+    """
+    if "\\" in text or "\r" in text or "\x7f" in text:
+        return None
+    if '"' not in text:
+        text = text.replace("'", '"')
+    elif "'" in text:
+        return None
+    if ",\n]" in text:
+        if _ARRAY_COMMA_ONLY.search(text) is not None:
+            return None
+        text = text.replace(",\n]", "\n]")
+    data: dict[str, Any] = {}
+    scan = _SCAN
+    pos = 0
+    end = len(text)
+    while pos < end:
+        if text[pos] == "\n":
+            pos += 1
+            continue
+        equals = text.find(" = ", pos)
+        if equals < 0:
+            return None
+        key = text[pos:equals]
+        if key in data or (key not in _PHH_KEYS and not _is_bare_key(key)):
+            return None
+        try:
+            value, pos = scan(text, equals + 3)
+        except (StopIteration, ValueError, RecursionError):
+            return None
+        if pos < end and text[pos] != "\n":
+            return None
+        kind = value.__class__
+        if kind is list:
+            if value:
+                types = set(map(type, value))
+                if types == _INTS:
+                    if max(value) >= _LIMIT or min(value) <= -_LIMIT:
+                        return None
+                elif types != _STRS and types != _BOOLS:
+                    return None
+        elif kind is int:
+            if not -_LIMIT < value < _LIMIT:
+                return None
+        elif kind is not str and kind is not bool:
+            return None
+        data[key] = value
     return data
