@@ -19,6 +19,7 @@ COMPILED = [
     "firmware/engine/betting.py",
     "firmware/engine/cards.py",
     "firmware/engine/evaluator.py",
+    "firmware/engine/events.py",
     "firmware/engine/hand.py",
     "firmware/engine/histories/amounts.py",
     "firmware/engine/histories/fasttoml.py",
@@ -36,8 +37,9 @@ COMPILED = [
     "firmware/engine/showdown.py",
     "firmware/engine/state.py",
 ]
-"""Modules compiled by ``POKERTABLE_MYPYC=1``; ``firmware/engine/events.py`` is left out
-(mypyc makes a ``ClassVar`` declared in a dataclass body a field)."""
+"""Modules compiled by ``POKERTABLE_MYPYC=1``. ``firmware/engine/rules.py`` stays
+interpreted: ``HandConfig`` checks its own field types and says what to fix, where a
+compiled class would refuse a wrong type with a bare ``TypeError`` first."""
 
 if os.environ.get("POKERTABLE_MYPYC") == "1":
     from mypyc.build import mypycify

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from firmware.engine.rules import HandConfig
 from firmware.errors import IllegalAction
@@ -31,7 +31,14 @@ from firmware.errors import IllegalAction
 class Event:
     """Base class of every hand event."""
 
-    kind: ClassVar[str] = ""
+    @property
+    def kind(self) -> str:
+        """The event's name in records (``"bet_raise"``), from :data:`EVENT_KINDS`.
+
+        A property rather than a class variable: the compiled build (mypyc) makes
+        every name declared in a dataclass body a field.
+        """
+        return EVENT_KINDS[type(self)]
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,6 @@ class StartHand(Event):
         player posting the highest blind.
     """
 
-    kind: ClassVar[str] = "start_hand"
     config: HandConfig
     seats: tuple[int, ...]
     names: tuple[str, ...]
@@ -69,7 +75,6 @@ class StartHand(Event):
 class DealHole(Event):
     """Hole cards given to a player (one or both; ``None`` for a card not seen)."""
 
-    kind: ClassVar[str] = "deal_hole"
     player: int
     cards: tuple[int | None, ...]
 
@@ -78,7 +83,6 @@ class DealHole(Event):
 class Burn(Event):
     """A card burned before a board card (``None`` when not read)."""
 
-    kind: ClassVar[str] = "burn"
     card: int | None
 
 
@@ -86,7 +90,6 @@ class Burn(Event):
 class DealBoard(Event):
     """Board cards turned up: three on the flop, one on the turn and river."""
 
-    kind: ClassVar[str] = "deal_board"
     cards: tuple[int, ...]
 
 
@@ -94,7 +97,6 @@ class DealBoard(Event):
 class Fold(Event):
     """The player to act folds."""
 
-    kind: ClassVar[str] = "fold"
     player: int
 
 
@@ -102,7 +104,6 @@ class Fold(Event):
 class CheckCall(Event):
     """The player to act checks, or calls the current bet (all-in if short)."""
 
-    kind: ClassVar[str] = "check_call"
     player: int
 
 
@@ -110,7 +111,6 @@ class CheckCall(Event):
 class BetRaise(Event):
     """The player to act bets or raises so that his bet this round is ``to``."""
 
-    kind: ClassVar[str] = "bet_raise"
     player: int
     to: int
 
@@ -119,7 +119,6 @@ class BetRaise(Event):
 class Show(Event):
     """At showdown the player tables ``cards`` (both hole cards to win, TDA-40)."""
 
-    kind: ClassVar[str] = "show"
     player: int
     cards: tuple[int, ...]
 
@@ -128,7 +127,6 @@ class Show(Event):
 class Muck(Event):
     """At showdown the player throws his hand away unshown; it can never win."""
 
-    kind: ClassVar[str] = "muck"
     player: int
 
 
@@ -141,7 +139,6 @@ class KillHand(Event):
     clock running out (TDA-5) and penalties (TDA-7). ``reason`` is recorded.
     """
 
-    kind: ClassVar[str] = "kill_hand"
     player: int
     reason: str
 
@@ -154,7 +151,6 @@ class VoidHand(Event):
     money included; the hand ends with no winner.
     """
 
-    kind: ClassVar[str] = "void_hand"
     reason: str
 
 
@@ -162,28 +158,28 @@ class VoidHand(Event):
 class AwardPots(Event):
     """The floor awards every pot to ``winners`` (split in chip units), ending the hand (TDA-1)."""
 
-    kind: ClassVar[str] = "award_pots"
     winners: tuple[int, ...]
     reason: str
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls
-    for cls in (
-        StartHand,
-        DealHole,
-        Burn,
-        DealBoard,
-        Fold,
-        CheckCall,
-        BetRaise,
-        Show,
-        Muck,
-        KillHand,
-        VoidHand,
-        AwardPots,
-    )
+EVENT_KINDS: dict[type[Event], str] = {
+    StartHand: "start_hand",
+    DealHole: "deal_hole",
+    Burn: "burn",
+    DealBoard: "deal_board",
+    Fold: "fold",
+    CheckCall: "check_call",
+    BetRaise: "bet_raise",
+    Show: "show",
+    Muck: "muck",
+    KillHand: "kill_hand",
+    VoidHand: "void_hand",
+    AwardPots: "award_pots",
 }
+"""The record name of each event type."""
+
+EVENT_TYPES: dict[str, type[Event]] = {kind: cls for cls, kind in EVENT_KINDS.items()}
+"""Each event type by its record name."""
 
 
 def to_record(event: Event) -> dict[str, Any]:

@@ -13,7 +13,7 @@ chips the players brought to the hand; after the award, the stacks alone do.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 from firmware.engine import rulings, showdown
 from firmware.engine.betting import LegalActions, check_raise_amount, legal_actions
@@ -143,18 +143,25 @@ class Hand(HandState):
                 "Hole cards can only be dealt before the first betting round.",
                 key="error.deal.hole_late",
             )
-        self._check_player(event.player)
-        held = len(self.hole[event.player]) + len(event.cards)
-        if held > 2 or not event.cards:
+        player = event.player
+        cards = event.cards
+        if player.__class__ is not int or not 0 <= player < self.player_count:
+            self._check_player(player)
+        hole = self.hole[player]
+        held = len(hole) + len(cards)
+        if held > 2 or not cards:
             raise IllegalAction(
-                f"{self.who(event.player).capitalize()} would hold {held} "
+                f"{self.who(player).capitalize()} would hold {held} "
                 "hole cards; each player gets exactly two.",
                 key="error.deal.too_many",
             )
-        self.check_new_cards(event.cards)
-        self.hole[event.player].extend(event.cards)
-        self.remember_cards(event.cards)
-        self.hole_dealt += len(event.cards)
+        self.check_new_cards(cards)
+        hole.extend(cards)
+        if None in cards:
+            self.remember_cards(cards)
+        else:
+            self.seen.update(cast("tuple[int, ...]", cards))
+        self.hole_dealt += len(cards)
         if self.hole_dealt == 2 * self.player_count:
             self._begin_round()
 
@@ -414,14 +421,25 @@ def _check_start(start: StartHand) -> None:
             "A hand needs at least two players (PE-4); seat another player first.",
             key="error.hand.too_few",
         )
-    for name in ("seats", "names", "antes", "blinds", "dead"):
-        if len(getattr(start, name)) != n:
+    lists = {
+        "seats": start.seats,
+        "names": start.names,
+        "antes": start.antes,
+        "blinds": start.blinds,
+        "dead": start.dead,
+    }
+    for name, values in lists.items():
+        if len(values) != n:
             raise IllegalAction(
-                f"The hand has {n} players but {len(getattr(start, name))} {name}; "
-                "give one value per player."
+                f"The hand has {n} players but {len(values)} {name}; give one value per player."
             )
-    for name in ("stacks", "antes", "blinds", "dead"):
-        for value in getattr(start, name):
+    for name, amounts in (
+        ("stacks", start.stacks),
+        ("antes", start.antes),
+        ("blinds", start.blinds),
+        ("dead", start.dead),
+    ):
+        for value in amounts:
             if value.__class__ is int and value >= 0:
                 continue
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:

@@ -29,8 +29,8 @@ def begin(hand: HandState) -> None:
     hand.actor = None
     live = hand.live
     start = hand.aggressor if hand.aggressor is not None and hand.street == 3 else 0
-    n = hand.player_count
-    hand.showdown_order = tuple(i for i in ((start + k) % n for k in range(n)) if i in live)
+    folded = hand.folded
+    hand.showdown_order = tuple([i for i in hand.orders[start] if not folded[i]])
     if hand.cards_up:
         for i in live:
             cards = hand.hole[i]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import json.scanner
 import re
+from collections.abc import Callable
 from typing import Any
 
 _TOML_COMMENT = r"#[^\n\x00-\x08\x0a-\x1f\x7f]*"
@@ -145,12 +146,14 @@ def _plain_toml(text: str) -> dict[str, Any] | None:
     return data
 
 
-
-_SCAN = json.scanner.make_scanner(json.JSONDecoder(strict=True))
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.scanner.make_scanner(
+    json.JSONDecoder(strict=True)  # type: ignore[arg-type]  # typeshed: the scanner's context
+)
 """The C JSON scanner: ``_SCAN(text, index)`` is ``(value, end)`` of the JSON value at ``index``."""
 _ARRAY_COMMA_ONLY = re.compile(r"\[[ \t\n]*,")
 """An array whose first item is missing (``[,``): TOML refuses it."""
 _LIMIT = 10**18
+"""Integers of 19 digits or more go to the slower readers (as :data:`_INT` does)."""
 _INTS = frozenset({int})
 _STRS = frozenset({str})
 _BOOLS = frozenset({bool})
@@ -178,7 +181,6 @@ _PHH_KEYS = frozenset(
 def _is_bare_key(key: str) -> bool:
     """Whether ``key`` is a TOML bare key (ASCII letters, digits, ``_`` and ``-``)."""
     return key.isascii() and key.replace("_", "a").replace("-", "a").isalnum()
-"""Integers of 19 digits or more go to the slower readers (as :data:`_INT` does)."""
 
 
 def _scan_toml(text: str) -> dict[str, Any] | None:

@@ -169,7 +169,7 @@ def loads_phh(text: str, *, name: str = "<text>", unit: Decimal | None = None) -
         raise HandHistoryError(f"{name} is empty; it holds no hand.")
     data = fast_toml(text)
     if data is not None:
-        return _from_mapping(data, name, unit)
+        return _from_mapping(data, name, unit, exact=True)
     try:
         data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
@@ -196,17 +196,22 @@ _AMOUNT_FIELDS = (
 )
 
 
-def _file_unit(data: dict[str, Any], name: str) -> Decimal | None:
-    """The unit that makes every amount of the hand whole (``None``: they are)."""
+def _file_unit(data: dict[str, Any], name: str, exact: bool = False) -> Decimal | None:
+    """The unit that makes every amount of the hand whole (``None``: they are).
+
+    :param exact: The values come from :func:`fast_toml`, which reads no decimal
+        number (only the actions' text can hold one).
+    """
     values: list[Decimal] = []
-    for key in _AMOUNT_FIELDS:
-        raw = data.get(key)
-        items = raw if isinstance(raw, list) else [raw]
-        values.extend(v for v in items if isinstance(v, Decimal))
+    if not exact:
+        for key in _AMOUNT_FIELDS:
+            raw = data.get(key)
+            items = raw if isinstance(raw, list) else [raw]
+            values.extend(v for v in items if isinstance(v, Decimal))
     actions = data.get("actions")
-    if isinstance(actions, list):
+    if isinstance(actions, list) and _strings(actions) and "." in "".join(actions):
         for text in actions:
-            if isinstance(text, str) and "." in text and " cbr " in text:
+            if "." in text and " cbr " in text:
                 words = text.split("#", 1)[0].split()
                 if len(words) == 3 and words[1] == "cbr":
                     try:
@@ -218,7 +223,17 @@ def _file_unit(data: dict[str, Any], name: str) -> Decimal | None:
     return unit_for(values)
 
 
-def _from_mapping(data: dict[str, Any], name: str, unit: Decimal | None = None) -> PHHHand:
+def _strings(values: list[Any]) -> bool:
+    """Whether every item of ``values`` is a ``str`` (one pass in C)."""
+    return not values or set(map(type, values)) == _STR_TYPE
+
+
+_STR_TYPE = {str}
+
+
+def _from_mapping(
+    data: dict[str, Any], name: str, unit: Decimal | None = None, *, exact: bool = False
+) -> PHHHand:
     variant = data.get("variant")
     if variant is None and data and all(isinstance(v, dict) for v in data.values()):
         raise HandHistoryError(
@@ -235,7 +250,7 @@ def _from_mapping(data: dict[str, Any], name: str, unit: Decimal | None = None) 
         if required not in data:
             raise HandHistoryError(f"{name} lacks the required field {required!r}; add it.")
     if unit is None:
-        unit = _file_unit(data, name)
+        unit = _file_unit(data, name, exact)
     stacks = _int_list(data, "starting_stacks", name, None, unit)
     n = len(stacks)
     if n < 2:
@@ -263,7 +278,7 @@ def _from_mapping(data: dict[str, Any], name: str, unit: Decimal | None = None) 
             continue
         amounts[key] = to_chips(value, unit, f"the field {key!r}", name)
     actions = data["actions"]
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+    if not isinstance(actions, list) or not _strings(actions):
         raise HandHistoryError(f"In {name}, the field 'actions' must be a list of strings.")
     if len(actions) > MAX_ACTIONS:
         raise HandHistoryError(
@@ -363,7 +378,11 @@ def play_phh(
     except IllegalAction as exc:
         raise HandHistoryError(f"The hand in {phh.source} cannot start: {exc}") from exc
     items = parse_actions(phh.source, phh.player_count, phh.actions, phh.unit)
-    if holes or any(isinstance(i[2], Show) and not i[2].cards for i in items):
+    # Only "pN sm ????" (a "?" in the text) reads as a show of no cards.
+    if holes or (
+        "?" in "".join(phh.actions)
+        and any(isinstance(i[2], Show) and not i[2].cards for i in items)
+    ):
         items = _with_holes(phh, items, holes or {})
     deferred: list[_Item] = []
     apply = hand.apply
