@@ -23,13 +23,18 @@ The rules here are the ones that open-source engines most often get wrong:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from firmware.engine.rules import GameKind, Structure
 from firmware.engine.state import HandState
 
 if TYPE_CHECKING:
     from firmware.engine.events import Event
+
+# Constants, so that the compiled build reads them without a look-up by name.
+_FIXED_LIMIT: Final = Structure.FIXED_LIMIT
+_POT_LIMIT: Final = Structure.POT_LIMIT
+_CASH: Final = GameKind.CASH
 
 
 @dataclass(frozen=True)
@@ -70,7 +75,7 @@ def full_bets(hand: HandState) -> int:
     of two big blinds is the second (the first raise), so a raise over it is
     to three bets and it counts towards the cap (CC-8).
     """
-    if hand.street == 0 and hand.config.structure is Structure.FIXED_LIMIT:
+    if hand.street == 0 and hand.config.structure is _FIXED_LIMIT:
         return max(hand.full_bets, hand.current_bet // hand.config.street_bet(0))
     return hand.full_bets
 
@@ -89,7 +94,7 @@ def raise_refusal(hand: HandState, player: int) -> str | None:
         return "You cannot raise: every other player is all-in or already covered; call or fold."
     acted = hand.acted_level[player]
     config = hand.config
-    fixed = config.structure is Structure.FIXED_LIMIT
+    fixed = config.structure is _FIXED_LIMIT
     # A player who checked (acted at bet level 0) faced no wager: a short
     # all-in opening bet is the first wager he faces, so he may raise it.
     # Fixed-limit: raising reopens only with a full (or counted-as-full, TDA
@@ -107,9 +112,9 @@ def raise_refusal(hand: HandState, player: int) -> str | None:
             "You cannot raise: the bet was increased only by an all-in smaller than a full raise "
             "since you acted, so betting is not reopened to you (TDA-10); call or fold."
         )
-    if config.structure is Structure.FIXED_LIMIT and full_bets(hand) >= config.raise_cap:
+    if config.structure is _FIXED_LIMIT and full_bets(hand) >= config.raise_cap:
         in_hand = sum(1 for f in hand.folded if not f)
-        if not (config.game is GameKind.CASH and in_hand == 2):
+        if not (config.game is _CASH and in_hand == 2):
             return (
                 f"You cannot raise: the round is capped at one bet and {config.raise_cap - 1} "
                 "raises (CC-8); call or fold."
@@ -121,14 +126,14 @@ def raise_bounds(hand: HandState, player: int) -> tuple[int, int]:
     """Return (min, max) bet/raise totals for ``player``, assuming he may raise."""
     config = hand.config
     all_in_to = hand.stacks[player] + hand.bets[player]
-    if config.structure is Structure.FIXED_LIMIT:
+    if config.structure is _FIXED_LIMIT:
         size = config.street_bet(hand.street)
         target = (full_bets(hand) + 1) * size + hand.limit_offset
         target = max(target, hand.current_bet + 1)
         fixed = min(target, all_in_to)
         return fixed, fixed
     low = hand.current_bet + hand.last_raise
-    if config.structure is Structure.POT_LIMIT:
+    if config.structure is _POT_LIMIT:
         to_call = hand.current_bet - hand.bets[player]
         high = hand.current_bet + hand.pot_total + to_call
     else:
@@ -184,7 +189,7 @@ def check_raise_amount(hand: HandState, player: int, to: int) -> None:
     if to > high:
         if to > all_in_to:
             reason = f"you have only {all_in_to} including your bet"
-        elif hand.config.structure is Structure.POT_LIMIT:
+        elif hand.config.structure is _POT_LIMIT:
             reason = "that is more than the pot after calling"
         else:
             reason = "that is more than the fixed bet size"

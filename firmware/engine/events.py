@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from firmware.engine.rules import HandConfig
 from firmware.errors import IllegalAction
@@ -162,7 +162,7 @@ class AwardPots(Event):
     reason: str
 
 
-EVENT_KINDS: dict[type[Event], str] = {
+EVENT_KINDS: Final[dict[type[Event], str]] = {
     StartHand: "start_hand",
     DealHole: "deal_hole",
     Burn: "burn",
@@ -178,7 +178,7 @@ EVENT_KINDS: dict[type[Event], str] = {
 }
 """The record name of each event type."""
 
-EVENT_TYPES: dict[str, type[Event]] = {kind: cls for cls, kind in EVENT_KINDS.items()}
+EVENT_TYPES: Final[dict[str, type[Event]]] = {kind: cls for cls, kind in EVENT_KINDS.items()}
 """Each event type by its record name."""
 
 

@@ -13,7 +13,7 @@ chips the players brought to the hand; after the award, the stacks alone do.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from firmware.engine import rulings, showdown
 from firmware.engine.betting import LegalActions, check_raise_amount, legal_actions
@@ -131,10 +131,23 @@ class Hand(HandState):
         """
         if self.phase is Phase.COMPLETE:
             raise IllegalAction("The hand is over; start a new hand.", key="error.hand.over")
-        handler = _HANDLERS.get(type(event))
-        if handler is None:
-            raise IllegalAction(f"The event {event!r} cannot be applied to a hand in progress.")
-        handler(self, event)
+        # The common events first, called directly (native calls in the compiled
+        # build); the same methods as in _HANDLERS, which dispatches the rest.
+        if type(event) is CheckCall:
+            self._check_call(event)
+        elif type(event) is DealHole:
+            self._deal_hole(event)
+        elif type(event) is Fold:
+            self._fold(event)
+        elif type(event) is BetRaise:
+            self._bet_raise(event)
+        elif type(event) is DealBoard:
+            self._deal_board(event)
+        else:
+            handler = _HANDLERS.get(type(event))
+            if handler is None:
+                raise IllegalAction(f"The event {event!r} cannot be applied to a hand in progress.")
+            handler(self, event)
         self.events.append(event)
 
     def _deal_hole(self, event: DealHole) -> None:
@@ -398,7 +411,7 @@ class Hand(HandState):
             self.returned.append((top, excess))
 
 
-_HANDLERS: dict[type[Event], Callable[[Hand, Any], None]] = {
+_HANDLERS: Final[dict[type[Event], Callable[[Hand, Any], None]]] = {
     DealHole: Hand._deal_hole,
     Burn: Hand._burn,
     DealBoard: Hand._deal_board,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from firmware.engine.cards import format_card
 from firmware.engine.events import Event, StartHand
@@ -18,7 +19,10 @@ from firmware.engine.pots import Pot, build_pots
 from firmware.engine.rules import HandConfig, Structure
 from firmware.errors import IllegalAction
 
-BOARD_SIZES = (0, 3, 4, 5)
+FIXED_LIMIT: Final = Structure.FIXED_LIMIT
+"""A constant, so that the compiled build reads it without a look-up by name."""
+
+BOARD_SIZES: Final = (0, 3, 4, 5)
 """Board cards on the table after each street: preflop, flop, turn, river."""
 
 
@@ -121,7 +125,7 @@ class HandState:
         """Cache of :func:`showdown.strength` by player."""
         self.hole_dealt = 0
         """Hole cards dealt so far (the betting starts at two per player)."""
-        self.fixed_limit = self.config.structure is Structure.FIXED_LIMIT
+        self.fixed_limit = self.config.structure is FIXED_LIMIT
         self.orders = _orders(n)
         """``orders[s]``: every position index clockwise from ``s`` (0 <= s <= n)."""
         self._post_forced(start)
@@ -227,7 +231,7 @@ class HandState:
         raise NotImplementedError
 
 
-_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_ORDERS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
 
 
 def _orders(n: int) -> tuple[tuple[int, ...], ...]:

@@ -15,16 +15,17 @@ at most :data:`MAX_DIGITS` digits.
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from typing import Final
 
 from firmware.errors import HandHistoryError
 
-MAX_CHIPS = 10**15
+MAX_CHIPS: Final = 10**15
 """Largest amount a hand history may give, in chip units (a thousand million million)."""
 
-MAX_DIGITS = 24
+MAX_DIGITS: Final = 24
 """Most digits (before and after the point) an amount may be written with."""
 
-ONE = Decimal(1)
+ONE: Final = Decimal(1)
 
 
 def parse_unit(text: str) -> Decimal:

@@ -19,7 +19,7 @@ import json
 import json.scanner
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 _TOML_COMMENT = r"#[^\n\x00-\x08\x0a-\x1f\x7f]*"
 _TOML_SCALAR = (
@@ -40,7 +40,7 @@ _TOML_STRINGS = re.compile(r'"([^"]*)"')
 _INT = r"-?(?:0|[1-9][0-9]{0,17})"
 _STR = r'"[^"\\\x00-\x08\x0a-\x1f\x7f]*"'
 _WS = r"[ \t\n]*"
-_PLAIN_LINE = re.compile(
+_PLAIN_LINE: Final = re.compile(
     rf"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*("
     rf"\[{_WS}(?:{_INT}{_WS},{_WS})*(?:{_INT}{_WS})?\]"
     rf"|\[{_WS}(?:{_STR}{_WS},{_WS})*(?:{_STR}{_WS})?\]"
@@ -48,7 +48,7 @@ _PLAIN_LINE = re.compile(
     rf")[ \t]*(?:\n|\Z)"
 )
 """A ``key = value`` line without comments whose value is also JSON (after a trailing comma)."""
-_JSON = json.JSONDecoder(strict=False).decode
+_JSON: Final = json.JSONDecoder(strict=False).decode
 """JSON decoding that, like TOML, accepts a tab inside a string."""
 _TOML_ONLY_STRINGS = re.compile(r'\[(?:[ \t\n]*"[^"]*"[ \t\n]*,)*[ \t\n]*(?:"[^"]*"[ \t\n]*)?\]')
 
@@ -146,18 +146,18 @@ def _plain_toml(text: str) -> dict[str, Any] | None:
     return data
 
 
-_SCAN: Callable[[str, int], tuple[Any, int]] = json.scanner.make_scanner(
+_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = json.scanner.make_scanner(
     json.JSONDecoder(strict=True)  # type: ignore[arg-type]  # typeshed: the scanner's context
 )
 """The C JSON scanner: ``_SCAN(text, index)`` is ``(value, end)`` of the JSON value at ``index``."""
-_ARRAY_COMMA_ONLY = re.compile(r"\[[ \t\n]*,")
+_ARRAY_COMMA_ONLY: Final = re.compile(r"\[[ \t\n]*,")
 """An array whose first item is missing (``[,``): TOML refuses it."""
-_LIMIT = 10**18
+_LIMIT: Final = 10**18
 """Integers of 19 digits or more go to the slower readers (as :data:`_INT` does)."""
-_INTS = frozenset({int})
-_STRS = frozenset({str})
-_BOOLS = frozenset({bool})
-_PHH_KEYS = frozenset(
+_INTS: Final = frozenset({int})
+_STRS: Final = frozenset({str})
+_BOOLS: Final = frozenset({bool})
+_PHH_KEYS: Final = frozenset(
     {
         "variant",
         "ante_trimming_status",

@@ -59,7 +59,7 @@ import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import tomli_w
 
@@ -183,7 +183,7 @@ def loads_phh(text: str, *, name: str = "<text>", unit: Decimal | None = None) -
     return _from_mapping(data, name, unit)
 
 
-_AMOUNT_FIELDS = (
+_AMOUNT_FIELDS: Final = (
     "antes",
     "blinds_or_straddles",
     "min_bet",
@@ -228,7 +228,7 @@ def _strings(values: list[Any]) -> bool:
     return not values or set(map(type, values)) == _STR_TYPE
 
 
-_STR_TYPE = {str}
+_STR_TYPE: Final = {str}
 
 
 def _from_mapping(

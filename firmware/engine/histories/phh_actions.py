@@ -11,34 +11,35 @@ look-up tables hand out shared instances.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Final
 
 from firmware.engine.cards import format_card, parse_card
 from firmware.engine.events import BetRaise, CheckCall, DealBoard, DealHole, Event, Fold, Muck, Show
 from firmware.engine.histories.amounts import amount_text
 from firmware.errors import CardError, HandHistoryError
 
-MAX_PLAYERS = 100
+MAX_PLAYERS: Final = 100
 """Player labels ``p1`` .. ``p100`` are read by the table look-ups."""
 
-CARD_CODES: dict[str, int] = {format_card(c): c for c in range(52)}
+CARD_CODES: Final[dict[str, int]] = {format_card(c): c for c in range(52)}
 """Card text as PHH writes it (``Ac``) to card number; other spellings go through parse_card."""
 
-PLAYER_LABELS: dict[str, int] = {f"p{i + 1}": i for i in range(MAX_PLAYERS)}
+PLAYER_LABELS: Final[dict[str, int]] = {f"p{i + 1}": i for i in range(MAX_PLAYERS)}
 """Player labels as PHH writes them (``p1``) to position index."""
 
-_SIMPLE: dict[str, tuple[int, Event]] = {}
+_SIMPLE: Final[dict[str, tuple[int, Event]]] = {}
 """``pN cc``, ``pN f`` and ``pN sm`` to (player index, event)."""
 for _label, _i in PLAYER_LABELS.items():
     _SIMPLE[f"{_label} cc"] = (_i, CheckCall(_i))
     _SIMPLE[f"{_label} f"] = (_i, Fold(_i))
     _SIMPLE[f"{_label} sm"] = (_i, Muck(_i))
 
-_PAIRS: dict[str, tuple[int | None, ...]] = {}
+_PAIRS: Final[dict[str, tuple[int | None, ...]]] = {}
 """Two written cards (``AcKd``, ``????`` for unseen ones) to card numbers."""
 for _a, _ca in [*CARD_CODES.items(), ("??", None)]:
     for _b, _cb in [*CARD_CODES.items(), ("??", None)]:
         _PAIRS[_a + _b] = (_ca, _cb)
-_SHOWN_PAIRS: dict[str, tuple[int, ...]] = {
+_SHOWN_PAIRS: Final[dict[str, tuple[int, ...]]] = {
     a + b: (ca, cb) for a, ca in CARD_CODES.items() for b, cb in CARD_CODES.items()
 }
 """Two written, known cards to card numbers (a show)."""
@@ -109,7 +110,7 @@ def fast_event(text: str, players: int) -> Event | None:
     return None
 
 
-UNKNOWN_SHOW: tuple[int, ...] = ()
+UNKNOWN_SHOW: Final[tuple[int, ...]] = ()
 """The cards of ``pN sm ????``: a player showed, but nobody recorded the cards.
 
 :func:`parse_action` returns ``Show(player, UNKNOWN_SHOW)`` for it; the engine
@@ -227,9 +228,8 @@ def parse_actions(
     :raises HandHistoryError: at the first action whose syntax is not PHH hold'em syntax.
     """
     out: list[tuple[int, str, Event]] = []
-    fast = fast_event
     for index, text in enumerate(actions):
-        event = fast(text, players) if unit is None else None
+        event = fast_event(text, players) if unit is None else None
         if event is None:
             event = parse_action(source, players, index, text, unit)
             if event is None:

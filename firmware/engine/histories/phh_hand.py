@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, Final
 
 from firmware.engine.events import Event, StartHand
 from firmware.engine.histories.phh_actions import parse_action
@@ -16,19 +16,19 @@ from firmware.engine.histories.phh_writer import slots_to_players
 from firmware.engine.rules import GameKind, HandConfig, Structure
 from firmware.errors import ConfigError, HandHistoryError
 
-VARIANTS: dict[str, Structure] = {"NT": Structure.NO_LIMIT, "FT": Structure.FIXED_LIMIT}
+VARIANTS: Final[dict[str, Structure]] = {"NT": Structure.NO_LIMIT, "FT": Structure.FIXED_LIMIT}
 """PHH variant codes we read and write, and their betting structures."""
 
-MAX_PLAYERS = 10
+MAX_PLAYERS: Final = 10
 """Most players a hand may have: a table seats ten, and 23 hands use up the deck."""
 
-MAX_ACTIONS = 1000
+MAX_ACTIONS: Final = 1000
 """Most actions a hand may have (a long hand of ten players has about 100)."""
 
-MAX_FILE_BYTES = 256 * 1024 * 1024
+MAX_FILE_BYTES: Final = 256 * 1024 * 1024
 """Largest hand-history file read (a 10,000-hand ``.phhs`` file is about 4 MB)."""
 
-_KNOWN_FIELDS = frozenset(
+_KNOWN_FIELDS: Final = frozenset(
     {
         "variant",
         "ante_trimming_status",
@@ -62,7 +62,9 @@ class PHHAction:
     event: Event | None
 
 
-_CONFIGS: dict[tuple[Structure, GameKind, int | None, int | None, int | None], HandConfig] = {}
+_CONFIGS: Final[
+    dict[tuple[Structure, GameKind, int | None, int | None, int | None], HandConfig]
+] = {}
 """HandConfig (immutable) by the fields it is built from; hands of one file or game share it."""
 
 
