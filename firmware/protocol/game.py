@@ -4,8 +4,12 @@ Most of the console's game-management reports (``sit``, ``rebuy``,
 ``sit_out``, ``away``, ``cash_out``, ``set_button``, ``answer_floor``) and a
 seat's ``call_floor`` become their table event directly
 (:mod:`firmware.protocol.schema`). Two take something from the table itself,
-on the controller's loop thread, so that no client can choose it:
+on the controller's loop thread, so that no client can choose it (and a call for the
+floor also alerts the console):
 
+* ``call_floor`` (a seat): journaled as :class:`~firmware.table.events.FloorCall`, open
+  on the console until a staff member answers it (``report answer_floor {seat}``), and
+  an alert on the console in its language (``alert.call_floor``).
 * ``report draw_button``: the draw for the button (TDA-13). One card for each
   occupied seat, in seat order, from the operating system's random source
   (:data:`DRAW_RANDOM`); the draw and its cards are journaled as
@@ -27,12 +31,14 @@ from typing import Any
 from firmware.engine.cards import full_deck
 from firmware.errors import IllegalAction
 from firmware.protocol.clients import ClientState
+from firmware.protocol.schema import Refused
 from firmware.service.controller import Controller
+from firmware.service.controller_state import Alert
 from firmware.table import events as te
 
 log = logging.getLogger("firmware.protocol")
 
-GAME_REQUESTS = ("report:draw_button", "report:sit_card")
+GAME_REQUESTS = ("call_floor", "report:draw_button", "report:sit_card")
 """Requests completed on the loop thread from the table's own state."""
 
 DRAW_RANDOM: random.Random = random.SystemRandom()
@@ -50,11 +56,33 @@ def game_request(
     controller: Controller,
 ) -> None:
     """Run ``name`` (one of :data:`GAME_REQUESTS`, fields already checked) on the loop thread."""
-    if name == "report:draw_button":
+    if name == "call_floor":
+        caller = client.seat
+        if caller is None:  # the schema lets only a seat's terminal call the floor
+            raise Refused(
+                "Only a seat's own screen calls the floor.", key="protocol.permission.seat"
+            )
+        run_for(client, lambda: call_floor(controller, caller), name)
+    elif name == "report:draw_button":
         run_for(client, lambda: _no_result(draw_button(controller)), name)
     else:
-        seat, reader, chips = int(values["seat"]), str(values["reader"]), int(values["chips"])
-        run_for(client, lambda: sit_by_card(controller, seat, reader, chips), name)
+        chosen, reader, chips = int(values["seat"]), str(values["reader"]), int(values["chips"])
+        run_for(client, lambda: sit_by_card(controller, chosen, reader, chips), name)
+
+
+def call_floor(controller: Controller, seat: int) -> None:
+    """``seat`` calls the floor: journaled (open until answered) and an alert on the console."""
+    controller.submit(te.FloorCall(seat))
+    log.info("seat %d calls the floor", seat)
+    controller.alerts.append(
+        Alert(
+            controller.table_time(),
+            f"Seat {seat} calls the floor.",
+            f"seat{seat}",
+            key="alert.call_floor",
+            params={"seat": seat},
+        )
+    )
 
 
 def _no_result(_: object) -> None:
@@ -116,6 +144,7 @@ __all__ = [
     "DRAW_RANDOM",
     "GAME_REQUESTS",
     "PLAYER_PREFIX",
+    "call_floor",
     "draw_button",
     "game_request",
     "player_card",

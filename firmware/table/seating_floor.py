@@ -147,7 +147,10 @@ def button_draw(
             seats=listed,
         )
     if not all(isinstance(c, int) and 0 <= c < 52 for c in cards):
-        raise IllegalAction("A card of the draw for the button is not a card; draw again.")
+        raise IllegalAction(
+            "A card of the draw for the button is not a card; draw again.",
+            key="error.draw_button.card",
+        )
     check_distinct(cards)
     winner = max(zip(seats, cards, strict=True), key=lambda pair: pair[1])[0]
     seating.next_button = winner
