@@ -33,12 +33,13 @@ from firmware.service.recovery import restore
 from firmware.table import events as te
 from tests.hardening_kit import JournaledRig, answer, table_fingerprint
 
-SEAT_EVENTS = {"act", "advance", "declare_raise", "sit_out", "rebuy", "show", "muck"}
+SEAT_EVENTS = {"act", "advance", "declare_raise", "sit_out", "rebuy", "show", "muck", "floor_call"}
 DEALER_EVENTS = {
     "exposed", "misdeal", "face_up", "premature", "burn_error", "empty_seat_dealt", "marked",
     "kill", "shuffle", "cut", "deck_step", "deck_change", "repair_card", "withdraw_card", "sit",
     "away", "cash_out", "set_button", "deck_empty", "chip_race", "clock",
     "sit_out", "rebuy",  # the console's game page: sit a player out or back, a rebuy (issue 12)
+    "draw_button", "floor_answer",  # the draw for the button, a call for the floor answered
 }  # fmt: skip
 FLOOR_EVENTS = DEALER_EVENTS | {"adjust_stack", "award_pot", "void", "undo", "penalty", "levels"}
 EXPECTED = {
@@ -209,6 +210,17 @@ def move_on(rig: JournaledRig, card: int) -> None:
     """A step of ordinary play between the random requests (on the loop thread): shuffle
     and cut, the player to act calls, or the shoe draws ``card`` (a duplicate is refused)."""
     table, controller = rig.table, rig.controller
+    if table.hand is None and not table.deck.ready:
+        # A deck change was asked: the dealer runs the new-deck checklist (PE-2) with a
+        # clean scan, so the random requests' order cannot end play for good.
+        if not table.deck.checklist:
+            withdrawn = set(table.deck.withdrawn)
+            scan = tuple(c for c in range(52) if c not in withdrawn)
+            controller.apply(te.DeckStep("show", scan))
+        for step in ("face_down", "scramble", "shuffle", "cut"):
+            if step not in table.deck.checklist:
+                controller.apply(te.DeckStep(step))
+        return
     if table.hand is None:
         for seat in (1, 2, 3):
             if table.seating.seats.get(seat) is None:
