@@ -289,6 +289,8 @@ class SeatScreen(SeatPanels):
         pad = max(3, r.width // 30)
         inner = r.inflate(-2 * pad, -2 * pad)
         cards = [c for c in (s.get("cards") or [])][:2]
+        if is_me and self.hold_to_peek and not self.peeking:
+            cards = ["??" if c else c for c in cards]  # face down on the tile too
         drawn = self.drawn_card(number)
         if drawn and not cards:  # the draw for the button: the seat's card, face up
             cards = [drawn]
