@@ -60,7 +60,7 @@ class GamePages(ConsolePages):
 
     def _game_page(self) -> None:
         self._title(self.t("ui.console.game"))
-        if not self.notices(self.rect(0.01, 0.16, 0.98, 0.095)):
+        if not self.notices(self.rect(0.01, 0.16, 0.77, 0.095)):
             self.paragraph(self.t("ui.help.game"), self.rect(0.02, 0.16, 0.96, 0.09), 0.042, MUTED)
         self.seat_map(self.rect(0.01, 0.26, 0.45, 0.73))
         items = [
