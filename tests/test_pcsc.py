@@ -322,6 +322,30 @@ class TestCards:
         assert (removed.device, removed.reader) == ("ids", "seat1")
         assert device.health() is Health.OK
 
+    def test_a_player_card_on_a_seats_reader_seats_its_player_from_the_directory(
+        self, device: PcscReaders, events: Events, cards: Cards
+    ) -> None:
+        """Issue 12: the identity read from a real reader seats the directory's player."""
+        from firmware.protocol.game import sit_by_card
+        from firmware.service.controller import Controller
+        from firmware.service.registry import TagRegistry
+        from firmware.table import events as te
+        from firmware.table.options import Stakes, TableConfig, profile_options
+        from firmware.table.table import Table
+
+        config = TableConfig(
+            "casino-cash", profile_options("casino-cash"), Stakes(small_blind=1, big_blind=2)
+        )
+        table = Table(config, deck_ready=True)
+        controller = Controller(table, {}, TagRegistry(":memory:"))
+        controller.players = {"P-000123": "Bea Soto"}
+        cards(player_card("P-000123", slot=SEAT_SLOT)).insert()
+        controller.handle(events.next(IdCardInserted))  # as the controller's loop does
+        sit_by_card(controller, 1, "seat1", 100)
+        seat = table.seating.seats[1]
+        assert (seat.player, seat.stack, seat.card) == ("Bea Soto", 100, "P-000123")
+        assert isinstance(table.log[-1], te.SitDown)
+
     def test_card_without_the_application_is_reported_by_uid(
         self, device: PcscReaders, events: Events, cards: Cards
     ) -> None:

@@ -178,3 +178,61 @@ def test_the_walkthrough_seats_two_players_runs_a_level_plays_a_hand_and_cashes_
         stored.close()
     assert te.SitDown(1, "Ana", 5000) in journal and te.CashOut(2) in journal
     assert te.LevelClock("start") in journal
+
+
+def test_section_7_seats_by_card_draws_the_button_and_a_floor_call_survives_a_restart(
+    tmp_path: pathlib.Path,
+) -> None:
+    """The walkthrough's section 7 on the same configuration: Bruno's card on seat 2's
+    (simulated) reader seats him by the directory's name; the table draws for the button;
+    seat 2's call for the floor is still open after the controller restarts, and the floor
+    answers it then."""
+    service = Service(tmp_path)
+    try:
+        console = service.connect("console")
+        until(console, lambda v: bool(v["console"].get("card_present")))
+        console.send({"type": "login", "pin": "2222"})
+        until(console, lambda v: (v.get("staff") or {}).get("role") == "floor")
+        console.send({"type": "report", "report": "sit", "seat": 1, "player": "Ana", "chips": 5000})
+        readers = service.controller.devices["readers"]
+        service.controller.call_soon(lambda: readers.insert("seat2", "player:P-000124"))  # type: ignore[attr-defined]
+        view = until(console, lambda v: bool(v["console"].get("player_cards")))
+        assert view["console"]["player_cards"] == [
+            {"reader": "seat2", "seat": 2, "card": "P-000124", "name": "Bruno Gil"}
+        ]
+        console.send(
+            {"type": "report", "report": "sit_card", "reader": "seat2", "seat": 2, "chips": 3000}
+        )
+        view = until(console, lambda v: 2 in seats(v))
+        assert seats(view)[2]["name"] == "Bruno Gil"
+        console.send({"type": "report", "report": "draw_button"})
+        draw = until(console, lambda v: v["table"].get("button_draw") is not None)
+        draw = draw["table"]["button_draw"]
+        seat2 = service.connect("seat2")
+        seat2.send({"type": "call_floor"})
+        until(console, lambda v: bool(v["console"].get("floor_calls")))
+    finally:
+        service.close()
+    # The controller restarts on the same data: the call is still open, the draw the same.
+    again = Service(tmp_path)
+    try:
+        console = again.connect("console")
+        until(console, lambda v: bool(v["console"].get("card_present")))
+        console.send({"type": "login", "pin": "2222"})
+        view = until(console, lambda v: (v.get("staff") or {}).get("role") == "floor")
+        assert [c["seat"] for c in view["console"]["floor_calls"]] == [2]
+        assert view["table"]["button_draw"] == draw
+        console.send({"type": "report", "report": "answer_floor", "seat": 2})
+        until(console, lambda v: v["console"].get("floor_calls") == [])
+    finally:
+        again.close()
+    stored = Journal(again.journal_path)
+    try:
+        journal = list(stored.events())
+    finally:
+        stored.close()
+    assert te.SitDown(2, "Bruno Gil", 3000, card="P-000124") in journal
+    assert te.FloorCall(2) in journal
+    assert [e for e in journal if isinstance(e, te.FloorAnswer)] == [te.FloorAnswer(2, "Flor")]
+    (drawn,) = [e for e in journal if isinstance(e, te.DrawButton)]
+    assert drawn.seats == (1, 2) and draw["button"] in (1, 2)

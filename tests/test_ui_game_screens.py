@@ -247,3 +247,148 @@ def test_seat_names_its_hand_and_the_winner(game: Game, lang: str, tmp_path: Pat
     assert winners
     you = tr("ui.you", lang)
     assert tr("ui.wins", lang, name=you, amount=winners[0]["amount"]) in texts
+
+
+# ---------------------------------------------------------------- issue 12, second round
+
+
+@LANGS
+def test_console_seats_a_player_by_card(game: Game, lang: str, tmp_path: Path) -> None:
+    """The player card on seat 3's reader: the notice on the game page, then the card step."""
+    from tests.test_ui_seat import tap
+
+    game.table.apply(te.SitDown(1, "Ana", 5000))
+    game.controller.players = {"P-000123": "Carla Ruiz", "P-000124": "Dora Gil"}
+    game.controller.state.readers["seat3"] = "player:P-000123"
+    game.controller.state.readers["console"] = "player:P-000124"
+    screen = ConsoleScreen(game.console(lang, "dealer"))
+    screen.page = "game"
+    texts = save(screen, "console-card-waiting", tmp_path)
+    assert tr("ui.player_card.at_seat", lang, seat=3, name="Carla Ruiz") in texts
+    screen.page = "main"
+    for id in ("game", "game_sit_card"):
+        screen.draw()
+        assert tap(screen, id) == []
+    texts = save(screen, "console-sit-card", tmp_path)
+    assert tr("ui.step.player_card", lang) in texts
+    assert any("Dora Gil (P-000124)" in t for t in texts)
+
+
+@LANGS
+def test_console_and_seats_show_the_draw_for_the_button(
+    game: Game, lang: str, tmp_path: Path
+) -> None:
+    game.table.apply(te.SitDown(1, "Ana", 5000))
+    game.table.apply(te.SitDown(2, "Bruno", 3000))
+    game.table.apply(te.SitDown(4, "Carla", 4000))
+    king_hearts, king_spades, four_clubs = 11 * 4 + 2, 11 * 4 + 3, 2 * 4
+    game.table.apply(te.DrawButton((1, 2, 4), (king_hearts, king_spades, four_clubs)))
+    screen = ConsoleScreen(game.console(lang, "dealer"))
+    screen.page = "game"
+    texts = save(screen, "console-draw-button", tmp_path)
+    bruno = tr("ui.console.seat_named", lang, seat=2, name="Bruno")
+    assert tr("ui.draw_button.console", lang, cards="1: Kh, 2: Ks, 4: 4c", seat=bruno) in texts
+    texts = save(SeatScreen(game.seat(4, lang)), "seat-button-draw", tmp_path)
+    assert tr("ui.draw_button.result", lang, seat="Bruno", card="Ks") in texts
+
+
+@LANGS
+def test_console_shows_an_open_call_for_the_floor(game: Game, lang: str, tmp_path: Path) -> None:
+    from tests.test_ui_seat import tap
+
+    game.seat_two_and_start()
+    game.table.apply(te.Tick(10.0))
+    game.table.apply(te.FloorCall(2))
+    game.table.apply(te.Tick(75.0))
+    game.deal()
+    screen = ConsoleScreen(game.console(lang, "dealer"))
+    texts = save(screen, "console-floor-call", tmp_path)
+    assert tr("alert.call_floor", lang, seat=2) in texts
+    assert "Bruno · " + tr("ui.floor_call.waiting", lang, time="1:05") in texts
+    assert tap(screen, "answer_floor") == [{"type": "report", "report": "answer_floor", "seat": 2}]
+
+
+def timed_game() -> Game:
+    """The walkthrough's table with the automatic action timer: 30 s, then 60 s of bank."""
+    g = Game()
+    options = profile_options("tda-tournament", action_timer_seconds=30, time_bank_seconds=60)
+    g.table = Table(
+        TableConfig("tda-tournament", options, Stakes(small_blind=50, big_blind=100)),
+        deck_ready=True,
+        schedule=g.table.levels.schedule if g.table.levels else None,
+    )
+    g.controller = Controller(g.table, {}, g.registry, tick_seconds=3600)
+    return g
+
+
+@LANGS
+def test_seat_shows_its_action_timer_then_its_time_bank(lang: str, tmp_path: Path) -> None:
+    game = timed_game()
+    try:
+        game.seat_two_and_start()
+        game.deal()
+        th = game.table.hand
+        assert th is not None and th.hand.actor is not None
+        actor = th.seat(th.hand.actor)
+        game.table.apply(te.Tick(game.table.now + 12))
+        texts = save(SeatScreen(game.seat(actor, lang)), "seat-action-timer", tmp_path)
+        assert "18" in texts and tr("ui.timer.bank_left", lang, seconds=60) in texts
+        game.table.apply(te.Tick(game.table.now + 33))  # 45 s into the turn: 45 s of bank
+        texts = save(SeatScreen(game.seat(actor, lang)), "seat-time-bank", tmp_path)
+        assert tr("ui.timer.bank_you", lang) in texts and "45" in texts
+        other = 2 if actor == 1 else 1
+        screen = SeatScreen(game.seat(other, lang))
+        screen.draw()
+        assert tr("ui.timer.bank", lang, seat=actor) in screen.drawn
+    finally:
+        game.close()
+
+
+@LANGS
+def test_seat_explains_its_badges_and_the_pot(game: Game, lang: str, tmp_path: Path) -> None:
+    from tests.test_ui_seat import tap
+
+    game.table.apply(te.SitDown(1, "Ana", 5000))
+    game.table.apply(te.SitDown(2, "Bruno", 3000))
+    game.table.apply(te.SitDown(3, "Carla", 3000))
+    game.table.apply(te.SetButton(1))
+    game.table.seating.seats[3].missed_big = True  # Carla missed her big blind (ML)
+    screen = SeatScreen(game.seat(1, lang))
+    texts = save(screen, "seat-legend", tmp_path)
+    assert tr("ui.legend.markers", lang, marks="ML") in texts
+    assert tap(screen, "badge_ML_3") == []
+    texts = save(screen, "seat-explain-ml", tmp_path)
+    assert tr("ui.explain.ML", lang) in texts
+    assert tap(screen, "explain_pot") == []
+    screen.draw()
+    assert tr("ui.explain.pot", lang) in screen.drawn
+
+
+@LANGS
+def test_seat_hold_to_peek(game: Game, lang: str, tmp_path: Path) -> None:
+    game.seat_two_and_start()
+    game.deal()
+    view = game.seat(1, lang)
+    own = [c for s in view["table"]["seats"] if s["seat"] == 1 for c in s["cards"]]
+    assert len(own) == 2 and "??" not in own
+    screen = SeatScreen(view, hold_to_peek=True)
+    texts = save(screen, "seat-hold-to-peek", tmp_path)
+    assert tr("ui.peek.hold", lang) in texts
+    # Neither under the board nor on the seat's tile: pixel for pixel what the backs of
+    # two unknown cards look like.
+    backs = {**view, "table": {**view["table"], "seats": [
+        {**s, "cards": ["??", "??"]} if s["seat"] == 1 else s for s in view["table"]["seats"]
+    ]}}  # fmt: skip
+    plain = SeatScreen(backs).draw().copy()
+    hidden = screen.draw().copy()
+    for area in (screen.rect(0.01, 0.1, 0.192, 0.145), screen.rect(0.02, 0.635, 0.28, 0.28)):
+        shot = pygame.image.tobytes(hidden.subsurface(area), "RGB")
+        assert shot == pygame.image.tobytes(plain.subsurface(area), "RGB")
+    card_rect = screen._cards_rect
+    assert card_rect is not None
+    down = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=card_rect.center)
+    assert screen.handle(down) == [] and screen.peeking
+    texts = save(screen, "seat-peeking", tmp_path)
+    assert tr("ui.peek.hold", lang) not in texts
+    up = pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=card_rect.center)
+    assert screen.handle(up) == [] and not screen.peeking

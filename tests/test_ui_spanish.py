@@ -42,7 +42,7 @@ from firmware.views.rules import to_show
 from hal_sim.fakes import FakeButtons, FakeReaders, FakeShoe, FakeTrays
 from ui.console import ConsoleScreen
 from ui.console_pages import FLOWS, OPTIONS
-from ui.seat import SeatScreen
+from ui.seat import BADGE_HELP, SeatScreen
 from ui.widgets import Screen
 
 
@@ -108,7 +108,8 @@ class Walk:
         )
         config = TableConfig(
             "tda-tournament",
-            profile_options("tda-tournament"),
+            # The automatic action timer and time bank, to see them on the seats.
+            profile_options("tda-tournament", action_timer_seconds=30, time_bank_seconds=60),
             Stakes(small_blind=25, big_blind=50),
         )
         self.table = Table(config, deck_ready=True, schedule=schedule)
@@ -129,6 +130,12 @@ class Walk:
         for seat, name in ((1, "Ana"), (2, "Bruno"), (3, "Carla")):
             self.table.apply(te.SitDown(seat, name, 1500))
         self.table.apply(te.SetButton(1))
+        # Issue 12's second round: a draw for the button, a call for the floor, a player
+        # card waiting on seat 4's reader.
+        self.table.apply(te.DrawButton((1, 2, 3), (40, 51, 3)))
+        self.table.apply(te.FloorCall(2))
+        self.controller.players = {"P-7": "Dora"}
+        self.controller.state.readers["seat4"] = "player:P-7"
         self.table.apply(te.LevelClock("start"))
         self.controller.alerts.append(
             Alert(0.0, "Seat 2 calls the floor.", "seat2", "alert.call_floor", {"seat": 2})
@@ -161,6 +168,8 @@ def walk_states() -> Iterator[list[dict[str, Any]]]:
     assert th is not None
     while th.next_card_role()[0] == "hole":
         w.draw()
+    w.table.apply(te.Tick(w.table.now + 40))  # the action time spent: the time bank runs
+    yield w.views()
     w.table.apply(te.CallClock(w.table.now))  # the clock on the seat to act (TDA-5)
     yield w.views()
     while w.table.hand is not None:
@@ -209,6 +218,11 @@ def render_all(view: dict[str, Any]) -> list[str]:
         seat.page = "table"
         seat.rebuy_pick = 500
         drawn += texts_of(seat)
+        seat.rebuy_pick = None
+        for key in (*BADGE_HELP.values(), "ui.explain.pot"):  # what a tap on each explains
+            seat.explain(key)
+            drawn += texts_of(seat)
+        drawn += texts_of(SeatScreen(view, hold_to_peek=True))
         return drawn
     screen = ConsoleScreen(view)
     if view["audience"] == "technician":
@@ -227,6 +241,7 @@ def render_all(view: dict[str, Any]) -> list[str]:
             value: Any = {
                 "seat": 2,
                 "free_seat": 5,
+                "player_card": "seat4",
                 "seats": [2],
                 "chips": 500,
                 "player": "Ana",
@@ -258,7 +273,7 @@ def test_every_screen_and_flow_in_spanish_shows_no_english() -> None:
                 ids += [t for t in texts if RULE_ID.search(t)]
             if pages == 4:  # the same console in English: the walk does see English
                 assert english_in(render_all({**view, "lang": "en"}))
-    assert pages == 17
+    assert pages == 21
     assert not sorted(set(found)), "English on a Spanish screen: " + repr(sorted(set(found)))
     assert not ids, f"rule IDs on a seat screen: {ids}"
 

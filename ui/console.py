@@ -235,6 +235,8 @@ class ConsoleScreen(GamePages):
                 TEXT,
             )
         y += ch + 8
+        if self.notices(pygame.Rect(x, y, w, 44), floor_calls_only=True):
+            y += 50  # an open call for the floor, with its Answer button
         alerts = [a for a in c.get("alerts") or [] if a.get("text")]
         faults = [
             d for d in self.view.get("devices") or [] if d.get("health") in ("fault", "degraded")

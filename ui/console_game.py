@@ -14,8 +14,15 @@ The floor or the dealer runs the game from here (docs/run-the-game.md):
 Messages (``firmware/protocol/game.py`` declares and checks their fields):
 ``{"type": "report", "report": "sit", "seat", "player", "chips"}``,
 ``"rebuy", "seat", "chips"`` (the add-on too), ``"sit_out", "seat", "out": bool``,
-``"cash_out", "seat"``, ``"set_button", "seat"``, and
+``"cash_out", "seat"``, ``"set_button", "seat"``, ``"sit_card", "seat", "reader", "chips"``
+(the player whose card is on that reader now), ``"draw_button"`` (the controller deals the
+draw for the button), ``"answer_floor", "seat"`` (a call for the floor answered), and
 ``{"type": "override", "override": "levels", "action": "start" | "pause" | "resume"}``.
+
+Notices (:meth:`GamePages.notices`, on the game page and the dealing page): the open calls
+for the floor, oldest first, each with its Answer button, until a staff member answers
+them (journaled, so they survive a restart); a player card on a seat's reader, with a
+button that starts seating that player there; the draw for the button's result.
 """
 
 from __future__ import annotations
@@ -31,7 +38,18 @@ from ui.widgets import GOLD, MUTED, PANEL, PANEL_HI, RED, TEXT, WHITE
 KEYBOARD = "ABCDEFGHIJKLMNÑOPQRSTUVWXYZ"
 """Letters of the name keyboard (Spanish alphabet)."""
 NAME_LENGTH = 20
-GAME_FLOWS = ("sit", "rebuy", "addon", "sit_out", "come_back", "cash_out", "set_button")
+GAME_FLOWS = (
+    "sit",
+    "sit_card",
+    "rebuy",
+    "addon",
+    "sit_out",
+    "come_back",
+    "cash_out",
+    "set_button",
+    "draw_button",
+)
+STYLES = ("go", "go", "primary", "primary", "normal", "normal", "warn", "normal", "normal")
 CLOCK_ACTIONS = ("start", "pause", "resume")
 
 
@@ -41,15 +59,13 @@ class GamePages(ConsolePages):
     # --- the page -----------------------------------------------------------------------
 
     def _game_page(self) -> None:
-        self._title(self.t("ui.console.game"), self.t("ui.help.game"))
+        self._title(self.t("ui.console.game"))
+        if not self.notices(self.rect(0.01, 0.16, 0.77, 0.095)):
+            self.paragraph(self.t("ui.help.game"), self.rect(0.02, 0.16, 0.96, 0.09), 0.042, MUTED)
         self.seat_map(self.rect(0.01, 0.26, 0.45, 0.73))
         items = [
             (f"game_{k}", self.t(f"ui.incident.{k}"), self._game_action(k), style)
-            for k, style in zip(
-                GAME_FLOWS,
-                ("go", "primary", "primary", "normal", "normal", "warn", "normal"),
-                strict=True,
-            )
+            for k, style in zip(GAME_FLOWS, STYLES, strict=True)
         ]
         w, h = 0.52 / 3, 0.42 / 3
         for i, (id, label, action, style) in enumerate(items):
@@ -181,8 +197,130 @@ class GamePages(ConsolePages):
             name += letter if not name or name.endswith(" ") else letter.lower()
         pick["player"] = name
 
+    def _card_step(self, nav: list[tuple[str, str, Any, str]]) -> None:
+        """Pick the player card (on the console's reader or a seat's) of the player to seat."""
+        self.text(
+            self.t("ui.step.player_card"),
+            self.rect(0.02, 0.25, 0.96, 0.06),
+            0.045,
+            TEXT,
+            align="left",
+        )
+        cards = list(self.console.get("player_cards") or [])
+        if not cards:
+            self.paragraph(self.t("ui.player_card.none"), self.rect(0.02, 0.34, 0.96, 0.2), 0.045)
+        items = [
+            (
+                f"card_{c.get('reader')}",
+                self.card_holder(c.get("reader")),
+                partial(self._pick_card, c),
+                "normal" if c.get("name") else "disabled",
+            )
+            for c in cards[:6]
+        ]
+        self._grid(items, 0.34, 2, 3, 0.42)
+        self._grid(nav, 0.8, 3, 1, 0.19)
+
+    def _pick_card(self, card: dict[str, Any]) -> None:
+        """A card chosen: its seat's reader also chooses that seat when it is free."""
+        assert self.flow is not None
+        if not card.get("name"):
+            self.show_notice(self.t("error.player_card.unknown", card=card.get("card", "")))
+            return
+        self._choose("player_card", card.get("reader"))
+        seat = card.get("seat")
+        taken = {int(s["seat"]) for s in self.table.get("seats") or []}
+        if isinstance(seat, int) and seat not in taken:
+            self._choose("free_seat", seat)
+
+    def card_holder(self, reader: Any) -> str:
+        """``Ana Pérez (P-000123) · seat 3's reader`` for the card on ``reader``."""
+        for c in self.console.get("player_cards") or []:
+            if c.get("reader") == reader:
+                name = c.get("name") or self.t("ui.player_card.unknown")
+                where = (
+                    self.t("ui.reader.seat", seat=c["seat"])
+                    if c.get("seat")
+                    else self.t("ui.reader.console")
+                )
+                return f"{name} ({c.get('card')}) · {where}"
+        return str(reader)
+
+    def notices(self, r: pygame.Rect, floor_calls_only: bool = False) -> bool:
+        """The first thing the staff must see, with its button: an open call for the floor
+        (Answer), a player card on a seat's reader (Seat), the draw for the button's result.
+        Returns whether a notice was drawn."""
+        c = self.console
+        calls = list(c.get("floor_calls") or [])
+        button: tuple[str, str, Any] | None = None
+        detail = ""
+        waiting = self._waiting_card()
+        if calls:
+            call = calls[0]
+            seat = call.get("seat")
+            ago = max(0, int(float(c.get("now") or 0) + self.now - float(call.get("time") or 0)))
+            text = self.t("alert.call_floor", seat=seat)
+            detail = self.t("ui.floor_call.waiting", time=f"{ago // 60}:{ago % 60:02d}")
+            if call.get("name"):
+                detail = f"{call['name']} · {detail}"
+            if len(calls) > 1:
+                detail += " · " + self.t("ui.floor_call.more", count=len(calls) - 1)
+            msg = {"type": "report", "report": "answer_floor", "seat": seat}
+            button = ("answer_floor", self.t("ui.floor_call.answer"), msg)
+            fill = (110, 25, 25)
+        elif floor_calls_only:
+            return False
+        elif waiting is not None:
+            name = waiting.get("name") or waiting["card"]
+            text = self.t("ui.player_card.at_seat", seat=waiting["seat"], name=name)
+            button = ("seat_by_card", self.t("ui.player_card.seat"), None)
+            fill = PANEL_HI
+        elif self.table.get("button_draw"):
+            draw = self.table["button_draw"]
+            shown = ", ".join(f"{d.get('seat')}: {d.get('card')}" for d in draw.get("cards") or [])
+            text = self.t(
+                "ui.draw_button.console", cards=shown, seat=self.seat_label(draw.get("button"))
+            )
+            fill = PANEL_HI
+        else:
+            return False
+        self.panel(r, fill, GOLD)
+        width = r.width - (r.width // 4 + 12 if button else 0)
+        inner = pygame.Rect(r.left + 8, r.top + 2, width - 8, r.height - 4)
+        if detail:
+            half = inner.height // 2
+            self.text(text, pygame.Rect(inner.left, inner.top, inner.width, half), 0.038, WHITE)
+            below = pygame.Rect(inner.left, inner.top + half, inner.width, half)
+            self.text(detail, below, 0.034, TEXT, align="left")
+        else:
+            self.paragraph(text, inner, 0.038)
+        if button is not None:
+            id, label, msg = button
+            b = pygame.Rect(r.right - r.width // 4 - 4, r.top + 4, r.width // 4, r.height - 8)
+            action = None if msg is not None else self._seat_waiting_card
+            enabled = self.allowed("report")
+            self.button(id, b, label, msg, action, enabled=enabled, style="go", rel=0.038)
+        return True
+
+    def _waiting_card(self) -> dict[str, Any] | None:
+        """A known player card on a free seat's reader (the player waits to be seated)."""
+        taken = {int(s["seat"]) for s in self.table.get("seats") or []}
+        for card in self.console.get("player_cards") or []:
+            seat = card.get("seat")
+            if isinstance(seat, int) and seat not in taken and card.get("name"):
+                return dict(card)
+        return None
+
+    def _seat_waiting_card(self) -> None:
+        """Start seating the player whose card waits on a seat's reader: the buy-in next."""
+        card = self._waiting_card()
+        if card is None:
+            return
+        self.start("sit_card")
+        self._pick_card(card)
+
     def _buy_in_hint(self, r: pygame.Rect) -> None:
-        if self.flow is None or self.flow["kind"] not in ("sit", "rebuy"):
+        if self.flow is None or self.flow["kind"] not in ("sit", "sit_card", "rebuy"):
             return
         buy_in = self.console.get("buy_in") or {}
         if not buy_in.get("min"):

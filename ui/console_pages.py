@@ -50,6 +50,9 @@ FLOWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "come_back": ("report", ("seat",)),
     "cash_out": ("report", ("seat",)),
     "set_button": ("report", ("seat",)),
+    # Issue 12, second round: seat by player card, the draw for the button.
+    "sit_card": ("report", ("player_card", "free_seat", "chips")),
+    "draw_button": ("report", ()),
 }
 SENDS = {"addon": "rebuy", "come_back": "sit_out"}
 """Flows that send another report kind (an add-on is a rebuy; coming back ends sitting out)."""
@@ -67,7 +70,12 @@ OPTIONS: dict[str, tuple[str, ...]] = {
         "etiquette",
     ),
 }
-FIELD = {"misdeal_reason": "reason", "kill_reason": "reason", "free_seat": "seat"}
+FIELD = {
+    "misdeal_reason": "reason",
+    "kill_reason": "reason",
+    "free_seat": "seat",
+    "player_card": "reader",
+}
 CHECKLIST = ("show", "face_down", "scramble", "shuffle", "cut")
 RACES = ((5, 25), (25, 100), (100, 500), (500, 1000), (1000, 5000))
 RANKS = "AKQJT98765432"
@@ -250,6 +258,9 @@ class ConsolePages(TechnicianPage):
         if name == "player":
             self._name_step(nav)
             return
+        if name == "player_card":
+            self._card_step(nav)
+            return
         self.text(
             self._label("step", name), self.rect(0.02, 0.25, 0.96, 0.06), 0.045, TEXT, align="left"
         )
@@ -321,6 +332,14 @@ class ConsolePages(TechnicianPage):
         """The table's buy-in range beside the chips keypad (:class:`ui.console_game.GamePages`)."""
         raise NotImplementedError
 
+    def _card_step(self, nav: list[tuple[str, str, Any, str]]) -> None:
+        """The player cards on the readers, to pick one (:class:`ui.console_game.GamePages`)."""
+        raise NotImplementedError
+
+    def card_holder(self, reader: Any) -> str:
+        """Who holds the card on ``reader`` (:class:`ui.console_game.GamePages`)."""
+        raise NotImplementedError
+
     def _card_picker(self, pick: dict[str, Any], top: float = 0.32) -> None:
         ranks = [
             (
@@ -376,6 +395,8 @@ class ConsolePages(TechnicianPage):
                 continue
             if key == "seat":
                 value = self.seat_label(value)
+            elif key == "reader":
+                value = self.card_holder(value)
             elif key == "seats":
                 value = ", ".join(self.seat_label(v) for v in value)
             elif key == "cards":
@@ -386,6 +407,8 @@ class ConsolePages(TechnicianPage):
         if self.flow and f"ui.consequence.{self.flow['kind']}" in CATALOG:
             seat = msg.get("seat")
             who = self.seat_label(seat) if seat is not None else ""
+            if self.flow["kind"] == "sit_card" and seat is not None:
+                who = self.t("ui.seat.number", seat=seat)  # not seated yet
             parts.append(self.t(f"ui.consequence.{self.flow['kind']}", seat=who))
         return ". ".join(parts) + ". " + self.t("ui.console.confirm_hint")
 

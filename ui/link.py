@@ -169,6 +169,11 @@ def main_screen(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", default="es", choices=("es", "en"))
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--fullscreen", action="store_true")
+    parser.add_argument(
+        "--hold-to-peek",
+        action="store_true",
+        help="a seat's own cards stay face down until the player holds a finger on them",
+    )
     args = parser.parse_args(argv)
     terminal = "console" if args.console else f"seat{args.seat}"
     try:
@@ -222,7 +227,8 @@ def main_screen(argv: list[str] | None = None) -> int:
 
     lost = False
     try:
-        run(link, size=(width, height), fullscreen=args.fullscreen)
+        options = {"hold_to_peek": True} if args.hold_to_peek and not args.console else {}
+        run(link, size=(width, height), fullscreen=args.fullscreen, **options)
         lost = link.closed.is_set()  # the controller went away (not the window closed)
     except pygame.error as exc:
         print(

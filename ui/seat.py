@@ -17,10 +17,20 @@ Messages produced (exactly the contract's client → controller messages):
 * ``{"type": "show", "cards": ["Ah", "Kd"]}`` / ``{"type": "muck"}`` at the showdown, when the
   seat has a live hand not yet tabled and it is its turn to show (``table.to_show``; without
   that field, whenever it has such a hand);
-* ``{"type": "call_floor"}`` (the "call the floor" button; an alert on the console);
+* ``{"type": "call_floor"}`` (the "call the floor" button; journaled, shown on the console
+  until a staff member answers it);
 * ``{"type": "language", "lang": "es" | "en"}``.
 
 Four-colour deck, large text and the recall page are local display choices.
+With ``hold_to_peek`` (``pokertable screen --seat N --hold-to-peek``) the player's
+own cards are drawn face down until a finger is held on them.
+
+Explanations: a tap on a badge (D, SB, BB, ML, MS) or on the pot shows what it
+means in a notice (missed blinds, the pot and the main and side pots); a
+legend line under the board names the badges on screen.
+The acting seat's automatic action timer (house option ``action_timer_seconds``)
+counts down in the clock panel, then its time bank in red; the draw for the
+button shows each seat's card and the winner until the first hand.
 
 The seat's state and the action panel under the board are
 :class:`ui.seat_panels.SeatPanels`; its ``ADVANCE`` and ``PRESETS`` are importable from here.
@@ -31,6 +41,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import pygame
@@ -45,6 +56,7 @@ from ui.widgets import (
     RED,
     TEXT,
     WHITE,
+    Button,
     Message,
 )
 
@@ -53,6 +65,15 @@ RULE_ID = re.compile(r"\s*\((?:(?:TDA|HG|CC|PE|GLI)-\d+(?:,\s*)?)+\)|\b(?:TDA|HG
 
 WON = (70, 58, 12)
 """A winning seat's tile after the hand (gold border on dark gold)."""
+
+BADGE_HELP = {
+    "D": "ui.explain.button",
+    "SB": "ui.explain.small_blind",
+    "BB": "ui.explain.big_blind",
+    "ML": "ui.explain.ML",
+    "MS": "ui.explain.MS",
+}
+"""What a tap on each badge explains."""
 
 STATUS_KEYS = {
     "folded": "ui.status.folded",
@@ -83,18 +104,23 @@ class SeatScreen(SeatPanels):
         *,
         four_colour: bool = False,
         rebuy_chips: Sequence[int] = (),
+        hold_to_peek: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(view, rebuy_chips=rebuy_chips, **kwargs)
         self.four_colour = four_colour
+        self.hold_to_peek = hold_to_peek
+        self.peeking = False
+        """A finger is held on the own cards (``hold_to_peek``): they are shown face up."""
+        self._cards_rect: pygame.Rect | None = None
         self.page = "table"
         self.on_view()
 
     # --- view helpers -------------------------------------------------------------------
 
     def clock_text(self) -> str:
-        """The countdown in whole seconds ('' when no clock runs)."""
-        clock = self.table.get("clock")
+        """The countdown in whole seconds: a called clock, else the action timer ('' without)."""
+        clock = self.table.get("clock") or self.table.get("timer")
         if not clock:
             return ""
         left = max(0.0, float(clock.get("left", 0)) - self.now)
@@ -111,6 +137,27 @@ class SeatScreen(SeatPanels):
     def show_notice(self, text: str, seconds: float = 5.0) -> None:
         """Show a refusal or alert without the rule IDs in it: players do not read them."""
         super().show_notice(RULE_ID.sub("", text).replace(" .", ".").strip(), seconds)
+
+    def explain(self, key: str, **params: Any) -> None:
+        """Show the catalog's explanation ``key`` in the notice banner (a tap on a badge)."""
+        self.show_notice(self.t(key, **params), 8.0)
+
+    def handle(self, event: pygame.event.Event) -> list[Message]:
+        """Input; with ``hold_to_peek`` a finger held on the own cards shows them."""
+        press = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
+        if self.hold_to_peek and event.type in press and getattr(event, "button", 1) == 1:
+            self._ensure()
+            down = event.type == pygame.MOUSEBUTTONDOWN
+            area = self._cards_rect
+            if down and area is not None and area.collidepoint(event.pos):
+                self.peeking = True
+                self.dirty = True
+                return []
+            if not down and self.peeking:
+                self.peeking = False
+                self.dirty = True
+                return []
+        return super().handle(event)
 
     def _toggle_language(self) -> None:
         self.lang = other_language(self.lang)
@@ -242,6 +289,11 @@ class SeatScreen(SeatPanels):
         pad = max(3, r.width // 30)
         inner = r.inflate(-2 * pad, -2 * pad)
         cards = [c for c in (s.get("cards") or [])][:2]
+        if is_me and self.hold_to_peek and not self.peeking:
+            cards = ["??" if c else c for c in cards]  # face down on the tile too
+        drawn = self.drawn_card(number)
+        if drawn and not cards:  # the draw for the button: the seat's card, face up
+            cards = [drawn]
         text_w = inner.width if not cards else int(inner.width * 0.58)
         line_h = inner.height // 3
         ink = MUTED if status in ("folded", "sitting-out", "away") else TEXT
@@ -276,11 +328,11 @@ class SeatScreen(SeatPanels):
         if bet and status == "all-in":
             self.text(str(bet), third, 0.045, GOLD, align="right")
         if badges:
-            self._badges(badges, r)
+            self._badges(badges, r, number)
         if cards:
             cw = min(int(inner.width * 0.2), int(inner.height * 0.68))
             ch = min(inner.height - 2, int(cw * 1.45))
-            x = inner.right - 2 * cw - 3
+            x = inner.right - len(cards) * cw - 3
             for j, c in enumerate(cards):
                 cr = pygame.Rect(x + j * (cw + 3), inner.bottom - ch, cw, ch)
                 draw_card(
@@ -292,7 +344,7 @@ class SeatScreen(SeatPanels):
                     dim=status == "folded",
                 )
 
-    def _badges(self, badges: list[str], r: pygame.Rect) -> None:
+    def _badges(self, badges: list[str], r: pygame.Rect, number: Any = 0) -> None:
         size = max(14, r.height // 3)
         x = r.right - 4
         for b in reversed(badges):
@@ -301,6 +353,10 @@ class SeatScreen(SeatPanels):
             colour = WHITE if b == "D" else (GOLD if b in ("SB", "BB") else RED)
             pygame.draw.rect(self.surface, colour, br, border_radius=size // 2)
             self.text(b, br, 0.03, (0, 0, 0) if colour != RED else WHITE)
+            if b in BADGE_HELP:  # a tap explains it (not drawn: the badge is the button)
+                tap = br.inflate(6, 6)
+                action = partial(self.explain, BADGE_HELP[b])
+                self._frame.buttons.append(Button(f"badge_{b}_{number}", tap, b, None, action))
             x -= w + 3
 
     def _middle(self) -> None:
@@ -318,6 +374,12 @@ class SeatScreen(SeatPanels):
             )
         pot = self.rect(0.445, 0.42, 0.32, 0.19)
         self.panel(pot, PANEL)
+        # A tap on the pot explains "pot" and the main and side pots.
+        explain = partial(self.explain, "ui.explain.pot")
+        self._frame.buttons.append(Button("explain_pot", pot, "", None, explain))
+        if self._draw_result(pot):
+            self._clock(self.rect(0.775, 0.42, 0.215, 0.19))
+            return
         pot_total = t.get("pot_total", 0)
         self.text(
             self.t("ui.pot", amount=pot_total)
@@ -335,6 +397,9 @@ class SeatScreen(SeatPanels):
                 parts.append(self.t(key, n=i, amount=p.get("amount", 0)))
             line = pygame.Rect(pot.left + 8, pot.centery + 2, pot.width - 16, pot.height // 2 - 6)
             self.text(" · ".join(parts), line, 0.045, TEXT)
+        elif self.legend():
+            line = pygame.Rect(pot.left + 8, pot.centery + 2, pot.width - 16, pot.height // 2 - 6)
+            self.paragraph(self.legend(), line, 0.034, MUTED)
         self._clock(self.rect(0.775, 0.42, 0.215, 0.19))
 
     def _clock(self, r: pygame.Rect) -> None:
@@ -350,6 +415,8 @@ class SeatScreen(SeatPanels):
             self.text(label, top, 0.036, TEXT)
             body = pygame.Rect(r.left, r.top + r.height // 3, r.width, r.height * 2 // 3)
             self.text(self.clock_text(), body, 0.12 if urgent else 0.08, RED if urgent else TEXT)
+        elif t.get("timer"):
+            self._timer(r, top)
         elif t.get("actor") is not None:
             self.text(self.t("ui.to_act"), top, 0.036, MUTED)
             body = pygame.Rect(r.left + 6, r.top + r.height // 3, r.width - 12, r.height * 2 // 3)
@@ -357,13 +424,75 @@ class SeatScreen(SeatPanels):
         elif phase:
             self.text(self.t(f"ui.phase.{phase}"), r.inflate(-12, 0), 0.045, MUTED)
 
+    def _timer(self, r: pygame.Rect, top: pygame.Rect) -> None:
+        """The acting seat's action timer, then its time bank in red (the bank left below)."""
+        timer = dict(self.table.get("timer") or {})
+        mine = timer.get("seat") == self.view.get("seat")
+        bank = timer.get("phase") == "bank"
+        if bank:
+            label = (
+                self.t("ui.timer.bank_you")
+                if mine
+                else self.t("ui.timer.bank", seat=timer.get("seat"))
+            )
+        else:
+            label = self.t("ui.clock.you") if mine else self.seat_name(timer.get("seat"))
+        self.text(label, top, 0.036, RED if bank else TEXT)
+        body = pygame.Rect(r.left, r.top + r.height // 3, r.width, r.height * 4 // 9)
+        self.text(self.clock_text(), body, 0.09 if bank else 0.07, RED if bank else TEXT)
+        if not bank and timer.get("bank"):
+            below = pygame.Rect(r.left + 6, body.bottom, r.width - 12, r.bottom - body.bottom - 2)
+            left = int(float(timer["bank"]))
+            self.text(self.t("ui.timer.bank_left", seconds=left), below, 0.034, MUTED)
+
+    def drawn_card(self, number: Any) -> str:
+        """The card ``number`` drew for the button ('' without a draw on show)."""
+        draw = self.table.get("button_draw") or {}
+        for row in draw.get("cards") or []:
+            if row.get("seat") == number:
+                return str(row.get("card") or "")
+        return ""
+
+    def _draw_result(self, r: pygame.Rect) -> bool:
+        """The draw for the button in the pot panel (between hands); whether it was shown."""
+        draw = self.table.get("button_draw")
+        if not draw or self.table.get("hand") is not None:
+            return False
+        button = draw.get("button")
+        half = pygame.Rect(r.left + 8, r.top + 4, r.width - 16, r.height // 2)
+        self.text(self.t("ui.draw_button.title"), half, 0.045, GOLD)
+        line = self.t(
+            "ui.draw_button.result",
+            seat=self.seat_name(button),
+            card=self.drawn_card(button),
+        )
+        self.paragraph(line, half.move(0, half.height - 2), 0.038, TEXT)
+        return True
+
+    def legend(self) -> str:
+        """The legend line: the missed-blind badges on screen, and that a tap explains them."""
+        marks = sorted({str(s.get("markers")) for s in self.table.get("seats") or []} - {""})
+        if not marks:
+            return ""
+        return self.t("ui.legend.markers", marks="/".join(marks))
+
     def _own_cards(self) -> None:
         cards = [c for c in (self.me().get("cards") or [])][:2]
         folded = self.me().get("status") == "folded"
+        hidden = self.hold_to_peek and not self.peeking and any(c and c != "??" for c in cards)
+        area = self.rect(0.02, 0.635, 0.28, 0.35)
+        self._cards_rect = area
         for i in range(2):
             r = self.rect(0.02 + i * 0.145, 0.635, 0.135, 0.35)
             code = str(cards[i]) if i < len(cards) else None
+            if hidden and code is not None:
+                code = "??"  # face down until a finger is held on them
             draw_card(self.surface, r, code, self.fonts, four_colour=self.four_colour, dim=folded)
+        if hidden:
+            band = self.rect(0.02, 0.925, 0.28, 0.06)
+            self.panel(band, PANEL)
+            self.text(self.t("ui.peek.hold"), band.inflate(-8, -2), 0.036, TEXT)
+            return
         own = self.view.get("own_hand")
         if own and not folded:  # the player's own hand, named (at the showdown above all)
             band = self.rect(0.02, 0.925, 0.28, 0.06)

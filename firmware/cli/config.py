@@ -150,6 +150,35 @@ def staff_directory(entries: object) -> StaffDirectory:
     return staff
 
 
+def player_directory(entries: object) -> dict[str, str]:
+    """The player directory from the configuration's ``[[players]]`` entries: each has
+    ``card`` (the id on the player's card, ``P-000123``) and ``name``.
+
+    :raises ConfigError: for a malformed entry or a card or name listed twice.
+    """
+    if not isinstance(entries, list):
+        raise ConfigError("[[players]] must be a list of tables (card, name).")
+    players: dict[str, str] = {}
+    for number, entry in enumerate(entries, 1):
+        if (
+            not isinstance(entry, dict)
+            or set(entry) != {"card", "name"}
+            or not all(isinstance(entry[f], str) and entry[f].strip() for f in ("card", "name"))
+            or len(entry["name"]) > 40
+        ):
+            raise ConfigError(
+                f"Player entry {number} needs exactly card and name, both text (a name of "
+                "at most 40 characters)."
+            )
+        if entry["card"] in players or entry["name"] in players.values():
+            raise ConfigError(
+                f"Player entry {number}: the card {entry['card']} or the name {entry['name']} "
+                "is listed twice; each player has one card."
+            )
+        players[entry["card"]] = entry["name"].strip()
+    return players
+
+
 def tournament_schedule(section: object, config_path: str) -> LevelSchedule | None:
     """The blind structure named by the configuration's ``[tournament]`` section, or ``None``.
 
@@ -280,6 +309,7 @@ def check_config(data: Mapping[str, Any], text: str, path: str) -> list[str]:
         attempt(lambda: staff_directory(staff))  # shared badges and names
     else:
         problems.append("[[staff]] must be a list of tables (badge, name, role, pin_hash).")
+    attempt(lambda: player_directory(data.get("players", [])))
     server = data.get("server", {})
     if not isinstance(server, Mapping):
         problems.append("[server] must be a table of options.")
@@ -429,6 +459,7 @@ __all__ = [
     "TERMINALS",
     "check_config",
     "main_config",
+    "player_directory",
     "read_config",
     "staff_directory",
     "terminal_secrets",

@@ -24,6 +24,7 @@ from firmware.cli.config import (
     check_config,
     config_error,
     device_display_names,
+    player_directory,
     read_config,
     staff_directory,
     terminal_secrets,
@@ -135,6 +136,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
             journal.path,
             lambda problem: controller.call_soon(lambda: controller.journal_damaged(problem)),
         )
+    controller.players = player_directory(data.get("players", []))
     for text in problems[:MAX_RECOVERY_ALERTS]:
         key, params = getattr(text, "key", None), getattr(text, "params", {})
         controller.alerts.append(Alert(controller.table_time(), text, key=key, params=params))

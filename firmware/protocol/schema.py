@@ -115,8 +115,8 @@ _SEAT_REQUESTS = [
     Request("rebuy", SEAT_ROLE, {"chips": Field("int", low=1)}, te.Rebuy),
     Request("show", SEAT_ROLE, {"cards": Field("cards", low=1, high=2)}, te.ShowCards),
     Request("muck", SEAT_ROLE, NO_FIELDS, te.MuckCards),
-    # A seat calls the floor: an alert on the console (firmware/protocol/game.py).
-    Request("call_floor", SEAT_ROLE),
+    # A seat calls the floor: journaled, open on the console until a staff member answers.
+    Request("call_floor", SEAT_ROLE, NO_FIELDS, te.FloorCall),
 ]
 
 _REPORTS = [
@@ -183,6 +183,21 @@ _REPORTS = [
         te.SitOut,
     ),
     Request("report:set_button", DEALER, {"seat": SEAT}, te.SetButton),
+    # Issue 12, second round (firmware/protocol/game.py): the draw for the button's cards
+    # come from the controller's random source, never from the console; a player seated by
+    # card is the one whose card is on the reader now, named from the player directory.
+    Request("report:draw_button", DEALER, NO_FIELDS, te.DrawButton),
+    Request(
+        "report:sit_card",
+        DEALER,
+        {
+            "seat": SEAT,
+            "reader": Field("text", low=1, high=16),
+            "chips": Field("int", low=1),
+        },
+        te.SitDown,
+    ),
+    Request("report:answer_floor", DEALER, {"seat": SEAT}, te.FloorAnswer),
     Request("report:deck_empty", DEALER, NO_FIELDS, te.DeckEmpty),
     Request(
         "report:chip_race",

@@ -44,7 +44,7 @@ from firmware.i18n import LANGUAGES
 from firmware.protocol.auth import AuthError, StaffDirectory, TerminalSecrets
 from firmware.protocol.clients import ClientState, Closing
 from firmware.protocol.framing import MAX_MESSAGE, Decoder, FrameError, encode
-from firmware.protocol.game import call_floor
+from firmware.protocol.game import GAME_REQUESTS, game_request
 from firmware.protocol.handlers import DIAG_REQUESTS, diag_request
 from firmware.protocol.limits import Limits, TokenBucket, peer_of
 from firmware.protocol.requests import (
@@ -506,7 +506,9 @@ class TableServer(TableRequests):
         try:
             spec = lookup(client, message)
             values = check_fields(spec, message)
-            if spec.event is not None:
+            if spec.name in GAME_REQUESTS:
+                game_request(client, spec.name, values, self.run_for, self.controller)
+            elif spec.event is not None:
                 self._event_request(client, spec, values)
             elif spec.name == "language":
                 client.lang = str(values["lang"])
@@ -518,8 +520,6 @@ class TableServer(TableRequests):
                 self._logout(client)
             elif spec.name in DIAG_REQUESTS:
                 diag_request(client, spec.name, values, self.run_for, self.controller)
-            elif spec.name == "call_floor":
-                call_floor(client, self.run_for, self.controller)
             else:
                 self._control_report(client, spec)
         except Refused as exc:

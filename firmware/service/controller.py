@@ -105,6 +105,8 @@ class Controller(Stops, TechnicianMode):
         self.alerts: list[Alert] = []
         self.display_names: dict[str, dict[str, str]] = {}
         """Each device's display name by language (the configuration's ``display_name``)."""
+        self.players: dict[str, str] = {}
+        """The player directory: a player card's id to the player's name (``[[players]]``)."""
         self.listeners: list[Callable[[Controller], None]] = []
         self.services: list[Any] = []
         """Servers started and stopped with the controller (the table protocol)."""

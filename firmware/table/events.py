@@ -36,6 +36,8 @@ class SitDown(TableEvent):
     owes_big_blind: bool = False
     """Moved from a broken table where the big blind was due: it is posted
     here at the first hand, so moving does not dodge it (TDA-22, HG-15)."""
+    card: str = ""
+    """The player card's id when the player was identified by it at a reader ('' by name)."""
 
 
 @dataclass(frozen=True)
@@ -288,6 +290,34 @@ class SetButton(TableEvent):
     seat: int
 
 
+@dataclass(frozen=True)
+class DrawButton(TableEvent):
+    """The draw for the button (TDA-13): ``cards[i]`` was dealt to ``seats[i]``, clockwise
+    from the lowest occupied seat; the highest card takes the button, suits breaking a
+    tie in rank (spades, hearts, diamonds, clubs)."""
+
+    kind: ClassVar[str] = "draw_button"
+    seats: tuple[int, ...]
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FloorCall(TableEvent):
+    """A seat calls the floor (its screen's button); open until a staff member answers."""
+
+    kind: ClassVar[str] = "floor_call"
+    seat: int
+
+
+@dataclass(frozen=True)
+class FloorAnswer(TableEvent):
+    """A staff member answered ``seat``'s call for the floor (acknowledged on the console)."""
+
+    kind: ClassVar[str] = "floor_answer"
+    seat: int
+    staff: str = "floor"
+
+
 # --- floor overrides (TDA-1): every one needs a reason and lands in the audit log --
 
 
@@ -426,6 +456,9 @@ TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
         RepairCard,
         WithdrawCard,
         SetButton,
+        DrawButton,
+        FloorCall,
+        FloorAnswer,
         AdjustStack,
         AwardPot,
         VoidByFloor,

@@ -255,6 +255,7 @@ def load_table_config(text: str, source: str = "table configuration") -> TableCo
         "server",
         "terminals",
         "staff",
+        "players",
         "retention",
         "levels",
         "tournament",
@@ -266,7 +267,7 @@ def load_table_config(text: str, source: str = "table configuration") -> TableCo
         raise ConfigError(
             f"Unknown section(s) in the {source}: {', '.join(unknown_sections)}; "
             "expected [table], [options], [devices], [server], [terminals], [staff], "
-            "[retention], [[levels]], [tournament], [floor] and [diag]."
+            "[[players]], [retention], [[levels]], [tournament], [floor] and [diag]."
         )
     table = dict(data.get("table", {}))
     profile = table.pop("profile", None)

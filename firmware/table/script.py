@@ -216,11 +216,17 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
         return [te.ShowCards(_ints(rest[:1], number)[0], tuple(_cards(rest[1:], number)))]
     if head == "muck" and len(rest) == 1:
         return [te.MuckCards(_ints(rest, number)[0])]
+    card = rest.pop()[5:] if head == "sit" and rest and rest[-1].startswith("card:") else ""
     if head == "sit" and len(rest) in (3, 4):
         wait = len(rest) == 4 and rest[3] == "wait"
         owes = len(rest) == 4 and rest[3] == "owes-bb"
         seat, chips = _ints(rest[:1], number)[0], _ints(rest[2:3], number)[0]
-        return [te.SitDown(seat, check_name(rest[1], number), chips, wait, owes)]
+        return [te.SitDown(seat, check_name(rest[1], number), chips, wait, owes, card)]
+    if head == "drawbutton" and len(rest) >= 2:
+        seats = tuple(_ints(rest[0].split(","), number))
+        return [te.DrawButton(seats, tuple(_cards(rest[1:], number)))]
+    if head == "callfloor" and len(rest) == 1:
+        return [te.FloorCall(_ints(rest, number)[0])]
     one_seat = {
         "sitout": lambda s: te.SitOut(s, True),
         "sitin": lambda s: te.SitOut(s, False),
@@ -308,6 +314,8 @@ def _floor(what: str, rest: list[str], number: int) -> te.TableEvent:
         return te.UndoLast(" ".join(rest))
     if what == "deck-change":
         return te.DeckChange("floor", 0, " ".join(rest))
+    if what == "answer" and rest:
+        return te.FloorAnswer(_ints(rest[:1], number)[0], " ".join(rest[1:]) or "floor")
     raise ScriptError(f"Line {number}: unknown floor ruling {what!r}.")
 
 
@@ -468,7 +476,14 @@ def format_event(event: te.TableEvent) -> str:
         return f"declare {event.seat}"
     if isinstance(event, te.SitDown):
         extra = " wait" if event.wait_for_big_blind else " owes-bb" if event.owes_big_blind else ""
-        return f"sit {event.seat} {event.player} {event.chips}{extra}"
+        card = f" card:{event.card}" if event.card else ""
+        return f"sit {event.seat} {event.player} {event.chips}{extra}{card}"
+    if isinstance(event, te.DrawButton):
+        return f"drawbutton {','.join(map(str, event.seats))} {format_cards(event.cards)}"
+    if isinstance(event, te.FloorCall):
+        return f"callfloor {event.seat}"
+    if isinstance(event, te.FloorAnswer):
+        return f"floor answer {event.seat} {event.staff}"
     if isinstance(event, te.SitOut):
         return f"{'sitout' if event.out else 'sitin'} {event.seat}"
     if isinstance(event, te.Away):

@@ -42,6 +42,8 @@ class Seat:
     wait_for_big_blind: bool = False
     rebuy: int = 0
     busted: bool = False
+    card: str = ""
+    """The player card's id when the player was seated by card ('' when seated by name)."""
 
     @property
     def markers(self) -> str:

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from firmware.errors import IllegalAction
 from firmware.table.dealing import TableHand
 from firmware.table.seating import Seat, Seating
+from firmware.table.seating_floor import ButtonDrawResult, FloorCalls, restore_button_draw
 from firmware.table.tournament import (
     Penalty,
     PenaltyBook,
@@ -47,6 +48,8 @@ class TableParts(Protocol):
     now: float
     records: list[dict[str, Any]]
     penalties: PenaltyBook
+    floor_calls: FloorCalls
+    button_draw: ButtonDrawResult | None
 
 
 KEEP_RECORDS = 10
@@ -83,6 +86,8 @@ def table_state(table: TableParts) -> dict[str, Any]:
             {**dataclasses.asdict(r), "penalty": [r.penalty.kind.value, r.penalty.rounds]}
             for r in table.penalties.closed
         ],
+        "floor_calls": table.floor_calls.state(),
+        "button_draw": None if table.button_draw is None else table.button_draw.as_record(),
         "levels": None
         if levels is None
         else {
@@ -118,6 +123,8 @@ def restore_state(table: TableParts, state: dict[str, Any]) -> None:
 
     table.penalties.records = [record(r) for r in state["penalties"]]
     table.penalties.closed = [record(r) for r in state.get("penalties_closed", [])]
+    table.floor_calls.restore(list(state.get("floor_calls", [])))
+    table.button_draw = restore_button_draw(state.get("button_draw"))
     if state["levels"] is not None and table.levels is not None:
         table.levels.started_at = state["levels"]["started_at"]
         table.levels.paused_at = state["levels"]["paused_at"]

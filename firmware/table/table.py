@@ -25,6 +25,7 @@ from firmware.table.dealing import TableHand
 from firmware.table.options import TableConfig
 from firmware.table.report import hand_record
 from firmware.table.seating import HandPlan, Seating
+from firmware.table.seating_floor import ButtonDrawResult, FloorCalls, button_draw
 from firmware.table.snapshot import DeckState, restore_state
 from firmware.table.tournament import (
     LevelSchedule,
@@ -75,6 +76,10 @@ class Table:
         self.deck = DeckState(ready=deck_ready)
         self.levels = TournamentClock(schedule) if schedule is not None else None
         self.penalties = PenaltyBook()
+        self.floor_calls = FloorCalls()
+        """Calls for the floor, open until a staff member answers them."""
+        self.button_draw: ButtonDrawResult | None = None
+        """The last draw for the button (TDA-13)."""
         self.chip_races: list[ChipRaceResult] = []
         self.hand: TableHand | None = None
         self.hand_number = 0
@@ -106,6 +111,9 @@ class Table:
         """
         if self.hand is not None and self.hand.s.clock.running:
             return True
+        actor = self.hand.s.timer_actor if self.hand is not None else None
+        if self.hand is not None and actor is not None and self.hand.s.timers[actor].expired(now):
+            return True  # the automatic action timer and time bank are spent
         levels = self.levels
         if levels is None or levels.started_at is None or levels.paused_at is not None:
             return False
@@ -140,6 +148,12 @@ class Table:
             return
         if isinstance(event, te.LevelClock):
             self._level_clock(event)
+            return
+        if isinstance(event, te.FloorCall):
+            self.floor_calls.call(event.seat, self.now)
+            return
+        if isinstance(event, te.FloorAnswer):
+            self.floor_calls.answer(event.seat, event.staff, self.now)
             return
         if self.hand is not None:
             self._during_hand(event)
@@ -180,7 +194,17 @@ class Table:
                     key="error.seat.in_hand",
                     seat=event.seat,
                 )
+            if event.card:
+                other = next((s for s in seating.seats.values() if s.card == event.card), None)
+                if other is not None:
+                    raise IllegalAction(
+                        f"This player card is already seated at seat {other.number}; one "
+                        "player, one seat (PE-4).",
+                        key="error.table.card_seated",
+                        seat=other.number,
+                    )
             seat = seating.sit(event.seat, event.player, event.chips, now=self.now)
+            seat.card = event.card
             seat.wait_for_big_blind = event.wait_for_big_blind
             seat.missed_big = event.owes_big_blind
         elif isinstance(event, te.SitOut):
@@ -208,6 +232,10 @@ class Table:
                 )
             seating.next_button = event.seat
             seating.last_small_blind = seating.last_big_blind = None
+        elif isinstance(event, te.DrawButton):
+            self.button_draw = button_draw(
+                seating, event.seats, event.cards, self.hand_number, self.now
+            )
         elif isinstance(event, te.BuyButton):
             seating.buy_button(event.seat)
         elif isinstance(event, te.Straddle):

@@ -33,6 +33,7 @@ from firmware.i18n import CATALOG, tr
 from firmware.views.alerts import alert_text
 from firmware.views.devices import devices, fault_text
 from firmware.views.diag import diag_view
+from firmware.views.game import add_game_parts
 from firmware.views.recall import _record_shown, recall
 from firmware.views.redact import UNSEEN, redact
 from firmware.views.rules import chip_breakdown, hide_pot, pot_shown, to_show
@@ -359,6 +360,7 @@ def seat_view(
         "own_hand": _own_hand(table, seat, lang),
         "distribution": share.get(("distribution", lang), lambda: _distribution(table, lang)),
     }
+    add_game_parts(view, table, controller, console=False)
     hide_pot(view)
     return view
 
@@ -480,7 +482,7 @@ def console_view(
             for a in controller.alerts[-ALERTS_SHOWN:]
         ]
     deck = table.deck
-    return {
+    view = {
         "type": "view",
         "audience": "console",
         "lang": lang,
@@ -507,6 +509,8 @@ def console_view(
         },
         "devices": devices(controller, lang),
     }
+    add_game_parts(view, table, controller, console=True)
+    return view
 
 
 def technician_view(controller: Controller, lang: str = "es") -> dict[str, Any]:
