@@ -84,6 +84,17 @@ def client_roles(client: ClientState) -> frozenset[str]:
     return frozenset()
 
 
+SHOWN = 40
+"""The most characters of a client's unknown request name repeated in its refusal."""
+
+
+def shown(value: object) -> str:
+    """``value`` as the client wrote it, quoted and cut to :data:`SHOWN` characters: a
+    refusal never repeats a huge or multi-line name (it must fit one frame and one line)."""
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
+
+
 def lookup(client: ClientState, message: dict[str, Any]) -> Request:
     """The declared request a message makes, checked against the client's role.
 
@@ -96,17 +107,17 @@ def lookup(client: ClientState, message: dict[str, Any]) -> Request:
         if spec is None:
             if kind == "report":
                 raise Refused(
-                    f"{sub!r} is not a report the console can make.",
+                    f"{shown(sub)} is not a report the console can make.",
                     key="protocol.report.unknown",
                 )
-            raise Refused(f"{sub!r} is not a floor override.", key="protocol.override.unknown")
+            raise Refused(f"{shown(sub)} is not a floor override.", key="protocol.override.unknown")
     else:
         spec = REQUESTS.get(kind)
         if spec is None:
             raise Refused(
-                f"The request {kind!r} is not part of the table protocol.",
+                f"The request {shown(kind)} is not part of the table protocol.",
                 key="protocol.unknown",
-                kind=kind,
+                kind=shown(kind),
             )
     if not spec.roles & client_roles(client):
         first = "dealer" if "dealer" in spec.roles else min(spec.roles)
