@@ -367,12 +367,16 @@ def _check(name: str, spec: Field, value: object) -> Any:
         return value
     if spec.kind == "text":
         high = spec.high if spec.high != MAX_CHIPS else MAX_TEXT
-        if not isinstance(value, str) or not spec.low <= len(value) <= high:
+        # Surrounding spaces are dropped (" P1" is P1, PE-4); no control or invisible
+        # characters (a line break, a right-to-left override, a zero-width space): a name
+        # or a reason is shown on screens and written one line per entry in the records.
+        text = value.strip() if isinstance(value, str) else None
+        if text is None or not spec.low <= len(text) <= high or not text.isprintable():
             raise Refused(
-                f"The field {name!r} must be text of {spec.low} to {high} characters.",
+                f"The field {name!r} must be text of {spec.low} to {high} printable characters.",
                 key="protocol.fields",
             )
-        return value
+        return text
     if spec.kind == "choice":
         if not isinstance(value, str) or value not in spec.choices:
             raise Refused(
