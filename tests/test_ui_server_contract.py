@@ -166,7 +166,7 @@ def _until_marker(client: TableClient) -> list[dict[str, Any]]:
         reply = client.recv(GUARD)
         if reply["type"] != "refused":
             continue
-        if reply["key"] in MARKER_KEYS and "lang" in reply["reason"]:
+        if reply["key"] in MARKER_KEYS and reply["params"].get("field") == "lang":
             return refusals
         refusals.append(reply)
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from firmware.errors import PokerTableError
 from firmware.hal import ButtonPressed
+from firmware.i18n import CATALOG, tr
 from firmware.protocol.clients import ClientState
 from firmware.protocol.schema import REQUESTS, Refused, Request, build_event
 from firmware.service.controller import Controller
@@ -208,6 +209,23 @@ def refusal(exc: PokerTableError, key: str | None = None) -> dict[str, Any]:
     return {"type": "refused", "reason": str(exc), "key": key or exc.key, "params": params}
 
 
+def localized(message: dict[str, Any], lang: str) -> dict[str, Any]:
+    """``message`` (a ``refused``, or a ``welcome`` saying why) with its ``reason`` in
+    ``lang``: the catalog's text of its key and params. English keeps the sentence as
+    raised (it names the field or the amount); a key the catalog lacks, or params that
+    do not fill it, keep it too."""
+    key = message.get("key")
+    if lang == "en" or not message.get("reason") or not isinstance(key, str):
+        return message
+    if key not in CATALOG:
+        return message
+    try:
+        text = tr(key, lang, **dict(message.get("params") or {}))
+    except (KeyError, IndexError, ValueError):
+        return message
+    return {**message, "reason": text}
+
+
 __all__ = [
     "CARD_FIELDS",
     "CONTROL_REPORTS",
@@ -218,6 +236,7 @@ __all__ = [
     "Refused",
     "TableRequests",
     "client_roles",
+    "localized",
     "lookup",
     "refusal",
 ]

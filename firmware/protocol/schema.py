@@ -351,7 +351,9 @@ def _check(name: str, spec: Field, value: object) -> Any:
     if spec.kind == "seat":
         if not _int_ok(value, 1, 10):
             raise Refused(
-                f"The field {name!r} must be a whole number from 1 to 10.", key="protocol.fields"
+                f"The field {name!r} must be a whole number from 1 to 10.",
+                key="protocol.fields",
+                field=name,
             )
         return value
     if spec.kind == "int":
@@ -359,11 +361,14 @@ def _check(name: str, spec: Field, value: object) -> Any:
             raise Refused(
                 f"The field {name!r} must be a whole number from {spec.low} to {spec.high}.",
                 key="protocol.fields",
+                field=name,
             )
         return value
     if spec.kind == "flag":
         if not isinstance(value, bool):
-            raise Refused(f"The field {name!r} must be true or false.", key="protocol.fields")
+            raise Refused(
+                f"The field {name!r} must be true or false.", key="protocol.fields", field=name
+            )
         return value
     if spec.kind == "text":
         high = spec.high if spec.high != MAX_CHIPS else MAX_TEXT
@@ -375,6 +380,7 @@ def _check(name: str, spec: Field, value: object) -> Any:
             raise Refused(
                 f"The field {name!r} must be text of {spec.low} to {high} printable characters.",
                 key="protocol.fields",
+                field=name,
             )
         return text
     if spec.kind == "choice":
@@ -382,6 +388,7 @@ def _check(name: str, spec: Field, value: object) -> Any:
             raise Refused(
                 f"The field {name!r} must be one of {', '.join(spec.choices)}.",
                 key="protocol.fields",
+                field=name,
             )
         return value
     if spec.kind == "card":
@@ -391,12 +398,15 @@ def _check(name: str, spec: Field, value: object) -> Any:
         raise Refused(
             f"The field {name!r} must be a list of {spec.low} to {spec.high} {spec.kind}.",
             key="protocol.fields",
+            field=name,
         )
     if spec.kind == "cards":
         return [_card(name, item) for item in value]
     if not all(_int_ok(item, 1, 10) for item in value):
         raise Refused(
-            f"The field {name!r} must list seat numbers from 1 to 10.", key="protocol.fields"
+            f"The field {name!r} must list seat numbers from 1 to 10.",
+            key="protocol.fields",
+            field=name,
         )
     return list(value)
 
@@ -414,6 +424,7 @@ def _card(name: str, value: object) -> int:
     raise Refused(
         f"The field {name!r} must be a card such as 'Ah' or a number from 0 to 51.",
         key="protocol.fields",
+        field=name,
     )
 
 

@@ -56,6 +56,7 @@ from firmware.protocol.requests import (
     SERVER_FIELDS,
     Refused,
     TableRequests,
+    localized,
     lookup,
     refusal,
 )
@@ -369,7 +370,8 @@ class TableServer(TableRequests):
             )
             client.closed = True
         else:
-            client.outbox.append(encode(message))
+            # Every sentence in the client's language (its refusals, why it was logged out).
+            client.outbox.append(encode(localized(message, client.lang)))
         client.wake.set()
 
     def _offer_view(self, client_id: int, data: bytes) -> None:
@@ -530,6 +532,8 @@ class TableServer(TableRequests):
 
     async def _hello(self, client: ClientState, message: dict[str, Any]) -> None:
         terminal = message.get("terminal")
+        if isinstance(message.get("lang"), str) and message["lang"] in LANGUAGES:
+            client.lang = message["lang"]  # a refused hello is told why in its language
         try:
             name = self.secrets.check(terminal, message.get("secret"))
             if client.transport == "tls" and client.peer_cn != name:
@@ -552,8 +556,6 @@ class TableServer(TableRequests):
             )
             self._refuse(client, error)
             raise Closing(f"hello refused: {name} is already connected")
-        if isinstance(message.get("lang"), str) and message["lang"] in LANGUAGES:
-            client.lang = message["lang"]
         client.terminal = name
         client.role = "seat" if client.seat is not None else None
         log.info("Client %s authenticated as %s over %s.", client.id, name, client.transport)
