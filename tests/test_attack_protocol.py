@@ -209,3 +209,50 @@ def test_a_seat_terminal_with_another_seats_secret_is_refused(rig: JournaledRig)
     client.hello("seat2", SECRETS["seat1"])
     assert answer(client)["key"] == "protocol.hello.secret"
     assert client.wait_closed(GUARD)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\x00\x00\x00\x00",  # a length of 0
+        b"\xff\xff\xff\xff",  # 4 GiB announced
+        b"\x00\x00\x00\x01\xc1",  # 0xc1: never valid msgpack
+        b"\x00\x00\x00\x01\x90",  # an array, not a map
+        b"\x00\x00\x00\x02\x81\x01",  # a map cut short inside
+        b"\x00\x00\x00\x01\x80",  # a map without a type
+        b"\x00\x00\x04\x01" + b"\x91" * 1025,  # nested deeper than msgpack unpacks
+    ],
+    ids=["zero", "oversize", "garbage", "array", "short-map", "no-type", "nested"],
+)
+@pytest.mark.parametrize("authenticated", [True, False], ids=["after-hello", "before-hello"])
+def test_a_malformed_frame_is_answered_before_the_connection_closes(
+    rig: JournaledRig, data: bytes, authenticated: bool
+) -> None:
+    """The screen is told why (one line, in its language) instead of a silent close;
+    the table and the other screens carry on."""
+    other = rig.connect("seat3")
+    if authenticated:
+        client = rig.connect("seat2")
+    else:
+        client = TableClient.unix(rig.socket, timeout=GUARD)
+        rig.clients.append(client)
+    client.send_raw(data)
+    refused = answer(client)
+    assert refused["type"] == "refused" and refused["key"] == "protocol.malformed", refused
+    assert refused["reason"] == tr("protocol.malformed", "es")
+    assert client.wait_closed(GUARD)
+    still_served(other)
+
+
+def test_a_request_before_hello_is_answered_before_the_connection_closes(
+    rig: JournaledRig,
+) -> None:
+    before = journaled(rig)
+    client = TableClient.unix(rig.socket, timeout=GUARD)
+    rig.clients.append(client)
+    client.send({"type": "act", "action": "fold"})
+    refused = answer(client)
+    assert refused["type"] == "refused" and refused["key"] == "protocol.hello.first", refused
+    assert refused["reason"] == tr("protocol.hello.first", "es")
+    assert client.wait_closed(GUARD)
+    assert journaled(rig) == before

@@ -273,6 +273,7 @@ class TableServer(TableRequests):
                     self._check_rate(client, loop.time())
                     await self._handle(client, message)
         except FrameError as exc:
+            self._refuse(client, exc)  # told why (protocol.malformed) before the close
             reason = f"malformed message ({exc.reason}): {exc}"
             self.throttle.log(
                 logging.WARNING,
@@ -500,7 +501,15 @@ class TableServer(TableRequests):
         kind = message["type"]
         if client.terminal is None:
             if kind != "hello":
-                raise Closing(f"a {kind!r} message arrived before hello")
+                self._refuse(
+                    client,
+                    Refused(
+                        "Send hello with this terminal's name and secret first; the "
+                        "connection is closed.",
+                        key="protocol.hello.first",
+                    ),
+                )
+                raise Closing(f"a {kind[:40]!r} message arrived before hello")
             await self._hello(client, message)
             return
         if kind == "hello":
