@@ -20,6 +20,18 @@ from typing import Any
 from firmware.engine.rules import GameKind, HandConfig, OddChips, Structure
 from firmware.errors import ConfigError
 
+MAX_AMOUNT = 10**12
+"""The largest amount (or whole-number option) a configuration may give: chips are
+integers in the smallest unit, and the journal and the protocol carry 64-bit ones."""
+
+TYPE_NAMES = {int: "a whole number", str: "a text", bool: "true or false", float: "a number"}
+"""How a configuration value's expected type is said in a sentence."""
+
+
+def type_name(expected: type) -> str:
+    """``expected`` as the sentence says it (``a whole number``, ``true or false``)."""
+    return TYPE_NAMES.get(expected, f"a {expected.__name__}")
+
 
 @dataclass(frozen=True)
 class TableOptions:
@@ -169,7 +181,11 @@ def profile_options(profile: str, **overrides: Any) -> TableOptions:
             value = values[field.name]
             if type(value) is not expected:
                 raise ConfigError(
-                    f"The option {field.name} must be a {expected.__name__}, not {value!r}."
+                    f"The option {field.name} must be {type_name(expected)}, not {value!r}."
+                )
+            if expected is int and abs(value) > MAX_AMOUNT:
+                raise ConfigError(
+                    f"The option {field.name} = {value} is out of range; give at most {MAX_AMOUNT}."
                 )
     return TableOptions(**values)
 
@@ -192,6 +208,18 @@ class Stakes:
                 "Stakes need a big blind of at least 1, a small blind and ante of 0 or more "
                 "and a chip unit of at least 1."
             )
+        amounts = {
+            "small blind": self.small_blind,
+            "big blind": self.big_blind,
+            "ante": self.ante,
+            "big bet": self.big_bet,
+            "chip unit": self.chip_unit,
+        }
+        for name, amount in amounts.items():
+            if amount > MAX_AMOUNT:
+                raise ConfigError(
+                    f"The {name} ({amount}) is above any chip count; give at most {MAX_AMOUNT}."
+                )
         if self.small_blind > self.big_blind:
             raise ConfigError(
                 f"The small blind ({self.small_blind}) cannot exceed the big blind "
@@ -269,6 +297,12 @@ def load_table_config(text: str, source: str = "table configuration") -> TableCo
             "expected [table], [options], [devices], [server], [terminals], [staff], "
             "[[players]], [retention], [[levels]], [tournament], [floor] and [diag]."
         )
+    for section in ("table", "options"):
+        if not isinstance(data.get(section, {}), dict):
+            raise ConfigError(
+                f"In the {source}, [{section}] must be a section (a table of keys), "
+                f"not {data[section]!r}."
+            )
     table = dict(data.get("table", {}))
     profile = table.pop("profile", None)
     if not isinstance(profile, str):
@@ -283,7 +317,7 @@ def load_table_config(text: str, source: str = "table configuration") -> TableCo
         expected: type = bool if key == "big_blind_ante" else (str if key == "structure" else int)
         if type(value) is not expected:
             raise ConfigError(
-                f"In [table] of the {source}, {key} must be a {expected.__name__}, not {value!r}."
+                f"In [table] of the {source}, {key} must be {type_name(expected)}, not {value!r}."
             )
     if "structure" in table:
         try:
