@@ -26,6 +26,7 @@ import argparse
 import functools
 import getpass
 import os
+import stat
 import sys
 import tomllib
 from collections.abc import Callable, Mapping
@@ -56,13 +57,51 @@ SERVER_KEYS = (
 """The options of ``[server]`` (with the connection limits of :class:`Limits`)."""
 
 
+MAX_FILE = 1 << 20
+"""The largest configuration or blind-structure file read, in bytes (1 MiB)."""
+
+MAX_SECRET_FILE = 4096
+"""The largest credential file read, in bytes."""
+
+
+class NotSmallText(ValueError):
+    """A file that is no small text file; the message says what it is instead."""
+
+
+def read_small_text(path: str | Path, limit: int) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes.
+
+    A path to ``/dev/zero``, a FIFO or a huge file is refused without reading it
+    all (or waiting for a writer).
+
+    :raises OSError: as :func:`open` (``FileNotFoundError``, ``PermissionError``,
+        ``IsADirectoryError``).
+    :raises NotSmallText: for a device, a FIFO, a file above ``limit`` or bytes that
+        are not UTF-8.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens without a writer
+    with os.fdopen(fd, "rb") as file:
+        mode = os.fstat(file.fileno()).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(21, "Is a directory", str(path))
+        if not stat.S_ISREG(mode):
+            raise NotSmallText("is not a regular file (a device or a pipe)")
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise NotSmallText(f"is larger than {limit} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotSmallText("is not UTF-8 text") from None
+
+
 def read_config(path: str) -> tuple[str, dict[str, Any]]:
     """Read a table configuration file; return its text and its parsed TOML.
 
     :raises ConfigError: as a sentence, for a missing or unreadable file or bad TOML.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_small_text(path, MAX_FILE)
     except FileNotFoundError:
         raise ConfigError(
             f"The configuration file {path} does not exist; write one with "
@@ -75,8 +114,12 @@ def read_config(path: str) -> tuple[str, dict[str, Any]]:
         ) from None
     except IsADirectoryError:
         raise ConfigError(f"{path} is a folder, not a configuration file.") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"The configuration file {path} is not UTF-8 text.") from None
+    except NotSmallText as exc:
+        raise ConfigError(f"The configuration file {path} {exc}.") from None
+    except OSError as exc:  # a socket, a broken disk...
+        raise ConfigError(
+            f"The configuration file {path} cannot be read ({exc.strerror})."
+        ) from None
     try:
         return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -89,13 +132,19 @@ def read_secret_file(path: str) -> str:
     :raises ConfigError: for a missing, unreadable or empty file.
     """
     try:
-        secret = Path(path).read_text(encoding="utf-8").strip()
+        secret = read_small_text(path, MAX_SECRET_FILE).strip()
     except FileNotFoundError:
         raise ConfigError(f"The credential file {path} does not exist.") from None
     except PermissionError:
         raise ConfigError(f"The credential file {path} cannot be read by this user.") from None
-    except (IsADirectoryError, UnicodeDecodeError):
+    except IsADirectoryError:
         raise ConfigError(f"The credential file {path} is not a text file.") from None
+    except NotSmallText as exc:
+        raise ConfigError(
+            f"The credential file {path} {exc}; it holds one line, the terminal's secret."
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"The credential file {path} cannot be read ({exc.strerror}).") from None
     if not secret:
         raise ConfigError(f"The credential file {path} is empty.")
     return secret
@@ -198,10 +247,11 @@ def tournament_schedule(section: object, config_path: str) -> LevelSchedule | No
     if not path.is_absolute():
         path = Path(config_path).resolve().parent / path
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
+        text = read_small_text(path, MAX_FILE)
+    except (OSError, NotSmallText) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else str(exc)
         raise ConfigError(
-            f"The blind-structure file {path} cannot be read ({exc.strerror}); "
+            f"The blind-structure file {path} cannot be read ({why}); "
             "fix [tournament] levels in the configuration."
         ) from None
     return LevelSchedule.from_toml(text)

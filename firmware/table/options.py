@@ -183,7 +183,7 @@ def profile_options(profile: str, **overrides: Any) -> TableOptions:
                 raise ConfigError(
                     f"The option {field.name} must be {type_name(expected)}, not {value!r}."
                 )
-            if expected is int and abs(value) > MAX_AMOUNT:
+            if isinstance(value, int) and abs(value) > MAX_AMOUNT:
                 raise ConfigError(
                     f"The option {field.name} = {value} is out of range; give at most {MAX_AMOUNT}."
                 )
