@@ -103,7 +103,7 @@ def test_a_credential_levels_or_config_file_that_is_no_small_text_file_is_named(
     else:
         result = check(
             tmp_path,
-            '[table]\nprofile = "tda-tournament"\n' f'[tournament]\nlevels = "{odd}"\n',
+            f'[table]\nprofile = "tda-tournament"\n[tournament]\nlevels = "{odd}"\n',
         )
     out = result.stdout + result.stderr
     assert result.returncode != 0, out

@@ -24,6 +24,7 @@ from firmware.engine.events import StartHand, from_record, to_record
 from firmware.engine.hand import Hand
 from firmware.engine.rules import GameKind
 from firmware.errors import HandHistoryError
+from firmware.service.storage import opening
 from firmware.table import events as te
 
 if TYPE_CHECKING:
@@ -55,8 +56,9 @@ class HandHistory:
 
     def __init__(self, path: str) -> None:
         self._db = sqlite3.connect(path)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(_SCHEMA)
+        with opening(path, "hand history"):
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(_SCHEMA)
 
     def close(self) -> None:
         """Close the database."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from firmware.service.storage import opening
+
 METERS = ("power_ups", "hands_played", "hands_void", "device_faults", "overrides", "incidents")
 
 
@@ -19,10 +21,11 @@ class Meters:
 
     def __init__(self, path: str) -> None:
         self._db = sqlite3.connect(path)
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS meters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)"
-        )
-        self._db.commit()
+        with opening(path, "meters database"):
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS meters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)"
+            )
+            self._db.commit()
 
     def bump(self, name: str, by: int = 1) -> None:
         """Add ``by`` to meter ``name``."""

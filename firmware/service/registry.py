@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from firmware.engine.cards import format_card, full_deck
 from firmware.errors import ConfigError, IllegalAction
 from firmware.hal.deck import new_deck_order
+from firmware.service.storage import opening
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS card_tags (
@@ -62,11 +63,13 @@ class TagRegistry:
             self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         else:
             self._db = sqlite3.connect(path)
-            self._db.executescript(_SCHEMA)
-            self._db.commit()
-        self._cards: dict[str, int] = dict(
-            self._db.execute("SELECT tag, card FROM card_tags").fetchall()
-        )
+        with opening(path, "card-tag registry"):
+            if not read_only:
+                self._db.executescript(_SCHEMA)
+                self._db.commit()
+            self._cards: dict[str, int] = dict(
+                self._db.execute("SELECT tag, card FROM card_tags").fetchall()
+            )
 
     def close(self) -> None:
         """Close the database."""

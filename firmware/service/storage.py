@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
+from collections.abc import Iterator
+
+from firmware.errors import PokerTableError
 
 MIN_FREE_BYTES = 4 * 1024 * 1024
 """Free space the data directory needs before a paused journal is written again."""
@@ -47,4 +51,22 @@ def storage_has_room(data_dir: str, need: int = MIN_FREE_BYTES) -> bool:
     return True
 
 
-__all__ = ["MIN_FREE_BYTES", "free_bytes", "storage_has_room"]
+class DamagedDatabase(PokerTableError, OSError):
+    """A database file of the data directory that SQLite cannot read."""
+
+
+@contextlib.contextmanager
+def opening(path: str, what: str) -> Iterator[None]:
+    """Turn SQLite's bare "file is not a database" while opening ``path`` into a sentence
+    that names the file (``what``: "hand history", "meters"...) and what to do."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        raise DamagedDatabase(
+            f"The {what} {path} cannot be read ({exc}): it is damaged or not one of the "
+            "table's databases. Restore it from a backup, or move it aside and restart the "
+            "table to begin a new, empty one."
+        ) from None
+
+
+__all__ = ["MIN_FREE_BYTES", "DamagedDatabase", "free_bytes", "opening", "storage_has_room"]
