@@ -52,3 +52,16 @@ def test_history_names_a_damaged_database(tmp_path: pathlib.Path) -> None:
     result = run("history", "--db", str(damaged), "list")
     assert result.returncode == 1
     assert str(damaged) in result.stderr and "move it aside" in result.stderr, result.stderr
+
+
+def test_history_errors_go_to_stderr_not_into_the_export(tmp_path: pathlib.Path) -> None:
+    """``history show 7 --format phh > hand.phh`` must not write the error into hand.phh."""
+    db = tmp_path / "history.sqlite"
+    from firmware.service.history import HandHistory
+
+    HandHistory(str(db)).close()  # an empty history
+    for fmt in ("json", "phh", "pokerstars", "script"):
+        result = run("history", "--db", str(db), "show", "7", "--format", fmt)
+        assert result.returncode == 1
+        assert result.stdout == "", (fmt, result.stdout)
+        assert "7" in result.stderr, (fmt, result.stderr)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -276,10 +277,10 @@ def main_history(argv: list[str] | None = None) -> int:
         else:
             print(history.to_script(args.number), end="")
     except KeyError as exc:
-        print(f"pokertable history: {exc.args[0]}")
+        print(f"pokertable history: {exc.args[0]}", file=sys.stderr)
         return 1
     except HandHistoryError as exc:
-        print(f"pokertable history: {exc}")
+        print(f"pokertable history: {exc}", file=sys.stderr)
         return 1
     finally:
         history.close()
