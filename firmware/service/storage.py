@@ -51,8 +51,9 @@ def storage_has_room(data_dir: str, need: int = MIN_FREE_BYTES) -> bool:
     return True
 
 
-class DamagedDatabase(PokerTableError, OSError):
-    """A database file of the data directory that SQLite cannot read."""
+class DamagedDatabase(PokerTableError, sqlite3.DatabaseError):
+    """A database file of the data directory that SQLite cannot read (still a
+    :class:`sqlite3.DatabaseError` for the callers that fall back on one)."""
 
 
 @contextlib.contextmanager
