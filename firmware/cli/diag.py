@@ -23,7 +23,7 @@ import sqlite3
 import sys
 import time
 import tomllib
-from typing import Any
+from typing import Any, TextIO
 
 from firmware.cli.config import device_display_names
 from firmware.cli.lang import cli_lang, say
@@ -70,9 +70,11 @@ def main_diag(argv: list[str] | None = None) -> int:
         return fail("cli.diag.no_permission", path=args.config)
     except tomllib.TOMLDecodeError as exc:
         return fail("cli.diag.bad_toml", path=args.config, error=str(exc))
+    except UnicodeDecodeError as exc:
+        return fail("cli.diag.bad_toml", path=args.config, error=str(exc))
     try:
         section, names = device_display_names(dict(data.get("devices", {})))
-    except ConfigError as exc:
+    except (ConfigError, TypeError, ValueError) as exc:
         return fail("cli.diag.error", error=str(exc))
     if args.device:
         if args.device not in section:
@@ -94,7 +96,8 @@ def main_diag(argv: list[str] | None = None) -> int:
             fixed = list(tags())
             if registry.card_for(fixed[0]) is None:
                 registry.learn_deck(fixed, deck="virtual", order=new_deck_order())
-    technician = PromptTechnician(lang)
+    # With --json, stdout is the report alone (for a program); the steps go to stderr.
+    technician = PromptTechnician(lang, sys.stderr if args.json else sys.stdout)
     report = Diagnostics(devices, registry, technician, data_dir=args.data).run()
     stamp = time.time()
     rows = device_rows(devices, lang, names=names, detail=True)
@@ -114,8 +117,9 @@ def main_diag(argv: list[str] | None = None) -> int:
 class PromptTechnician(Technician):
     """Tells the steps on the terminal and asks the yes/no questions, in ``lang``."""
 
-    def __init__(self, lang: str = "en") -> None:
+    def __init__(self, lang: str = "en", out: TextIO | None = None) -> None:
         self.lang = lang
+        self.out = out if out is not None else sys.stdout
         self._target = ""
 
     def ask(self, device: Device, step: str, target: str) -> None:
@@ -123,17 +127,18 @@ class PromptTechnician(Technician):
         self._target = target
         key = f"diag.step.{step}"
         words = say(key, self.lang, target=target) if key in CATALOG else f"{step} {target}"
-        print(f"[{device.name}] {words}", flush=True)
+        print(f"[{device.name}] {words}", file=self.out, flush=True)
 
     def confirm(self, device: Device, question: str) -> bool:
         """Ask on the terminal; no answer (no keyboard) counts as no."""
         yes = say("cli.diag.yes_no", self.lang)
         if self._target:  # the question in the technician's language (an LED lit?)
             question = say("diag.question.look", self.lang, target=self._target)
+        print(f"[{device.name}] {question} {yes} ", end="", file=self.out, flush=True)
         try:
-            answer = input(f"[{device.name}] {question} {yes} ")
+            answer = input()
         except EOFError:
-            print(say("cli.diag.no_answer", self.lang), flush=True)
+            print(say("cli.diag.no_answer", self.lang), file=self.out, flush=True)
             return False
         return answer.strip().lower().startswith(("y", "s"))
 
