@@ -57,3 +57,11 @@ def test_diag_names_a_configuration_that_is_not_text(tmp_path: pathlib.Path) -> 
     result = run("diag", "--config", str(config))
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and str(config) in result.stderr, result.stderr
+
+
+def test_status_without_a_status_file_says_how_to_get_one(tmp_path: pathlib.Path) -> None:
+    """On a laptop serve has no /run/pokertable and writes no status unless told where;
+    'pokertable status' said only "not running" about a running table."""
+    result = run("status", "--file", str(tmp_path / "status.json"))
+    assert result.returncode == 3
+    assert "--status" in result.stderr and "--file" in result.stderr, result.stderr
