@@ -78,7 +78,11 @@ class NatsServer:
             conf = self.folder / "nats.conf"
             conf.write_text(self.config, encoding="utf-8")
             args += ["-c", str(conf)]
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # Its own session: a terminal's Ctrl-C reaches the floor alone, which stops the
+        # server after its last use instead of losing it mid-way.
+        self.proc = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
 
         def ready() -> bool:
             text = log.read_text(errors="replace") if log.exists() else ""
@@ -184,6 +188,7 @@ class PostgresServer:
                 user=user,
                 stdout=out,
                 stderr=subprocess.STDOUT,
+                start_new_session=True,  # Ctrl-C reaches the floor alone (as NATS above)
             )
         sock = self.folder / f".s.PGSQL.{self.port}"
 
