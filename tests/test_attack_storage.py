@@ -65,3 +65,43 @@ def test_history_errors_go_to_stderr_not_into_the_export(tmp_path: pathlib.Path)
         assert result.returncode == 1
         assert result.stdout == "", (fmt, result.stdout)
         assert "7" in result.stderr, (fmt, result.stderr)
+
+
+def test_a_full_history_database_does_not_turn_a_journaled_event_into_a_refusal(
+    tmp_path: pathlib.Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The history is written by a hand listener after the event is journaled and applied.
+    When its database was full (SQLITE_FULL), the listener's error escaped: the floor's
+    void was answered 'refused' (table.internal) although it was journaled and had ended
+    the hand. Now the request is answered ok, the error is logged, and the journal (from
+    which the history can be rebuilt) holds the hand."""
+    import logging
+    import time
+
+    from firmware.protocol.limits import Limits
+    from firmware.service.history import HandHistory
+    from firmware.service.journal import Journal
+    from tests.hardening_kit import JournaledRig, answer
+
+    rig = JournaledRig(tmp_path, limits=Limits(rate=1e6, burst=10**6))
+    try:
+        rig.seat_players(3)
+        history = HandHistory(str(tmp_path / "history.sqlite"))
+        pages = history._db.execute("PRAGMA page_count").fetchone()[0]
+        history._db.execute(f"PRAGMA max_page_count = {pages}")  # full: SQLITE_FULL
+        rig.on_loop(lambda: rig.table.hand_listeners.append(history.listener(time.time)))
+        console = rig.console("floor")
+        for report in ("shuffle", "cut"):
+            console.send({"type": "report", "report": report})
+            assert answer(console)["type"] == "ok"
+        with caplog.at_level(logging.ERROR, logger="firmware.service.history"):
+            console.send({"type": "override", "override": "void", "reason": "test"})
+            assert answer(console) == {"type": "ok", "request": "override:void"}
+        assert rig.table.hand is None
+        reader = Journal(rig.journal.path)
+        assert [e.kind for e in reader.events()][-1] == "void"
+        reader.close()
+        assert any("hand history" in r.getMessage() for r in caplog.records)
+        history.close()
+    finally:
+        rig.stop()

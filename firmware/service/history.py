@@ -12,6 +12,7 @@ not in the history until it ends).
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -43,6 +44,8 @@ CREATE TABLE IF NOT EXISTS hands (
 );
 CREATE INDEX IF NOT EXISTS hands_finished ON hands (finished);
 """
+
+log = logging.getLogger("firmware.service.history")
 
 
 DEFAULT_UNIT = Decimal("0.01")
@@ -81,7 +84,18 @@ class HandHistory:
         """A hand listener for :class:`~firmware.table.table.Table` storing each hand."""
 
         def store(record: dict[str, Any], hand: TableHand) -> None:
-            self.add(record, hand, clock())
+            # Called after the hand's last event is journaled and applied: a history
+            # that cannot be written (a full disk) must not make that event look refused.
+            # The journal keeps the hand; the error is for the technician.
+            try:
+                self.add(record, hand, clock())
+            except sqlite3.Error as exc:
+                log.error(
+                    "The hand history could not store hand %s (%s); the journal keeps it. "
+                    "Free space in the data folder.",
+                    record.get("hand"),
+                    exc,
+                )
 
         return store
 
