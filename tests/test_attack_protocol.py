@@ -256,3 +256,32 @@ def test_a_request_before_hello_is_answered_before_the_connection_closes(
     assert refused["reason"] == tr("protocol.hello.first", "es")
     assert client.wait_closed(GUARD)
     assert journaled(rig) == before
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"x" * 30_000: 1, "y" * 30_000: 2},  # two huge unknown field names
+        {f"k{n}": 0 for n in range(6_000)},  # thousands of unknown fields
+        {"line\nbreak": 1},  # a field name that would split the sentence
+    ],
+    ids=["huge-names", "many-names", "newline-name"],
+)
+def test_unknown_fields_are_named_briefly_on_one_line(
+    rig: JournaledRig, extra: dict[str, Any]
+) -> None:
+    """The refusal listed every unknown field name as sent: one over the frame limit closed
+    the connection as 'malformed', and a name with a line break split the sentence."""
+    seat = rig.connect("seat1")
+    before = journaled(rig)
+    seat.send({"type": "sit_out", **extra})
+    refused = answer(seat)
+    assert refused["type"] == "refused" and refused["key"] == "protocol.fields", refused
+    seat.send({"type": "language", "lang": "en"})
+    assert answer(seat)["type"] == "ok"
+    seat.send({"type": "sit_out", **extra})
+    refused = answer(seat)
+    reason = refused["reason"]
+    assert len(reason) < 400 and "\n" not in reason, reason[:300]
+    still_served(seat)
+    assert journaled(rig) == before

@@ -23,7 +23,7 @@ from firmware.errors import PokerTableError
 from firmware.hal import ButtonPressed
 from firmware.i18n import CATALOG, tr
 from firmware.protocol.clients import ClientState
-from firmware.protocol.schema import REQUESTS, Refused, Request, build_event
+from firmware.protocol.schema import REQUESTS, Refused, Request, build_event, shown
 from firmware.service.controller import Controller
 from firmware.table import events as te
 
@@ -83,17 +83,6 @@ def client_roles(client: ClientState) -> frozenset[str]:
     if client.terminal == "console":
         return frozenset({"console", client.role}) if client.role else frozenset({"console"})
     return frozenset()
-
-
-SHOWN = 40
-"""The most characters of a client's unknown request name repeated in its refusal."""
-
-
-def shown(value: object) -> str:
-    """``value`` as the client wrote it, quoted and cut to :data:`SHOWN` characters: a
-    refusal never repeats a huge or multi-line name (it must fit one frame and one line)."""
-    text = repr(value)
-    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
 
 
 def lookup(client: ClientState, message: dict[str, Any]) -> Request:

@@ -42,6 +42,17 @@ MAX_TEXT = 200
 """The longest text field (a reason, a player's name, a PIN)."""
 
 
+SHOWN = 40
+"""The most characters of a name the client sent that a refusal repeats."""
+
+
+def shown(value: object) -> str:
+    """``value`` as the client wrote it, quoted and cut to :data:`SHOWN` characters: a
+    refusal never repeats a huge or multi-line name (it must fit one frame and one line)."""
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
+
+
 class Refused(PokerTableError):
     """A request refused; sent back as ``refused`` with the sentence and key."""
 
@@ -300,8 +311,13 @@ def check_fields(spec: Request, message: Mapping[str, Any]) -> dict[str, Any]:
     envelope = {"type", spec.name.split(":", 1)[0]} if ":" in spec.name else {"type"}
     unknown = sorted(str(k) for k in message if k not in spec.fields and k not in envelope)
     if unknown:
+        # Named briefly: the client's names may be huge, many, or hold line breaks.
+        names = ", ".join(
+            n if n.isidentifier() and len(n) <= SHOWN else shown(n) for n in unknown[:3]
+        )
+        more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
         raise Refused(
-            f"The {spec.name} request does not take the field(s) {', '.join(unknown)}.",
+            f"The {spec.name} request does not take the field(s) {names}{more}.",
             key="protocol.fields",
         )
     values: dict[str, Any] = {}
@@ -439,4 +455,5 @@ __all__ = [
     "build_event",
     "check_fields",
     "request_name",
+    "shown",
 ]
