@@ -104,7 +104,8 @@ def test_staff_log_in_see_every_table_and_the_public_clock(
     driver.find_element(By.ID, "badge").send_keys("floor1")
     driver.find_element(By.ID, "pin").send_keys("9999")
     driver.find_element(By.ID, "login").click()
-    error = driver.find_element(By.ID, "error").text
+    # The answer page may not be loaded yet right after the click (a loaded machine).
+    error = wait.until(lambda d: d.find_elements(By.ID, "error"))[0].text
     assert "Wrong badge or PIN" in error
     driver.find_element(By.ID, "badge").send_keys("floor1")
     driver.find_element(By.ID, "pin").send_keys("1234")
