@@ -167,7 +167,10 @@ def field_value(spec: Field) -> st.SearchStrategy[Any]:
     if spec.kind == "flag":
         return st.booleans()
     if spec.kind == "text":
-        return st.text(min_size=0, max_size=8)
+        # Mostly printable names and reasons (the schema refuses control and invisible
+        # characters), sometimes any text at all.
+        printable = st.text(st.characters(whitelist_categories=("L", "N", "P")), max_size=8)
+        return st.one_of(printable, printable, printable, st.text(min_size=0, max_size=8))
     if spec.kind == "choice":
         return st.sampled_from(spec.choices)
     card = st.integers(0, 51) | st.sampled_from(["Ah", "Kd", "Qs", "2c", "Tc"])
