@@ -453,7 +453,7 @@ class Controller(Stops, TechnicianMode):
             "'pokertable audit salvage'."
         )
         self.state.stops["damaged"] = text
-        self._alert(text)
+        self._alert(text, None, "alert.journal_damaged", problem=problem)
         self._outputs()
 
     def _tick(self, now: float) -> None:
