@@ -20,8 +20,8 @@ player, take a player off for a move, start, pause or resume the level clock
 at a common instant, the dealer's orders for hand-for-hand play); the link
 validates each, runs it on the controller's thread as table events
 (journaled before they apply, like any other event), and replies with the
-outcome. A player playing the hand is taken off only after it: that command
-waits for the hand to end, and so does a later command for the same seat;
+outcome. A player is taken off only between hands: that command waits for
+the hand to end, and so does a later command for the same seat;
 every other command is carried out at once (each request is answered on its
 own, never behind another). Each command has an id; the reply is kept in
 ``floor.sqlite``, a repeated id gets the same reply without acting twice, and
@@ -322,18 +322,16 @@ class FloorLink:
         if self._pending:
             self._drain()
 
-    def _blocked(
-        self, cmd: dict[str, Any], earlier: list[tuple[dict[str, Any], Any]]
-    ) -> bool:
-        """Whether ``cmd`` must wait: a move off a seat playing the hand waits for the
-        hand's end, and a command for a seat waits behind an earlier one for that seat."""
+    def _blocked(self, cmd: dict[str, Any], earlier: list[tuple[dict[str, Any], Any]]) -> bool:
+        """Whether ``cmd`` must wait: taking a player off waits for the hand's end (nobody
+        leaves during a hand, PE-4), and a command for a seat waits behind an earlier one
+        for that seat."""
         if cmd.get("kind") not in ("seat", "remove"):
             return False
         seat = cmd.get("seat")
         if any(c.get("seat") == seat and c.get("kind") in ("seat", "remove") for c, _ in earlier):
             return True
-        hand = self.table.hand
-        return cmd.get("kind") == "remove" and hand is not None and seat in hand.plan.seats
+        return cmd.get("kind") == "remove" and self.table.hand is not None
 
     def _drain(self) -> None:
         """Carry out every waiting command that may run now, in the order they came."""

@@ -243,7 +243,8 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
         old, new = _ints(rest[:2], number)
         return [te.ChipRace(old, new, tuple(_cards(rest[2:], number)))]
     if head == "levels" and len(rest) in (1, 3) and rest[1:2] in ([], ["at"]):
-        return [te.LevelClock(rest[0].lower(), seconds(rest[2], number, 'levels') if rest[2:] else None)]
+        at = seconds(rest[2], number, "levels") if rest[2:] else None
+        return [te.LevelClock(rest[0].lower(), at)]
     if head == "penalty" and len(rest) >= 2:
         return [_penalty(rest, number)]
     if head == "dealer" and rest:
