@@ -132,6 +132,11 @@ class Director:
 
     def __post_init__(self) -> None:
         self.orders = CommandQueue(self._fail)
+        self._stored: dict[str, tuple[int, int | None]] = {}
+        """Each entry's place and prize as last written to the store."""
+        self._deciding = asyncio.Lock()
+        """Held while the director works on one report (a hand, a move that ended), so
+        a late entry never lands in the middle of a table breaking or the final draw."""
         self.entry_rules = mtt.EntryRules(self.spec.late_until_level, self.spec.max_entries)
 
     # ------------------------------------------------------------ before the start
@@ -153,12 +158,16 @@ class Director:
         if player in self.players:
             raise IllegalAction(f"{player} is already registered.")
         self.players.append(player)
-        await self._add_entry(player)
+        await self._store_entry(player, self._add_entry(player)[1])
 
-    async def _add_entry(self, player: str) -> str:
+    def _add_entry(self, player: str) -> tuple[str, int]:
+        """One more entry for ``player``: its name and number."""
         entry = self.entries.get(player, 0) + 1
         self.entries[player] = entry
-        name = self.live[player] = mtt.entry_name(player, entry)
+        self.live[player] = mtt.entry_name(player, entry)
+        return self.live[player], entry
+
+    async def _store_entry(self, player: str, entry: int) -> None:
         await self.conn.execute(
             "INSERT INTO players (id, name) VALUES (%s, %s) ON CONFLICT (id) DO NOTHING",
             (player, player),
@@ -167,7 +176,6 @@ class Director:
             "INSERT INTO registrations (tournament_id, player_id, entry) VALUES (%s, %s, %s)",
             (self.spec.id, player, entry),
         )
-        return name
 
     # ------------------------------------------------------------ start
 
@@ -227,28 +235,41 @@ class Director:
         :raises IllegalAction: saying why the entry is refused (window closed, the
             player still in, the maximum reached, no empty seat).
         """
+        async with self._deciding:
+            seat, stored, seated = self._enter(player)
+        await stored
+        await self._write_places()  # more entries: the places of those out move down
+        await seated  # a move waiting elsewhere does not hold the entry
+        await self._save_state()
+        return seat
+
+    def _enter(self, player: str) -> tuple[mtt.Seat[str], asyncio.Future[None], asyncio.Task[None]]:
         st = self.standings
         if st is None or self.finished.is_set():
             raise IllegalAction("Late entries are taken only while the tournament runs.")
         level, _break = self.level_now()
         self.entry_rules.check(level, self.entries.get(player, 0), player in self.live)
         seat = mtt.draw_late_seat(self.room, self.spec.seats_per_table, self.rng)
-        again = player in self.entries
-        self.room[seat.table][seat.seat] = player  # taken now: no other draw can get it
-        name = await self._add_entry(player)
-        before = dict(st.places), dict(st.won)
+        what = "FLOOR-LATE re-entry" if player in self.entries else "FLOOR-LATE late registration"
+        # Decided at once (no await until the seat's command is queued), so no other
+        # decision can take the seat or slip a command for it in before this one.
+        name, entry = self._add_entry(player)
         st.add_entries(1, self._prizes(st.entries + 1))
-        what = "FLOOR-LATE re-entry" if again else "FLOOR-LATE late registration"
-        self._seat(player, seat.table, seat.seat, self.spec.starting_chips, f"{what}, TDA-13 draw")
+        stored = asyncio.ensure_future(self._store_entry(player, entry))
+        self.room[seat.table][seat.seat] = player
+
+        async def sit() -> None:
+            await stored  # the registration exists before its seat assignment
+            chips, reason = self.spec.starting_chips, f"{what}, TDA-13 draw"
+            await self._sit(player, seat.table, seat.seat, chips, reason)
+
+        seated = self.orders.after((seat.table, seat.seat), sit)
         self._note(
             f"{what}: {name} drew seat {seat.seat} at table {seat.table}; "
             f"{st.entries} entries, prize pool {sum(st.prizes)}.",
             "entry",
         )
-        await self._write_places(*before)
-        await self.orders.settle()
-        await self._save_state()
-        return seat
+        return seat, stored, seated
 
     # ------------------------------------------------------------ running
 
@@ -261,16 +282,24 @@ class Director:
         while not self.finished.is_set():
             ingested = await self.queue.get()
             try:
-                if ingested is None:  # a move ended without its player: look again
-                    await self._rearrange()
-                    await self._hold_short_tables()
-                    continue
-                self.status[ingested.table_id] = ingested.status
-                for hand in ingested.hands:
-                    await self._hand_finished(ingested.table_id, hand, ingested.time)
+                async with self._deciding:
+                    await self._report(ingested)
             except IllegalAction as exc:
                 self._fail(exc)
         await self.orders.cancel()
+
+    async def _report(self, ingested: Ingested | None) -> None:
+        """One report: a record with the hands it finished, or ``None``: a move ended
+        (or a task failed), so look at the room again."""
+        if ingested is None:
+            if not self.finished.is_set():
+                await self._rearrange()
+                await self._hold_short_tables()
+                await self._save_state()
+            return
+        self.status[ingested.table_id] = ingested.status
+        for hand in ingested.hands:
+            await self._hand_finished(ingested.table_id, hand, ingested.time)
 
     def _fail(self, exc: BaseException) -> None:
         if not self.finished.is_set():
@@ -316,17 +345,15 @@ class Director:
         st = self.standings
         assert st is not None
         if busts:
-            before = dict(st.places), dict(st.won)
             st.eliminate(busts)
             for bust in busts:
                 self._note(f"{bust.player} finishes in place {st.places[bust.player]}.")
-            await self._write_places(*before)
+            await self._write_places()
         left = [p for s in self.room.values() for p in s.values()]
         if len(left) == 1 and st.left == 1:
             await self.orders.settle()  # the last busted players are taken off first
-            before = dict(st.places), dict(st.won)
             st.winner(self.live.get(left[0], left[0]))
-            await self._write_places(*before)
+            await self._write_places()
             self._note(f"{left[0]} wins the tournament.")
             await self._deal_all(0)
             self.finished.set()
@@ -343,13 +370,14 @@ class Director:
             await self._deal_all(None)
         await self._save_state()
 
-    async def _write_places(self, places: dict[str, int], won: dict[str, int]) -> None:
+    async def _write_places(self) -> None:
         """Store every place or prize that changed (a late hand or entry moves places)."""
         st = self.standings
         assert st is not None
         for name, place in st.places.items():
-            if places.get(name) == place and won.get(name) == st.won.get(name):
+            if self._stored.get(name) == (place, st.won.get(name)):
                 continue
+            self._stored[name] = (place, st.won.get(name))
             player, _, entry = name.partition(" #")
             await self.conn.execute(
                 "UPDATE registrations SET place = %s, prize = %s "
@@ -369,8 +397,8 @@ class Director:
             # Tables finishing the hand they were playing are done for round 0.
             replies = await self._deal_all(0, self.hfh.round)
             playing = {t for t, r in replies.items() if r.get("playing")}
-            self.hfh.done = set(self.room) - playing
-            if playing:
+            if playing:  # they finish the hand they are playing first (round 0)
+                self.hfh.done = set(self.room) - playing
                 self.hfh.round = 0
                 return
         self._note(f"FLOOR-HFH: round {self.hfh.round}, one hand at every table.", "hfh_round")
@@ -477,9 +505,13 @@ class Director:
 
         return self.orders.after((table, seat), remove)
 
-    def _seat(self, player: str, table: str, seat: int, chips: int, reason: str) -> None:
+    def _seat(
+        self, player: str, table: str, seat: int, chips: int, reason: str
+    ) -> asyncio.Task[None]:
         self.room[table][seat] = player
-        self.orders.after((table, seat), lambda: self._sit(player, table, seat, chips, reason))
+        return self.orders.after(
+            (table, seat), lambda: self._sit(player, table, seat, chips, reason)
+        )
 
     async def _sit(self, player: str, table: str, seat: int, chips: int, reason: str) -> None:
         reply = await self.command(
@@ -494,12 +526,13 @@ class Director:
 
     async def _hold_short_tables(self) -> None:
         """A table three or more players short of the fullest waits until the players
-        moved to it arrive (TDA-25); it deals again once it is not. Counts only the
-        players sitting there, not those on their way."""
+        moved to it arrive (TDA-25); it deals again once it is not. Counts the players
+        sitting at each table: a moving player counts where he still sits."""
         if self.hfh is not None or len(self.room) < 2 or self.finished.is_set():
             return
-        counts = {
+        counts = {  # who sits there now: arriving players not yet, leaving ones still
             t: sum(1 for s in seated if (t, s) not in self.arriving)
+            + sum(1 for source in self.leaving.values() if source == t)
             for t, seated in self.room.items()
         }
         for table in list(self.room):
@@ -570,12 +603,13 @@ class Director:
             "decisions": self.decisions[-20:],
         }
         logged, self._log = self._log, []
-        async with self.conn.transaction():
+        # No transaction block: the director's tasks share the connection, and each
+        # statement stands on its own (the log is in order; the state is the latest).
+        await self.conn.execute(
+            "UPDATE tournaments SET state = %s WHERE id = %s", (Jsonb(state), self.spec.id)
+        )
+        for kind, text in logged:
             await self.conn.execute(
-                "UPDATE tournaments SET state = %s WHERE id = %s", (Jsonb(state), self.spec.id)
+                "INSERT INTO tournament_log (tournament_id, kind, text) VALUES (%s, %s, %s)",
+                (self.spec.id, kind, text),
             )
-            for kind, text in logged:
-                await self.conn.execute(
-                    "INSERT INTO tournament_log (tournament_id, kind, text) VALUES (%s, %s, %s)",
-                    (self.spec.id, kind, text),
-                )
