@@ -391,6 +391,8 @@ class EntryRules:
         :param entries: The player's entries so far (0: a late registration).
         :param playing: The player's last entry is still in the tournament.
         """
+        if self.late_until_level == 0:
+            raise IllegalAction("This tournament takes no entries after the start.")
         if level > self.late_until_level:
             raise IllegalAction(
                 f"Late registration and re-entry closed at the end of level "
