@@ -61,6 +61,11 @@ class Tables:
         self, director: Director, table: str, busted: list[int], winner: int, at: float
     ) -> None:
         """A hand at ``table``: the ``busted`` seats lose everything to ``winner``."""
+        record = self.play(table, busted, winner)
+        director.on_ingested(Ingested(table, record["hand"], "act", [record], {}, at))
+
+    def play(self, table: str, busted: list[int], winner: int) -> dict[str, Any]:
+        """Play the hand at the table; its record (for the floor to see, now or later)."""
         seats = self.seats[table]
         number = next(self.numbers)
         start = {str(s): chips for s, (_p, chips) in seats.items()}
@@ -73,7 +78,7 @@ class Tables:
             "starting_stacks": start,
             "finishing_stacks": {str(s): chips for s, (_p, chips) in seats.items()},
         }
-        director.on_ingested(Ingested(table, number, "act", [record], {}, at))
+        return record
 
     def seat_of(self, player: str) -> tuple[str, int]:
         return next(
@@ -147,6 +152,48 @@ def test_places_follow_the_hands_real_order_not_the_order_they_arrive(
     assert st.places == {fewest: 10, more: 9, later: 8}
     stored = _rows(pg_conninfo, "SELECT player_id, place FROM registrations WHERE place > 0")
     assert dict(stored) == st.places  # the stored place of the T2 player moved up
+
+
+def test_a_moved_player_busted_in_a_hand_not_yet_seen_is_placed_by_that_hand(
+    pg_conninfo: str,
+) -> None:
+    """The floor moves a player whose table is playing a hand; he busts in it, so the
+    move finds him with no chips. A player at another table busts after him, and the
+    floor sees that hand first: the moved player still finishes below him."""
+    tables = Tables(["T1", "T2"])
+
+    async def play() -> tuple[Director, str, str]:
+        director = await _director(pg_conninfo, tables, 18, seats_per_table=9)
+        running = asyncio.create_task(director.run())
+        tables.between["T1"].clear()  # T1 is playing a hand
+        t2 = sorted(tables.seats["T2"])
+        tables.hand(director, "T2", t2[:3], t2[-1], at=10.0)
+        await _until(lambda: bool(director.leaving))
+        (mover,) = director.leaving
+        _table, seat = tables.seat_of(mover)
+        other = next(s for s in tables.seats["T1"] if s != seat)
+        unseen = tables.play("T1", [seat], other)  # he busts; the floor sees it last
+        tables.between["T1"].set()  # the hand is over: the move finds no chips
+        await _until(lambda: mover in director.gone)
+        t2 = sorted(tables.seats["T2"])
+        later = tables.seats["T2"][t2[0]][0]
+        tables.hand(director, "T2", t2[:1], t2[-1], at=30.0)
+        await _until(lambda: later not in director.live)
+        director.on_ingested(Ingested("T1", unseen["hand"], "act", [unseen], {}, 20.0))
+        await _until(lambda: mover not in director.live)
+        await director.orders.settle()
+        director.finished.set()
+        director.queue.put_nowait(None)
+        await running
+        return director, mover, later
+
+    director, mover, later = run(play())
+    st = director.standings
+    assert st is not None and len(st.places) == 5
+    assert st.places[mover] == 15 and st.places[later] == 14
+    stored = dict(_rows(pg_conninfo, "SELECT player_id, place FROM registrations WHERE place > 0"))
+    assert stored == st.places
+    assert not director.gone and not director.leaving
 
 
 def test_floor_late_registration_and_re_entry_windows_tda_13(pg_conninfo: str) -> None:
