@@ -157,10 +157,10 @@ def test_a_waiting_command_holds_no_other_and_is_answered_once_floor_hfh(
 
 BREAK_LEVELS: list[dict[str, Any]] = [
     {"small_blind": 5, "big_blind": 10, "minutes": 0.05},
-    {"break_minutes": 0.05},
+    {"break_minutes": 0.1},
     {"small_blind": 10, "big_blind": 20, "minutes": 600},
 ]
-"""Three seconds of level 1, a three-second break, then level 2."""
+"""Three seconds of level 1, a six-second break, then level 2."""
 
 
 def _wall(sim: SimTable, table_time: float) -> float:
@@ -228,7 +228,9 @@ def test_tda_17_levels_and_breaks_change_at_one_moment_on_every_table(
         levels = sim.table.levels
         assert levels is not None and levels.started_at is not None
         start = _wall(sim, levels.started_at)
-        assert abs(start - at) < 0.05, (sim.table_id, start - at)
+        # Told 3 s late, T3 would be 3 s off without the common instant; the margin is
+        # for reading two clocks on a loaded machine.
+        assert abs(start - at) < 0.5, (sim.table_id, start - at)
     played = {s.table_id: len(s.table.records) for s in sims}
     assert wait_until(lambda: all(len(s.table.records) > played[s.table_id] for s in sims))
     for sim in sims:
@@ -236,7 +238,7 @@ def test_tda_17_levels_and_breaks_change_at_one_moment_on_every_table(
     for sim in sims:
         levels = sim.table.levels
         assert levels is not None and levels.started_at is not None
-        break_from, break_to = levels.started_at + 3.0, levels.started_at + 6.0
+        break_from, break_to = levels.started_at + 3.0, levels.started_at + 9.0
         started = [r["started_at"] for r in sim.table.records]
         assert not [t for t in started if break_from <= t < break_to], sim.table_id
         after = [r for r in sim.table.records if r["started_at"] >= break_to]
