@@ -97,7 +97,7 @@ async def _orders(url: str, sim: SimTable) -> dict[str, Any]:
     out["waiting"] = not removing.done() and not seating.done()
     out["stacks"] = {n: s.stack for n, s in sim.table.seating.seats.items()}
     await asyncio.get_running_loop().run_in_executor(None, _on_table, sim, lambda: _play_out(sim))
-    out["beto_after_hand"] = sim.table.seating.seats[2].stack
+    out["beto_after_hand"] = sim.table.records[-1]["finishing_stacks"]["2"]
     out["remove"] = await removing
     out["seat"] = await seating
     out["remove_again"] = await send_command(
