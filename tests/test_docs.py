@@ -122,6 +122,9 @@ _CHOICES: dict[tuple[str, str], tuple[object, ...]] = {
     ("DeckStep", "step"): ("show", "face_down", "scramble", "shuffle", "cut"),
     ("DeckChange", "by"): ("seat", "floor"),
     ("LevelClock", "action"): ("start", "pause", "resume"),
+    ("LevelClock", "at"): (None, 12.5),
+    ("DealOrder", "hands"): (-1, 0, 3),
+    ("DealOrder", "round"): (0, 2),
     ("GivePenalty", "penalty"): ("warning", "rounds", "disqualification"),
 }
 

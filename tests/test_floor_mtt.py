@@ -151,3 +151,40 @@ def test_floor_hfh_busts_at_one_table_rank_by_starting_chips() -> None:
     assert st.won == {}
     with pytest.raises(IllegalAction, match="only in hand-for-hand"):
         st.eliminate([mtt.Bust("p", "A", 4, 1), mtt.Bust("q", "B", 4, 1)])
+
+
+def test_places_follow_the_moment_each_hand_ended_not_the_order_reported() -> None:
+    """A bust reported late (its table was cut off, or the floor had not ingested the
+    hand) takes the place its hand's end gives it; the places already given move."""
+    st = mtt.Standings(entries=5, prizes=mtt.payouts(1000, (50, 30, 20)))
+    st.eliminate([mtt.Bust("later", "B", 7, 500, at=200.0)])
+    assert st.places == {"later": 5}
+    st.eliminate([mtt.Bust("earlier", "A", 3, 900, at=100.0)])
+    assert st.places == {"earlier": 5, "later": 4}
+    st.eliminate([mtt.Bust("last", "A", 4, 50, at=300.0)])
+    assert st.places["last"] == 3 and st.won == {"last": 200}
+
+
+def test_floor_late_more_entries_move_the_places_and_grow_the_prizes() -> None:
+    """Entries added after a bust (late registration, re-entry) push the busted entry's
+    place down and the prizes follow the new pool (FLOOR-LATE, FLOOR-PAY)."""
+    st = mtt.Standings(entries=4, prizes=mtt.payouts(400, mtt.payout_percentages(4)))
+    st.eliminate([mtt.Bust("ana", "A", 1, 100, at=1.0)])
+    assert st.places == {"ana": 4}
+    st.add_entries(1, mtt.payouts(500, mtt.payout_percentages(5)))
+    assert st.places == {"ana": 5} and st.entries == 5 and sum(st.prizes) == 500
+    assert mtt.entry_name("ana", 1) == "ana" and mtt.entry_name("ana", 2) == "ana #2"
+
+
+def test_floor_late_entry_window_re_entry_only_after_the_bust_and_a_maximum() -> None:
+    rules = mtt.EntryRules(late_until_level=3, max_entries=2)
+    rules.check(level=3, entries=0, playing=False)  # a late registration in level 3
+    rules.check(level=2, entries=1, playing=False)  # a re-entry after the bust
+    with pytest.raises(IllegalAction, match="closed at the end of level 3"):
+        rules.check(level=4, entries=0, playing=False)  # level 4, or the break before it
+    with pytest.raises(IllegalAction, match="only after his last entry is eliminated"):
+        rules.check(level=1, entries=1, playing=True)
+    with pytest.raises(IllegalAction, match="at most 2 entries per player"):
+        rules.check(level=1, entries=2, playing=False)
+    with pytest.raises(IllegalAction, match="no entries after the start"):
+        mtt.EntryRules().check(level=1, entries=0, playing=False)  # no late entries

@@ -17,6 +17,8 @@ from typing import Any
 import psycopg
 import pytest
 
+from firmware.errors import IllegalAction
+from firmware.floor import mtt
 from firmware.floor.director import Director, TournamentSpec
 from firmware.floor.servers import NatsServer
 from firmware.floor.service import Floor
@@ -35,13 +37,25 @@ FAST_LEVELS: list[dict[str, Any]] = [
 PLAYERS = 14
 CHIPS = 1000
 BUY_IN = 100
+ENTRIES = PLAYERS + 2
+"""The fourteen registered, one late registration and one re-entry (FLOOR-LATE)."""
 
 
 async def _play(url: str, conninfo: str, tables: list[str]) -> Director:
     floor = Floor(conninfo, url)
     await floor.open()
     assert floor.conn is not None and floor.ingestor is not None
-    spec = TournamentSpec("mtt1", "Test MTT", BUY_IN, CHIPS, tuple(tables), seats_per_table=6)
+    spec = TournamentSpec(
+        "mtt1",
+        "Test MTT",
+        BUY_IN,
+        CHIPS,
+        tuple(tables),
+        seats_per_table=6,
+        levels=tuple(FAST_LEVELS),
+        late_until_level=len(FAST_LEVELS),  # open all along: the re-entry always fits
+        max_entries=2,
+    )
     director = Director(spec, floor.conn, floor.command, random.Random(42))
     floor.ingestor.listeners.append(director.on_ingested)
     await director.create()
@@ -50,6 +64,18 @@ async def _play(url: str, conninfo: str, tables: list[str]) -> Director:
     ingest = asyncio.create_task(floor.ingest_forever())
     await director.start()
     running = asyncio.create_task(director.run())
+    await director.enter("late00")  # a late registration, drawn to a shortest table
+    st = director.standings
+    assert st is not None
+    while not director.finished.is_set():  # a re-entry of the first player out
+        await asyncio.sleep(0.05)  # polling the standings; the tables play on meanwhile
+        if not st.busts:
+            continue
+        try:
+            await director.enter(st.busts[0].player)
+            break
+        except IllegalAction as exc:  # every seat taken: wait for the next bust
+            assert "Every table is full" in str(exc)
     await asyncio.wait_for(director.finished.wait(), 1200)  # a guard against a hang only
     running.cancel()
     floor.stopping.set()
@@ -81,28 +107,35 @@ def test_tda_13_17_24_25_hg_5_a_tournament_over_three_tables_to_the_end(
     for sim in sims:
         sim.stop()
     st = director.standings
-    assert st is not None and st.left == 0
-    # Places: everyone has one, one winner, the pool paid out exactly (FLOOR-PAY).
-    assert len(st.places) == PLAYERS and list(st.places.values()).count(1) == 1
-    assert sum(st.won.values()) == PLAYERS * BUY_IN
+    assert st is not None and st.left == 0 and st.entries == ENTRIES
+    # Places: every entry has one, one winner, the pool paid out exactly (FLOOR-PAY).
+    assert len(st.places) == ENTRIES and list(st.places.values()).count(1) == 1
+    assert sorted(st.places.values())[-1] == ENTRIES
+    assert sum(st.won.values()) == ENTRIES * BUY_IN
+    assert any(name.endswith(" #2") for name in st.places)  # the re-entry was placed
     # Chips conserved: all chips bought in sit at the winner's seat on one table.
     winner = next(p for p, place in st.places.items() if place == 1)
     stacks = [
         (sim.table_id, s.player, s.stack) for sim in sims for s in sim.table.seating.seats.values()
     ]
     live = [entry for entry in stacks if entry[2] > 0]
-    assert live == [(live[0][0], winner, PLAYERS * CHIPS)]
+    assert live == [(live[0][0], winner.split(" #")[0], ENTRIES * CHIPS)]
     text = "\n".join(director.decisions)
     assert "TDA-17" in text and "TDA-24" in text and "HG-5" in text
     with psycopg.connect(conninfo) as conn:
-        places = dict(
-            conn.execute("SELECT player_id, place FROM registrations WHERE tournament_id = 'mtt1'")
+        rows = conn.execute(
+            "SELECT player_id, entry, place FROM registrations WHERE tournament_id = 'mtt1'"
         )
+        places = {mtt.entry_name(player, entry): place for player, entry, place in rows}
         assert places == st.places
         prizes = conn.execute(
             "SELECT sum(prize) FROM registrations WHERE tournament_id = 'mtt1'"
         ).fetchone()[0]
-        assert prizes == PLAYERS * BUY_IN
+        assert prizes == ENTRIES * BUY_IN
+        late = conn.execute(
+            "SELECT count(*) FROM seat_assignments WHERE reason LIKE 'FLOOR-LATE%%'"
+        ).fetchone()[0]
+        assert late == 2
         moves = conn.execute(
             "SELECT count(*) FROM seat_assignments WHERE reason LIKE 'TDA-24%%'"
         ).fetchone()[0]
@@ -119,3 +152,6 @@ def test_tda_13_17_24_25_hg_5_a_tournament_over_three_tables_to_the_end(
         starts = [e for e in journal.events() if e.kind == "levels"]
         journal.close()
         assert [e.action for e in starts] == ["start"]  # type: ignore[attr-defined]
+        assert starts[0].at is not None  # type: ignore[attr-defined]
+    # TDA-17: one instant for all: every table's clock started at the same wall moment.
+    assert director.started_at is not None

@@ -162,6 +162,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
             table,
             controller.submit,
             controller.call_soon,
+            controller.table_time,
         )
         links.append(link)
         controller.listeners.append(link.after_event)

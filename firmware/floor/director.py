@@ -6,15 +6,23 @@ the tables' commands (:mod:`firmware.floor.commands`): a player is seated
 with chips, taken off with the chips the table says he had, and seated
 again elsewhere with exactly those chips, so chips move between tables and
 are never created. Every decision is written to PostgreSQL (registrations,
-seat assignments with their reason, places and prizes).
+seat assignments with their reason, places and prizes, and the log of
+decisions: hand-for-hand, tables held, late entries).
 
 It learns what happened from the ingest (:class:`~firmware.floor.ingest.Ingested`,
 after the store committed): a hand finished at a table with players at zero
-chips eliminates them; then tables break (TDA-24), are balanced (TDA-25 or
-HG-4) or merge into the final table with a new draw (HG-5). Near the money
-the tables play hand-for-hand (FLOOR-HFH). The level clock is started on
-every table at once (TDA-17): each table then changes level at the same
-moment, taking the new blinds from its next hand.
+chips eliminates them, placed by the moment the hand ended; then tables
+break (TDA-24), are balanced (TDA-25 or HG-4) or merge into the final table
+with a new draw (HG-5); a table short three or more players waits until the
+players moved to it arrive (TDA-25). Near the money the tables play
+hand-for-hand (FLOOR-HFH). The level clock starts, pauses and resumes on
+every table at one common instant (TDA-17), so levels and breaks change at
+the same moment everywhere.
+
+Commands run as tasks (:class:`~firmware.floor.commands.CommandQueue`): the
+room is updated when the director decides, and a move waiting for the hand
+to end at one table holds up nothing else. The commands for one seat keep
+their order.
 """
 
 from __future__ import annotations
@@ -32,13 +40,26 @@ from psycopg.types.json import Jsonb
 
 from firmware.errors import IllegalAction
 from firmware.floor import mtt
+from firmware.floor.commands import CommandQueue
 from firmware.floor.ingest import Ingested
-from firmware.table.draws import Move
+from firmware.table.draws import Move, table_should_pause
+from firmware.table.tournament import LevelSchedule
 
 log = logging.getLogger(__name__)
 
 Command = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
 """Sends a command to a table and returns its reply."""
+
+LOG_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournament_log (
+    id BIGSERIAL PRIMARY KEY,
+    tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+"""
+"""The director's decisions, in order (hand-for-hand start and stop, tables held)."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +77,11 @@ class TournamentSpec:
     break_order: tuple[str, ...] = ()
     """Tables in the order they break (default: the last listed first)."""
     levels: tuple[dict[str, Any], ...] = ()
-    """The blind levels the tables play (for the clock page)."""
+    """The blind levels the tables play (for the clock page and the entry window)."""
+    late_until_level: int = 0
+    """Late registration and re-entry are open until the end of this level (0: closed)."""
+    max_entries: int = 1
+    """Entries per player (1: no re-entry)."""
 
 
 @dataclass
@@ -74,6 +99,7 @@ class Director:
     command: Command
     rng: random.Random = field(default_factory=random.SystemRandom)
     room: dict[str, dict[int, str]] = field(default_factory=dict)
+    """Who sits where, as decided (a moving player already counts at his new seat)."""
     players: list[str] = field(default_factory=list)
     standings: mtt.Standings | None = None
     status: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -81,14 +107,37 @@ class Director:
     hfh_busts: list[mtt.Bust] = field(default_factory=list)
     decisions: list[str] = field(default_factory=list)
     finished: asyncio.Event = field(default_factory=asyncio.Event)
-    queue: asyncio.Queue[Ingested] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[Ingested | None] = field(default_factory=asyncio.Queue)
     started_at: float | None = None
-    """Wall-clock time the level clocks started (the clock page counts from it)."""
+    """Wall-clock instant the level clocks started on every table (TDA-17)."""
+    clock_paused_at: float | None = None
+    clock_paused: float = 0.0
+    """Seconds the level clock was paused before :attr:`clock_paused_at`."""
     gone: dict[str, str] = field(default_factory=dict)
     """Players taken off with no chips before the floor saw the hand that busted them:
-    their elimination is recorded when that hand arrives."""
+    their elimination is recorded when that hand arrives, placed by its moment."""
+    entries: dict[str, int] = field(default_factory=dict)
+    """Each player's entries so far."""
+    live: dict[str, str] = field(default_factory=dict)
+    """Each player still in: the name his entry is ranked under."""
+    arriving: set[tuple[str, int]] = field(default_factory=set)
+    """Seats decided for moving players who have not sat down yet."""
+    leaving: dict[str, str] = field(default_factory=dict)
+    """Moving players not yet taken off: the table they leave."""
+    held: set[str] = field(default_factory=set)
+    """Tables waiting, three or more players short (TDA-25)."""
     error: str = ""
     """Why the tournament stopped, if a table refused the floor (shown to the staff)."""
+    _log: list[tuple[str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.orders = CommandQueue(self._fail)
+        self._stored: dict[str, tuple[int, int | None]] = {}
+        """Each entry's place and prize as last written to the store."""
+        self._deciding = asyncio.Lock()
+        """Held while the director works on one report (a hand, a move that ended), so
+        a late entry never lands in the middle of a table breaking or the final draw."""
+        self.entry_rules = mtt.EntryRules(self.spec.late_until_level, self.spec.max_entries)
 
     # ------------------------------------------------------------ before the start
 
@@ -99,44 +148,128 @@ class Director:
             "ON CONFLICT (id) DO NOTHING",
             (self.spec.id, self.spec.name, self.spec.buy_in, self.spec.starting_chips),
         )
+        await self.conn.execute(LOG_SCHEMA)
 
     async def register(self, player: str) -> None:
-        """Register a player (one entry; the draw seats everyone registered)."""
+        """Register a player before the start (one entry; the draw seats everyone);
+        after the start, :meth:`enter`."""
         if self.standings is not None:
-            raise IllegalAction("Registration is closed: the tournament has started.")
+            raise IllegalAction("The tournament has started: late entries go through the floor.")
         if player in self.players:
             raise IllegalAction(f"{player} is already registered.")
         self.players.append(player)
+        await self._store_entry(player, self._add_entry(player)[1])
+
+    def _add_entry(self, player: str) -> tuple[str, int]:
+        """One more entry for ``player``: its name and number."""
+        entry = self.entries.get(player, 0) + 1
+        self.entries[player] = entry
+        self.live[player] = mtt.entry_name(player, entry)
+        return self.live[player], entry
+
+    async def _store_entry(self, player: str, entry: int) -> None:
         await self.conn.execute(
             "INSERT INTO players (id, name) VALUES (%s, %s) ON CONFLICT (id) DO NOTHING",
             (player, player),
         )
         await self.conn.execute(
-            "INSERT INTO registrations (tournament_id, player_id, entry) VALUES (%s, %s, 1)",
-            (self.spec.id, player),
+            "INSERT INTO registrations (tournament_id, player_id, entry) VALUES (%s, %s, %s)",
+            (self.spec.id, player, entry),
         )
 
     # ------------------------------------------------------------ start
 
     async def start(self) -> None:
         """Draw every seat over all tables (TDA-13), seat the players with their chips,
-        start the level clock on all tables at once (TDA-17) and let them deal."""
+        start the level clock on all tables at one instant (TDA-17) and let them deal."""
         spec = self.spec
         draw = mtt.draw_over_tables(self.players, spec.tables, spec.seats_per_table, self.rng)
         self.room = {t: {} for t in spec.tables}
-        pool = spec.buy_in * len(self.players)
-        shares = mtt.payout_percentages(len(self.players))
-        self.standings = mtt.Standings(len(self.players), mtt.payouts(pool, shares))
+        count = len(self.players)
+        self.standings = mtt.Standings(count, self._prizes(count))
         for player, seat in draw.items():
-            await self._seat(player, seat.table, seat.seat, spec.starting_chips, "TDA-13 draw")
-        replies = await asyncio.gather(
-            *(self.command(t, {"kind": "levels", "action": "start"}) for t in spec.tables)
-        )
-        self._check(replies, "start the level clock")
-        self.started_at = time.time()
-        self._note(f"TDA-17: the level clock started on {len(spec.tables)} tables at once.")
+            self._seat(player, seat.table, seat.seat, spec.starting_chips, "TDA-13 draw")
+        await self.orders.settle()
+        await self.clock("start")
         await self._deal_all(None)
         await self._save_state()
+
+    async def clock(self, action: str) -> None:
+        """Start, pause or resume the level clock on every table at the same instant
+        (TDA-17): each table converts the instant to its own time, so levels and
+        breaks change at that moment everywhere, whenever the command arrives."""
+        at = time.time()
+        tables = list(self.room)
+        replies = await asyncio.gather(
+            *(self.command(t, {"kind": "levels", "action": action, "at": at}) for t in tables)
+        )
+        self._check(replies, f"{action} the level clock")
+        if action == "start":
+            self.started_at = at
+        elif action == "pause":
+            self.clock_paused_at = at
+        elif self.clock_paused_at is not None:
+            self.clock_paused += at - self.clock_paused_at
+            self.clock_paused_at = None
+        self._note(f"TDA-17: the level clock {action}s on {len(tables)} tables at once.", "clock")
+        await self._save_state()
+
+    def level_now(self) -> tuple[int, bool]:
+        """The level in force by the common clock (1-based) and whether it is a break."""
+        if not self.spec.levels or self.started_at is None:
+            return 1, False
+        now = self.clock_paused_at if self.clock_paused_at is not None else time.time()
+        schedule = LevelSchedule.from_dicts(list(self.spec.levels))
+        position = schedule.position(max(0.0, now - self.started_at - self.clock_paused))
+        return position.number, position.on_break
+
+    def _prizes(self, entries: int) -> list[int]:
+        return mtt.payouts(self.spec.buy_in * entries, mtt.payout_percentages(entries))
+
+    # ------------------------------------------------------------ late entries (FLOOR-LATE)
+
+    async def enter(self, player: str) -> mtt.Seat[str]:
+        """A late registration or a re-entry while the window is open: one more entry,
+        a bigger prize pool, and a seat drawn at random at a shortest table (TDA-13).
+
+        :raises IllegalAction: saying why the entry is refused (window closed, the
+            player still in, the maximum reached, no empty seat).
+        """
+        async with self._deciding:
+            seat, stored, seated = self._enter(player)
+        await stored
+        await self._write_places()  # more entries: the places of those out move down
+        await seated  # a move waiting elsewhere does not hold the entry
+        await self._save_state()
+        return seat
+
+    def _enter(self, player: str) -> tuple[mtt.Seat[str], asyncio.Future[None], asyncio.Task[None]]:
+        st = self.standings
+        if st is None or self.finished.is_set():
+            raise IllegalAction("Late entries are taken only while the tournament runs.")
+        level, _break = self.level_now()
+        self.entry_rules.check(level, self.entries.get(player, 0), player in self.live)
+        seat = mtt.draw_late_seat(self.room, self.spec.seats_per_table, self.rng)
+        what = "FLOOR-LATE re-entry" if player in self.entries else "FLOOR-LATE late registration"
+        # Decided at once (no await until the seat's command is queued), so no other
+        # decision can take the seat or slip a command for it in before this one.
+        name, entry = self._add_entry(player)
+        st.add_entries(1, self._prizes(st.entries + 1))
+        stored = asyncio.ensure_future(self._store_entry(player, entry))
+        self.room[seat.table][seat.seat] = player
+
+        async def sit() -> None:
+            await stored  # the registration exists before its seat assignment
+            chips, reason = self.spec.starting_chips, f"{what}, TDA-13 draw"
+            await self._sit(player, seat.table, seat.seat, chips, reason)
+
+        seated = self.orders.after((seat.table, seat.seat), sit)
+        self._note(
+            f"{what}: {name} drew seat {seat.seat} at table {seat.table}; "
+            f"{st.entries} entries, prize pool {sum(st.prizes)}.",
+            "entry",
+        )
+        return seat, stored, seated
 
     # ------------------------------------------------------------ running
 
@@ -148,16 +281,34 @@ class Director:
         """Handle what the tables report until the tournament is over."""
         while not self.finished.is_set():
             ingested = await self.queue.get()
-            self.status[ingested.table_id] = ingested.status
-            for hand in ingested.hands:
-                try:
-                    await self._hand_finished(ingested.table_id, hand)
-                except IllegalAction as exc:
-                    self.error = str(exc)
-                    log.exception("The tournament stops: %s", exc)
-                    self.finished.set()
+            try:
+                async with self._deciding:
+                    await self._report(ingested)
+            except IllegalAction as exc:
+                self._fail(exc)
+        await self.orders.cancel()
 
-    async def _hand_finished(self, table: str, hand: dict[str, Any]) -> None:
+    async def _report(self, ingested: Ingested | None) -> None:
+        """One report: a record with the hands it finished, or ``None``: a move ended
+        (or a task failed), so look at the room again."""
+        if ingested is None:
+            if not self.finished.is_set():
+                await self._rearrange()
+                await self._hold_short_tables()
+                await self._save_state()
+            return
+        self.status[ingested.table_id] = ingested.status
+        for hand in ingested.hands:
+            await self._hand_finished(ingested.table_id, hand, ingested.time)
+
+    def _fail(self, exc: BaseException) -> None:
+        if not self.finished.is_set():
+            self.error = str(exc)
+            log.error("The tournament stops: %s", exc)
+            self.finished.set()
+            self.queue.put_nowait(None)
+
+    async def _hand_finished(self, table: str, hand: dict[str, Any], at: float) -> None:
         if self.standings is None or self.finished.is_set():
             return
         seated = self.room.get(table, {})  # a broken table's last hand may still bust players
@@ -166,17 +317,17 @@ class Director:
             player = hand["players"].get(seat)
             if chips != 0 or player is None:
                 continue
-            if self.gone.pop(player, None) is None:
-                if seated.get(int(seat)) != player:
+            if player not in self.live:
+                continue  # eliminated already
+            if self.gone.pop(player, None) is None and self.leaving.get(player) != table:
+                if seated.get(int(seat)) != player or (table, int(seat)) in self.arriving:
                     continue
-                reply = await self.command(
-                    table, {"kind": "remove", "seat": int(seat), "player": player}
-                )
-                self._check([reply], f"take {player} off")
                 del seated[int(seat)]
+                self._remove(table, int(seat), player)
             start = int(hand["starting_stacks"][seat])
             hfh_round = self.hfh.round if self.hfh is not None else None
-            busts.append(mtt.Bust(player, table, int(hand["hand"]), start, hfh_round))
+            name = self.live.pop(player, player)
+            busts.append(mtt.Bust(name, table, int(hand["hand"]), start, hfh_round, at))
         if self.hfh is not None:
             self.hfh_busts.extend(busts)
             if table in self.hfh.tables and self.hfh.hand_finished(table):
@@ -187,6 +338,8 @@ class Director:
             await self._eliminate(busts)
         if not self.finished.is_set():
             await self._rearrange()
+            await self._hold_short_tables()
+            await self._save_state()
 
     async def _eliminate(self, busts: list[mtt.Bust]) -> None:
         st = self.standings
@@ -195,19 +348,12 @@ class Director:
             st.eliminate(busts)
             for bust in busts:
                 self._note(f"{bust.player} finishes in place {st.places[bust.player]}.")
-                await self.conn.execute(
-                    "UPDATE registrations SET place = %s, prize = %s "
-                    "WHERE tournament_id = %s AND player_id = %s",
-                    (st.places[bust.player], st.won.get(bust.player), self.spec.id, bust.player),
-                )
+            await self._write_places()
         left = [p for s in self.room.values() for p in s.values()]
         if len(left) == 1 and st.left == 1:
-            st.winner(left[0])
-            await self.conn.execute(
-                "UPDATE registrations SET place = 1, prize = %s "
-                "WHERE tournament_id = %s AND player_id = %s",
-                (st.won.get(left[0]), self.spec.id, left[0]),
-            )
+            await self.orders.settle()  # the last busted players are taken off first
+            st.winner(self.live.get(left[0], left[0]))
+            await self._write_places()
             self._note(f"{left[0]} wins the tournament.")
             await self._deal_all(0)
             self.finished.set()
@@ -217,31 +363,51 @@ class Director:
             and len(self.room) > 1
         ):
             self.hfh = mtt.HandForHand(frozenset(self.room))
-            self._note("FLOOR-HFH: hand-for-hand play begins.")
-            await self._deal_all(0)
+            self._note("FLOOR-HFH: hand-for-hand play begins.", "hand_for_hand")
             await self._hand_for_hand_round(first=True)
         elif self.hfh is not None and st.left <= len(st.prizes):
-            self.hfh = None
-            self._note("FLOOR-HFH: the money is reached; play resumes at every table.")
+            self._stop_hand_for_hand("FLOOR-HFH: the money is reached; play resumes everywhere.")
             await self._deal_all(None)
         await self._save_state()
 
+    async def _write_places(self) -> None:
+        """Store every place or prize that changed (a late hand or entry moves places)."""
+        st = self.standings
+        assert st is not None
+        for name, place in st.places.items():
+            if self._stored.get(name) == (place, st.won.get(name)):
+                continue
+            self._stored[name] = (place, st.won.get(name))
+            player, _, entry = name.partition(" #")
+            await self.conn.execute(
+                "UPDATE registrations SET place = %s, prize = %s "
+                "WHERE tournament_id = %s AND player_id = %s AND entry = %s",
+                (place, st.won.get(name), self.spec.id, player, int(entry or 1)),
+            )
+
+    # ------------------------------------------------------------ hand-for-hand (FLOOR-HFH)
+
     async def _hand_for_hand_round(self, first: bool = False) -> None:
-        """Deal one hand at every table once none is playing (FLOOR-HFH)."""
+        """Deal one hand at every table once none is playing (FLOOR-HFH); every order
+        is a journaled table event with its round."""
         if self.hfh is None:
             return
         self.hfh = mtt.HandForHand(frozenset(self.room), self.hfh.round)
         if first:
             # Tables finishing the hand they were playing are done for round 0.
-            replies = await asyncio.gather(
-                *(self.command(t, {"kind": "deal", "hands": 0}) for t in self.room)
-            )
-            playing = {t for t, r in zip(self.room, replies, strict=True) if r.get("playing")}
-            self.hfh.done = set(self.room) - playing
-            if playing:
+            replies = await self._deal_all(0, self.hfh.round)
+            playing = {t for t, r in replies.items() if r.get("playing")}
+            if playing:  # they finish the hand they are playing first (round 0)
+                self.hfh.done = set(self.room) - playing
                 self.hfh.round = 0
                 return
-        await self._deal_all(1)
+        self._note(f"FLOOR-HFH: round {self.hfh.round}, one hand at every table.", "hfh_round")
+        await self._deal_all(1, self.hfh.round)
+
+    def _stop_hand_for_hand(self, why: str) -> None:
+        self.hfh = None
+        self._note(why, "hand_for_hand")
+        self.held.clear()  # the orders that follow replace every hold
 
     # ------------------------------------------------------------ moving players
 
@@ -252,11 +418,12 @@ class Director:
             broken = mtt.table_to_break(self.room, spec.seats_per_table, order)
             if broken is not None:
                 if mtt.tables_needed(self._count(), spec.seats_per_table) == 1:
-                    await self._final_table(broken, order)
+                    await self._final_table(order)
                     return
                 for move in mtt.break_table(self.room, broken, spec.seats_per_table, self.rng):
-                    await self._move(move)
+                    self._move(move)
                 del self.room[broken]
+                self.held.discard(broken)
                 self._note(f"TDA-24: table {broken} broke.")
                 if self.hfh is not None:
                     self.hfh.tables = frozenset(self.room)
@@ -266,66 +433,134 @@ class Director:
             moves = mtt.balance_room(
                 self.room, big_blinds, buttons, spec.method, spec.seats_per_table
             )
-            for move in moves[:1]:  # one at a time: the room changes with every move
-                await self._move(move)
             if not moves:
                 return
+            self._move(moves[0])  # one at a time: the room changes with every move
 
-    async def _final_table(self, broken: str, order: tuple[str, ...]) -> None:
+    async def _final_table(self, order: tuple[str, ...]) -> None:
         """Everyone left fits at one table: draw all seats again there (HG-5)."""
+        await self.orders.settle()  # every move under way ends first
         final = next(t for t in reversed(order) if t in self.room)
         seats = mtt.final_table_draw(self.room, final, self.spec.seats_per_table, self.rng)
+        taken = {
+            (table, seat, player): self.orders.after(
+                (table, seat),
+                lambda t=table, s=seat, p=player: self.command(  # type: ignore[misc]
+                    t, {"kind": "remove", "seat": s, "player": p}
+                ),
+            )
+            for table, seated in self.room.items()
+            for seat, player in seated.items()
+        }
         chips: dict[str, int] = {}
-        for table, seated in list(self.room.items()):
-            for seat, player in list(seated.items()):
-                reply = await self.command(
-                    table, {"kind": "remove", "seat": seat, "player": player}
-                )
-                self._check([reply], f"take {player} off for the final table")
-                chips[player] = int(reply["chips"])
-                del seated[seat]
+        for (_table, _seat, player), task in taken.items():
+            reply = await task
+            self._check([reply], f"take {player} off for the final table")
+            chips[player] = int(reply["chips"])
         self.room = {final: {}}
+        self.held.clear()
         for player, seat in sorted(seats.items(), key=lambda item: item[1]):
             if chips[player] == 0:
                 self.gone[player] = final  # busted in a hand the floor has not seen yet
                 continue
-            await self._seat(player, final, seat, chips[player], "HG-5 final table draw")
+            self._seat(player, final, seat, chips[player], "HG-5 final table draw")
+        await self.orders.settle()
         self._note(f"HG-5: final table at {final}, every seat drawn again.")
         if self.hfh is not None:
-            self.hfh = None
-            await self._deal_all(None)
+            self._stop_hand_for_hand("FLOOR-HFH: the final table plays on its own.")
+        await self._deal_all(None)
 
-    async def _move(self, move: Move[str]) -> None:
-        reply = await self.command(
-            move.from_table, {"kind": "remove", "seat": move.from_seat, "player": move.player}
+    def _move(self, move: Move[str]) -> None:
+        """Take the player off (after his hand) and seat him with exactly his chips; the
+        room changes now, the tables when the commands are carried out."""
+        player, source, target = move.player, move.from_table, move.to_table
+        del self.room[source][move.from_seat]
+        self.room[target][move.to_seat] = player
+        self.arriving.add((target, move.to_seat))
+        self.leaving[player] = source
+        removed = self._remove(source, move.from_seat, player)
+
+        async def arrive() -> None:
+            chips = int((await removed)["chips"])
+            self.arriving.discard((target, move.to_seat))
+            self.leaving.pop(player, None)
+            if chips == 0:  # busted in a hand: placed when the floor sees it
+                if player in self.live:
+                    self.gone[player] = source
+                if self.room.get(target, {}).get(move.to_seat) == player:
+                    del self.room[target][move.to_seat]
+                self.queue.put_nowait(None)  # the room changed: balance again
+                return
+            await self._sit(player, target, move.to_seat, chips, move.reason)
+            self._note(move.reason)
+            self.queue.put_nowait(None)  # a held table may deal again
+
+        self.orders.after((target, move.to_seat), arrive)
+
+    def _remove(self, table: str, seat: int, player: str) -> asyncio.Task[dict[str, Any]]:
+        async def remove() -> dict[str, Any]:
+            reply = await self.command(table, {"kind": "remove", "seat": seat, "player": player})
+            self._check([reply], f"take {player} off table {table}")
+            return reply
+
+        return self.orders.after((table, seat), remove)
+
+    def _seat(
+        self, player: str, table: str, seat: int, chips: int, reason: str
+    ) -> asyncio.Task[None]:
+        self.room[table][seat] = player
+        return self.orders.after(
+            (table, seat), lambda: self._sit(player, table, seat, chips, reason)
         )
-        self._check([reply], f"take {move.player} off to move him")
-        del self.room[move.from_table][move.from_seat]
-        if int(reply["chips"]) == 0:
-            self.gone[move.player] = move.from_table  # busted in a hand not yet seen
-            return
-        await self._seat(move.player, move.to_table, move.to_seat, int(reply["chips"]), move.reason)
-        self._note(move.reason)
 
-    async def _seat(self, player: str, table: str, seat: int, chips: int, reason: str) -> None:
+    async def _sit(self, player: str, table: str, seat: int, chips: int, reason: str) -> None:
         reply = await self.command(
             table, {"kind": "seat", "seat": seat, "player": player, "chips": chips}
         )
         self._check([reply], f"seat {player} at table {table}")
-        self.room[table][seat] = player
         await self.conn.execute(
             "INSERT INTO seat_assignments (tournament_id, player_id, table_id, seat, chips, reason)"
             " VALUES (%s, %s, %s, %s, %s, %s)",
             (self.spec.id, player, table, seat, chips, reason),
         )
 
+    async def _hold_short_tables(self) -> None:
+        """A table three or more players short of the fullest waits until the players
+        moved to it arrive (TDA-25); it deals again once it is not. Counts the players
+        sitting at each table: a moving player counts where he still sits."""
+        if self.hfh is not None or len(self.room) < 2 or self.finished.is_set():
+            return
+        counts = {  # who sits there now: arriving players not yet, leaving ones still
+            t: sum(1 for s in seated if (t, s) not in self.arriving)
+            + sum(1 for source in self.leaving.values() if source == t)
+            for t, seated in self.room.items()
+        }
+        for table in list(self.room):
+            short = table_should_pause(counts, table)
+            if short and table not in self.held:
+                self.held.add(table)
+                gap = max(counts.values()) - counts[table]
+                self._note(
+                    f"TDA-25: table {table} is {gap} players short; play stops there "
+                    "until the players moved to it arrive.",
+                    "hold",
+                )
+                self._check([await self.command(table, {"kind": "deal", "hands": 0})], "hold")
+            elif not short and table in self.held:
+                self.held.discard(table)
+                self._note(f"TDA-25: table {table} is balanced; play resumes there.", "hold")
+                self._check([await self.command(table, {"kind": "deal", "hands": None})], "deal")
+
     # ------------------------------------------------------------ helpers
 
-    async def _deal_all(self, hands: int | None) -> None:
-        replies = await asyncio.gather(
-            *(self.command(t, {"kind": "deal", "hands": hands}) for t in self.room)
-        )
+    async def _deal_all(self, hands: int | None, round_: int = 0) -> dict[str, dict[str, Any]]:
+        tables = list(self.room)
+        order: dict[str, Any] = {"kind": "deal", "hands": hands, "round": round_}
+        replies = await asyncio.gather(*(self.command(t, dict(order)) for t in tables))
         self._check(replies, "set the dealing")
+        if hands is None:
+            self.held.clear()
+        return dict(zip(tables, replies, strict=True))
 
     def _blind(self, table: str, key: str) -> int:
         value = self.status.get(table, {}).get(key)
@@ -339,25 +574,42 @@ class Director:
             if not reply.get("ok"):
                 raise IllegalAction(f"A table refused to {what}: {reply.get('error')}")
 
-    def _note(self, text: str) -> None:
+    def _note(self, text: str, kind: str = "note") -> None:
         log.info(text)
         self.decisions.append(text)
+        self._log.append((kind, text))
 
     async def _save_state(self) -> None:
         st = self.standings
+        level, on_break = self.level_now()
         state = {
             "room": {t: {str(s): p for s, p in seated.items()} for t, seated in self.room.items()},
             "left": st.left if st else len(self.players),
             "entries": st.entries if st else len(self.players),
             "prizes": st.prizes if st else [],
             "hand_for_hand": self.hfh is not None,
+            "hfh_round": self.hfh.round if self.hfh is not None else None,
+            "held": sorted(self.held),
+            "level": level,
+            "on_break": on_break,
+            "late_open": bool(st) and level <= self.spec.late_until_level,
             "levels": list(self.spec.levels),
             "started_at": self.started_at,
-            "chips": self.spec.starting_chips * len(self.players),
-            "winner": next((p for p, n in (st.places if st else {}).items() if n == 1), ""),
+            "clock_paused_at": self.clock_paused_at,
+            "clock_paused": self.clock_paused,
+            "chips": self.spec.starting_chips * (st.entries if st else len(self.players)),
+            "winner": st.champion if st else "",
             "finished": self.finished.is_set(),
             "decisions": self.decisions[-20:],
         }
+        logged, self._log = self._log, []
+        # No transaction block: the director's tasks share the connection, and each
+        # statement stands on its own (the log is in order; the state is the latest).
         await self.conn.execute(
             "UPDATE tournaments SET state = %s WHERE id = %s", (Jsonb(state), self.spec.id)
         )
+        for kind, text in logged:
+            await self.conn.execute(
+                "INSERT INTO tournament_log (tournament_id, kind, text) VALUES (%s, %s, %s)",
+                (self.spec.id, kind, text),
+            )

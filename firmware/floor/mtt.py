@@ -24,6 +24,12 @@ The procedures, in our words (``docs/floor.md`` has the full text):
 * **Payouts (house procedure FLOOR-PAY)**: the prize pool is split by a
   percentage table; amounts are rounded down to the chip unit and the
   remainder goes to the first place, so the payouts add up to the pool.
+* **Late registration and re-entry (house procedure FLOOR-LATE)**: entries are
+  taken until the end of a configured level; a re-entry only after the
+  player's last entry is out, up to a maximum; each is seated by the draw of
+  a random empty seat at a shortest table (TDA-13) and adds to the pool.
+* **Places in hand order**: eliminations are ranked by the moment their hand
+  ended, whatever order the floor learned of them.
 * **Hand-for-hand (house procedure FLOOR-HFH)**: near the money all tables
   play one hand at a time and wait for each other; players eliminated in the
   same hand-for-hand hand at different tables share their places' prizes;
@@ -243,35 +249,51 @@ def payouts(pool: int, percentages: Sequence[int], unit: int = 1) -> list[int]:
 
 @dataclass(frozen=True)
 class Bust:
-    """A player eliminated: where, in which hand-for-hand round (or ``None``),
-    and the chips they started that hand with."""
+    """An entry eliminated: where, in which hand, the chips it started that hand
+    with, the hand-for-hand round (or ``None``) and ``at``, the moment the hand
+    ended (the table's wall clock when it journaled the hand's last record)."""
 
     player: str
     table: Hashable
     hand: int
     chips_at_start: int
     round: int | None = None
+    at: float = 0.0
+
+    @property
+    def group(self) -> tuple[Hashable, ...]:
+        """Entries eliminated together: one hand at one table, or one hand-for-hand round."""
+        return ("round", self.round) if self.round is not None else ("hand", self.table, self.hand)
 
 
 @dataclass
 class Standings:
-    """Eliminations in order, with the places and prizes they earn.
+    """Eliminations in the order they happened, with the places and prizes they earn.
 
-    :param entries: How many players started (each entry counts).
+    Places follow the hands' real order, not the order the floor learned of
+    them: every elimination keeps the moment its hand ended, and the places
+    are worked out again from all of them whenever one arrives (a table that
+    was cut off reports its busts late) or the entries change (late
+    registration and re-entry add entries and prize money).
+
+    :param entries: How many entries started (each re-entry counts).
     :param prizes: The prize of each place from first down (FLOOR-PAY).
     """
 
     entries: int
     prizes: list[int]
+    busts: list[Bust] = field(default_factory=list)
+    """Every elimination, in the order the floor learned of it."""
+    champion: str = ""
     places: dict[str, int] = field(default_factory=dict)
-    """Each eliminated player's finishing place (tied players share the best place)."""
+    """Each eliminated entry's finishing place (tied entries share the best place)."""
     won: dict[str, int] = field(default_factory=dict)
-    """Each paid player's prize."""
+    """Each paid entry's prize."""
 
     @property
     def left(self) -> int:
-        """Players still in the tournament."""
-        return self.entries - len(self.places)
+        """Entries still in the tournament."""
+        return self.entries - len(self.busts) - (1 if self.champion else 0)
 
     def prize_for(self, best: int, count: int) -> list[int]:
         """Split the prizes of places ``best .. best+count-1`` among ``count`` tied players;
@@ -281,12 +303,12 @@ class Standings:
         return [share + (1 if i < odd else 0) for i in range(count)]
 
     def eliminate(self, busts: Sequence[Bust]) -> None:
-        """Record players eliminated together: in one hand at one table, or in one
+        """Record entries eliminated together: in one hand at one table, or in one
         hand-for-hand round at several tables (FLOOR-HFH).
 
-        At one table the player who started the hand with more chips finishes
-        higher; players at different tables in the same hand-for-hand round
-        tie and share the prizes of the places they cover.
+        At one table the entry that started the hand with more chips finishes
+        higher; entries at different tables in the same hand-for-hand round tie
+        and share the prizes of the places they cover.
         """
         if not busts:
             return
@@ -295,40 +317,99 @@ class Standings:
             raise IllegalAction("A player can be eliminated only once; check the report.")
         if len(busts) >= self.left:
             raise IllegalAction("At least one player must stay in the tournament.")
-        tables = {b.table for b in busts}
-        if len(tables) > 1 and any(b.round is None for b in busts):
+        if len({b.table for b in busts}) > 1 and any(b.round is None for b in busts):
             raise IllegalAction(
                 "Players at different tables are eliminated together only in hand-for-hand play."
             )
-        worst = self.left
-        if len(tables) > 1:
-            best = worst - len(busts) + 1
-            for bust, prize in zip(busts, self.prize_for(best, len(busts)), strict=True):
-                self.places[bust.player] = best
-                if prize:
-                    self.won[bust.player] = prize
-            return
-        # One table: more chips at the start of the hand finishes higher; equal chips tie.
-        ordered = sorted(busts, key=lambda b: b.chips_at_start)
-        place = worst
-        i = 0
-        while i < len(ordered):
-            group = [b for b in ordered if b.chips_at_start == ordered[i].chips_at_start]
-            best = place - len(group) + 1
-            for bust, prize in zip(group, self.prize_for(best, len(group)), strict=True):
-                self.places[bust.player] = best
-                if prize:
-                    self.won[bust.player] = prize
-            place -= len(group)
-            i += len(group)
+        self.busts.extend(busts)
+        self.rank()
+
+    def add_entries(self, count: int, prizes: list[int]) -> None:
+        """Late registrations or re-entries: more entries and a bigger prize pool."""
+        if count < 1 or self.champion:
+            raise IllegalAction("Entries are added while the tournament runs, one or more.")
+        self.entries += count
+        self.prizes = prizes
+        self.rank()
+
+    def rank(self) -> None:
+        """Work out every place and prize again from the eliminations in hand order."""
+        groups: dict[tuple[Hashable, ...], list[Bust]] = {}
+        for bust in self.busts:
+            groups.setdefault(bust.group, []).append(bust)
+        # Earliest hand first (it takes the worst places); same moment: as learned.
+        order = sorted(groups.values(), key=lambda g: min(b.at for b in g))
+        self.places, self.won = {}, {}
+        worst = self.entries
+        for group in order:
+            if len({b.table for b in group}) > 1:
+                tiers = [group]  # one hand-for-hand round at several tables: all tie
+            else:  # one table: more chips at the start finishes higher; equal chips tie
+                chips = sorted({b.chips_at_start for b in group})
+                tiers = [[b for b in group if b.chips_at_start == c] for c in chips]
+            for tier in tiers:
+                best = worst - len(tier) + 1
+                for bust, prize in zip(tier, self.prize_for(best, len(tier)), strict=True):
+                    self.places[bust.player] = best
+                    if prize:
+                        self.won[bust.player] = prize
+                worst -= len(tier)
+        if self.champion:
+            self.places[self.champion] = 1
+            if self.prizes:
+                self.won[self.champion] = self.prizes[0]
 
     def winner(self, player: str) -> None:
         """Record the last player standing (first place)."""
         if self.left != 1 or player in self.places:
             raise IllegalAction("The winner is recorded when exactly one player is left.")
-        self.places[player] = 1
-        if self.prizes:
-            self.won[player] = self.prizes[0]
+        self.champion = player
+        self.rank()
+
+
+# ------------------------------------------------------------------ late entries
+
+
+@dataclass(frozen=True)
+class EntryRules:
+    """When entries are taken after the start (configured per tournament).
+
+    :param late_until_level: Late registration and re-entry stay open until the
+        end of this level (0: they close when the tournament starts).
+    :param max_entries: Entries per player in all (1: no re-entry); a re-entry
+        is taken only once the player's last entry is eliminated.
+    """
+
+    late_until_level: int = 0
+    max_entries: int = 1
+
+    def check(self, level: int, entries: int, playing: bool) -> None:
+        """Refuse an entry the window does not allow, saying why.
+
+        :param level: The level in force (1-based; during a break, the level after
+            it, so the break after the last open level is closed).
+        :param entries: The player's entries so far (0: a late registration).
+        :param playing: The player's last entry is still in the tournament.
+        """
+        if self.late_until_level == 0:
+            raise IllegalAction("This tournament takes no entries after the start.")
+        if level > self.late_until_level:
+            raise IllegalAction(
+                f"Late registration and re-entry closed at the end of level "
+                f"{self.late_until_level}."
+            )
+        if playing:
+            raise IllegalAction("A player re-enters only after his last entry is eliminated.")
+        if entries >= self.max_entries:
+            raise IllegalAction(
+                f"This tournament takes at most {self.max_entries} entr"
+                f"{'y' if self.max_entries == 1 else 'ies'} per player."
+            )
+
+
+def entry_name(player: str, entry: int) -> str:
+    """The name an entry is ranked under: the player's, then ``name #2``, ``name #3`` ..."""
+    return player if entry == 1 else f"{player} #{entry}"
 
 
 def hand_for_hand_due(players_left: int, paid_places: int) -> bool:

@@ -66,8 +66,10 @@ class Floor:
         self.ingestor = Ingestor(self.ingest_conn)
 
     async def command(self, table: str, command: dict[str, Any]) -> dict[str, Any]:
-        """Send a command to a table; its reply."""
-        return await send_command(self.nc, table, command, timeout=60)
+        """Send a command to a table; its reply. Asked again with the same id until the
+        table answers (a table that is off or cut off answers when it is back; the id
+        makes it act once), so a table that is away stops nothing but its own moves."""
+        return await send_command(self.nc, table, command, timeout=30, attempts=None)
 
     async def ingest_forever(self) -> None:
         """Consume the stream until :attr:`stopping` is set.

@@ -90,6 +90,7 @@ class SimTable:
                 self.table,
                 self.controller.submit,
                 self.controller.call_soon,
+                self.controller.table_time,
             )
             self.controller.listeners.append(self.link.after_event)
             self.link.on_deal = self._deal

@@ -16,12 +16,16 @@ a reconnection) is stored once. When NATS or the network is gone the table
 plays on; the link retries and, once back, catches up from its cursor.
 
 **Commands.** The floor sends requests on ``floor.cmd.<table>`` (seat a
-player, take a player off for a move, start or pause the level clock); the
-link validates each, runs it on the controller's thread as table events
+player, take a player off for a move, start, pause or resume the level clock
+at a common instant, the dealer's orders for hand-for-hand play); the link
+validates each, runs it on the controller's thread as table events
 (journaled before they apply, like any other event), and replies with the
-outcome. A player is taken off only between hands: the command waits for
-the hand to end. Each command has an id; the reply is kept in
-``floor.sqlite`` and a repeated id gets the same reply without acting twice.
+outcome. A player is taken off only between hands: that command waits for
+the hand to end, and so does a later command for the same seat;
+every other command is carried out at once (each request is answered on its
+own, never behind another). Each command has an id; the reply is kept in
+``floor.sqlite``, a repeated id gets the same reply without acting twice, and
+a repeat that arrives while the first is still waiting waits for its answer.
 
 Message format (msgpack): an event is ``{"table", "seq", "time", "kind",
 "record", "setup"}`` (``setup`` is the table's set-up on the first record of
@@ -39,6 +43,7 @@ import re
 import sqlite3
 import ssl
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -171,9 +176,13 @@ def _int(cmd: dict[str, Any], name: str, low: int, high: int) -> int:
     return value
 
 
-def command_events(cmd: dict[str, Any], table: Table) -> list[te.TableEvent]:
+def command_events(
+    cmd: dict[str, Any], table: Table, table_time: Callable[[float], float] | None = None
+) -> list[te.TableEvent]:
     """The table events a floor command asks for, after checking every field.
 
+    :param table_time: Converts the floor's wall-clock instant (``at`` of a
+        ``levels`` command) to the table's time; without it ``at`` is refused.
     :raises IllegalAction: naming the field that is missing or wrong.
     """
     kind = cmd.get("kind")
@@ -191,9 +200,22 @@ def command_events(cmd: dict[str, Any], table: Table) -> list[te.TableEvent]:
         action = cmd.get("action")
         if action not in ("start", "pause", "resume"):
             raise IllegalAction("The floor's levels command is start, pause or resume.")
-        return [te.LevelClock(str(action))]
+        at = cmd.get("at")
+        if at is None:
+            return [te.LevelClock(str(action))]
+        if not isinstance(at, int | float) or isinstance(at, bool) or table_time is None:
+            raise IllegalAction("The floor's levels command gives its moment as seconds (at).")
+        return [te.LevelClock(str(action), round(table_time(float(at)), 3))]
     if kind == "deal":
-        return []  # handled by the link's dealer hook (hand-for-hand), nothing to journal
+        hands = cmd.get("hands")
+        if hands is not None and (
+            not isinstance(hands, int) or isinstance(hands, bool) or hands < 0
+        ):
+            raise IllegalAction("The floor's deal command gives a number of hands or none.")
+        number = cmd.get("round", 0)
+        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+            raise IllegalAction("The floor's deal command gives its round as 0 or more.")
+        return [te.DealOrder(-1 if hands is None else hands, number)]
     raise IllegalAction(f"The floor sent an unknown command {kind!r}; update the table.")
 
 
@@ -220,8 +242,12 @@ class FloorLink:
         table: Table,
         submit: Callable[[te.TableEvent], None],
         call_soon: Callable[[Callable[[], None]], None],
+        table_clock: Callable[[], float] | None = None,
     ) -> None:
         self.config = config
+        self.table_clock = table_clock
+        """The table's time now (``Controller.table_time``); without it the time of
+        the table's last event, which may be up to a tick behind."""
         self.journal_path = journal_path
         self.table = table
         self._submit = submit
@@ -241,10 +267,17 @@ class FloorLink:
         self.changed = threading.Condition()
         """Notified whenever :attr:`acked` or :attr:`connected` changes (tests wait on it)."""
         self.on_deal: Callable[[int | None], None] | None = None
-        """Hand-for-hand (FLOOR-HFH): the dealer deals this many more hands, or any
-        number (``None``); called on the table's thread. A real table shows it on the
-        dealer's console; the order itself is not a table event and is not journaled."""
+        """Told the floor's deal order (FLOOR-HFH, TDA-25): this many more hands, or any
+        number (``None``); called on the table's thread after the order was journaled as
+        a ``DealOrder`` table event, which the table itself enforces (a shuffle beyond the
+        order is refused)."""
         self._pending: list[tuple[dict[str, Any], Callable[[dict[str, Any]], None]]] = []
+        """Commands waiting on the table's thread: a move waits for the hand to end,
+        a later command for the same seat waits behind it; nothing else waits."""
+        self._draining = False
+        self._inflight: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        """Commands being carried out, by id: a repeat waits for the same answer."""
+        self._tasks: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
         self._stopping = False
@@ -286,33 +319,57 @@ class FloorLink:
 
     def after_event(self, _controller: object = None) -> None:
         """Run commands that waited for the hand to end (a controller listener)."""
-        if self.table.hand is not None or not self._pending:
-            return
-        waiting, self._pending = self._pending, []
-        for cmd, reply in waiting:
-            reply(self._execute(cmd))
+        if self._pending:
+            self._drain()
+
+    def _blocked(self, cmd: dict[str, Any], earlier: list[tuple[dict[str, Any], Any]]) -> bool:
+        """Whether ``cmd`` must wait: taking a player off waits for the hand's end (nobody
+        leaves during a hand, PE-4), and a command for a seat waits behind an earlier one
+        for that seat."""
+        if cmd.get("kind") not in ("seat", "remove"):
+            return False
+        seat = cmd.get("seat")
+        if any(c.get("seat") == seat and c.get("kind") in ("seat", "remove") for c, _ in earlier):
+            return True
+        return cmd.get("kind") == "remove" and self.table.hand is not None
+
+    def _drain(self) -> None:
+        """Carry out every waiting command that may run now, in the order they came."""
+        if self._draining:
+            return  # a command's own events call back here; the loop below goes on
+        self._draining = True
+        try:
+            waiting, self._pending = self._pending, []
+            for cmd, reply in waiting:
+                if self._blocked(cmd, self._pending):
+                    self._pending.append((cmd, reply))
+                else:
+                    reply(self._execute(cmd))
+        finally:
+            self._draining = False
+
+    def _to_table_time(self, at: float) -> float:
+        """The table time of the wall-clock instant ``at`` (clocks kept by NTP)."""
+        now = self.table_clock() if self.table_clock is not None else self.table.now
+        return now + (at - time.time())
 
     def _execute(self, cmd: dict[str, Any]) -> dict[str, Any]:
         """Check and apply one command on the table's thread; the reply."""
         answer: dict[str, Any] = {"id": cmd.get("id"), "ok": True, "error": "", "chips": 0}
         try:
-            events = command_events(cmd, self.table)
+            events = command_events(cmd, self.table, self._to_table_time)
             if cmd.get("kind") == "remove":
                 sitting = self.table.seating.seats.get(int(cmd["seat"]))
                 if sitting is None or sitting.player != cmd.get("player", sitting.player):
                     raise IllegalAction("Nobody by that name sits at that seat; ask the floor.")
                 answer["chips"] = sitting.stack
                 answer["player"] = sitting.player
-            if cmd.get("kind") == "deal":
-                hands = cmd.get("hands")
-                if hands is not None and (not isinstance(hands, int) or hands < 0):
-                    raise IllegalAction("The floor's deal command gives a number of hands or none.")
-                if self.on_deal is None:
-                    raise IllegalAction("This table's dealer takes no hand-for-hand orders.")
-                self.on_deal(hands)
             answer["playing"] = self.table.hand is not None
+            answer["hand"] = self.table.hand_number
             for event in events:
                 self._submit(event)
+            if cmd.get("kind") == "deal" and self.on_deal is not None:
+                self.on_deal(cmd.get("hands"))  # the dealer's console shows the order
         except IllegalAction as exc:
             answer.update(ok=False, error=str(exc), chips=0)
         return answer
@@ -320,10 +377,8 @@ class FloorLink:
     def _on_table_thread(
         self, cmd: dict[str, Any], reply: Callable[[dict[str, Any]], None]
     ) -> None:
-        if cmd.get("kind") == "remove" and self.table.hand is not None:
-            self._pending.append((cmd, reply))  # a player leaves between hands only
-            return
-        reply(self._execute(cmd))
+        self._pending.append((cmd, reply))
+        self._drain()
 
     # ------------------------------------------------------------ the link's thread
 
@@ -420,22 +475,39 @@ class FloorLink:
         if row is not None:
             await msg.respond(row[0])  # a repeated command: the same answer, not twice
             return
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[dict[str, Any]] = loop.create_future()
+        cid: str = cmd["id"]
+        done = self._inflight.get(cid)
+        first = done is None
+        if done is None:
+            loop = asyncio.get_running_loop()
+            future: asyncio.Future[dict[str, Any]] = loop.create_future()
+            self._inflight[cid] = done = future
 
-        def reply(answer: dict[str, Any]) -> None:
-            def settle() -> None:
-                if not done.done():
-                    done.set_result(answer)
+            def reply(answer: dict[str, Any]) -> None:
+                def settle() -> None:
+                    if not future.done():
+                        future.set_result(answer)
 
-            loop.call_soon_threadsafe(settle)
+                loop.call_soon_threadsafe(settle)
 
-        self._call_soon(lambda: self._on_table_thread(cmd, reply))
+            # Queued now, in the order the commands came; answered when carried out,
+            # so a command waiting for a hand's end holds no other command.
+            self._call_soon(lambda: self._on_table_thread(cmd, reply))
+        task = asyncio.create_task(self._answer(msg, cid, done, first))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _answer(
+        self, msg: Any, cid: str, done: asyncio.Future[dict[str, Any]], first: bool
+    ) -> None:
         answer = await done
         body = bytes(msgpack.packb(answer))
-        with self._db:
-            self._db.execute(
-                "INSERT OR REPLACE INTO commands (id, reply) VALUES (?, ?)", (cmd["id"], body)
-            )
-        await msg.respond(body)
+        if first:
+            with self._db:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO commands (id, reply) VALUES (?, ?)", (cid, body)
+                )
+            self._inflight.pop(cid, None)
+        with contextlib.suppress(Exception):  # the floor gave up waiting: it asks again
+            await msg.respond(body)
         self.wake()

@@ -401,10 +401,29 @@ class ChipRace(TableEvent):
 
 @dataclass(frozen=True)
 class LevelClock(TableEvent):
-    """Start, pause or resume the tournament's level clock at the table's time (TDA-17)."""
+    """Start, pause or resume the tournament's level clock at the table's time (TDA-17).
+
+    ``at`` is the table time the floor's common moment falls on (the floor's
+    wall-clock instant converted by the table's link), so that every table of
+    a room starts, pauses and resumes its clock at the same instant; without
+    it, the table's current time.
+    """
 
     kind: ClassVar[str] = "levels"
     action: str
+    at: float | None = None
+
+
+@dataclass(frozen=True)
+class DealOrder(TableEvent):
+    """The floor's order to the dealer: deal ``hands`` more hands, then wait
+    (0: deal none now; -1: any number). Hand-for-hand play (FLOOR-HFH) deals
+    one hand per ``round``; a table short three or more players waits
+    (TDA-25). Journaled so that a restarted table keeps waiting."""
+
+    kind: ClassVar[str] = "deal_order"
+    hands: int
+    round: int = 0
 
 
 @dataclass(frozen=True)
@@ -464,6 +483,7 @@ TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
         VoidByFloor,
         UndoLast,
         LevelClock,
+        DealOrder,
         GivePenalty,
         BuyButton,
         Straddle,

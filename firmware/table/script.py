@@ -30,6 +30,7 @@ from firmware.table.script_text import (
     check_line,
     check_name,
     decode_script,
+    seconds,
     split_words,
     whole,
 )
@@ -195,13 +196,7 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
     if head == "draw":
         return [te.CardDrawn(c) for c in _cards(rest, number)]
     if head == "tick" and len(rest) == 1:
-        try:
-            seconds = float(rest[0])
-        except ValueError as exc:
-            raise ScriptError(f"Line {number}: 'tick' takes a number of seconds.") from exc
-        if not 0 <= seconds < 1e12:
-            raise ScriptError(f"Line {number}: 'tick' takes a number of seconds from 0 up.")
-        return [te.Tick(seconds)]
+        return [te.Tick(seconds(rest[0], number, "tick"))]
     if head == "clock" and not rest:
         return [te.CallClock(table.now)]
     if head.isdigit() and rest:
@@ -247,8 +242,9 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
     if head == "chiprace" and len(rest) >= 3:
         old, new = _ints(rest[:2], number)
         return [te.ChipRace(old, new, tuple(_cards(rest[2:], number)))]
-    if head == "levels" and len(rest) == 1:
-        return [te.LevelClock(rest[0].lower())]
+    if head == "levels" and len(rest) in (1, 3) and rest[1:2] in ([], ["at"]):
+        at = seconds(rest[2], number, "levels") if rest[2:] else None
+        return [te.LevelClock(rest[0].lower(), at)]
     if head == "penalty" and len(rest) >= 2:
         return [_penalty(rest, number)]
     if head == "dealer" and rest:
@@ -312,6 +308,9 @@ def _floor(what: str, rest: list[str], number: int) -> te.TableEvent:
         return te.VoidByFloor(" ".join(rest))
     if what == "undo":
         return te.UndoLast(" ".join(rest))
+    if what == "deal" and len(rest) in (1, 3) and rest[1:2] in ([], ["round"]):
+        hands = -1 if rest[0] == "any" else _ints(rest[:1], number)[0]
+        return te.DealOrder(hands, _ints(rest[2:], number)[0] if rest[2:] else 0)
     if what == "deck-change":
         return te.DeckChange("floor", 0, " ".join(rest))
     if what == "answer" and rest:
@@ -511,7 +510,10 @@ def format_event(event: te.TableEvent) -> str:
             return f"deck request {event.seat}"
         return f"deck change {event.by} {event.reason}".rstrip()
     if isinstance(event, te.LevelClock):
-        return f"levels {event.action}"
+        return f"levels {event.action}" + (f" at {event.at}" if event.at is not None else "")
+    if isinstance(event, te.DealOrder):
+        hands = "any" if event.hands == -1 else event.hands
+        return f"floor deal {hands}" + (f" round {event.round}" if event.round else "")
     if isinstance(event, te.Restore):
         return "restore " + json.dumps(event.state, separators=(",", ":"), ensure_ascii=False)
     if isinstance(event, te.BuyButton):

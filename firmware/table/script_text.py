@@ -89,3 +89,14 @@ def whole(word: str, number: int, what: str = "a whole number") -> int:
         shown = word if len(word) <= 40 else word[:40] + "..."
         raise ScriptError(f"Line {number}: expected {what} (at most 18 digits), got {shown!r}.")
     return int(text)
+
+
+def seconds(word: str, number: int, what: str) -> float:
+    """Read a time in seconds (0 up) of a script line; ``what`` names the keyword."""
+    try:
+        value = float(word)
+    except ValueError as exc:
+        raise ScriptError(f"Line {number}: '{what}' takes a number of seconds.") from exc
+    if not 0 <= value < 1e12:
+        raise ScriptError(f"Line {number}: '{what}' takes a number of seconds from 0 up.")
+    return value

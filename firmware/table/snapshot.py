@@ -46,6 +46,8 @@ class TableParts(Protocol):
     levels: TournamentClock | None
     deck: DeckState
     now: float
+    deal_limit: int | None
+    deal_round: int
     records: list[dict[str, Any]]
     penalties: PenaltyBook
     floor_calls: FloorCalls
@@ -77,6 +79,7 @@ def table_state(table: TableParts) -> dict[str, Any]:
         "deck": dataclasses.asdict(table.deck),
         "hand_number": table.hand_number,
         "now": table.now,
+        "deal": [table.deal_limit, table.deal_round],
         "records": table.records[-KEEP_RECORDS:],
         "penalties": [
             {**dataclasses.asdict(r), "penalty": [r.penalty.kind.value, r.penalty.rounds]}
@@ -115,6 +118,7 @@ def restore_state(table: TableParts, state: dict[str, Any]) -> None:
         setattr(table.deck, name, value)
     table.hand_number = state["hand_number"]
     table.now = state["now"]
+    table.deal_limit, table.deal_round = state.get("deal", [None, 0])
     table.records = list(state["records"])
 
     def record(r: dict[str, Any]) -> PenaltyRecord:

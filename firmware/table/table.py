@@ -85,6 +85,10 @@ class Table:
         self.hand_number = 0
         self.hand_started_at = 0.0
         self.now = 0.0
+        self.deal_limit: int | None = None
+        """Hands the floor lets the dealer start before waiting (``None``: any number;
+        FLOOR-HFH, TDA-25), with :attr:`deal_round`, the hand-for-hand round."""
+        self.deal_round = 0
         self.log: list[te.TableEvent] = []
         self.audit: list[AuditEntry] = []
         self.records: list[dict[str, Any]] = []
@@ -154,6 +158,15 @@ class Table:
             return
         if isinstance(event, te.FloorAnswer):
             self.floor_calls.answer(event.seat, event.staff, self.now)
+            return
+        if isinstance(event, te.DealOrder):
+            if event.hands < -1 or event.round < 0:
+                raise IllegalAction(
+                    "A deal order gives 0 or more hands, or -1 for any number.",
+                    key="error.table.deal_order",
+                )
+            self.deal_limit = None if event.hands == -1 else event.hands
+            self.deal_round = event.round
             return
         if self.hand is not None:
             self._during_hand(event)
@@ -276,6 +289,11 @@ class Table:
                 "(HG-11).",
                 key="error.deck.repair",
             )
+        if self.deal_limit == 0:
+            raise IllegalAction(
+                "The floor holds this table: wait for its order before the next hand.",
+                key="error.table.floor_hold",
+            )
         stakes = self.config.stakes
         if self.levels is not None:
             if self.levels.started_at is None:
@@ -291,6 +309,8 @@ class Table:
         )
         self.seating.begin_hand(plan)
         self.hand_number += 1
+        if self.deal_limit is not None:
+            self.deal_limit -= 1
         self.hand_started_at = self.now
         self.deck.cut = False
         self.hand = TableHand(
@@ -363,7 +383,7 @@ class Table:
                 key="error.levels.action",
                 action=event.action,
             )
-        actions[event.action](self.now)
+        actions[event.action](self.now if event.at is None else event.at)
 
     def _penalty(self, event: te.GivePenalty) -> None:
         kinds = {
