@@ -3,12 +3,13 @@
 Usage::
 
     .venv/bin/python bench/bench_floor.py [--tables 100] [--seconds 60] [--per-process 25]
-        [--pace human|bots|SECONDS] [--capacity]
+        [--pace human|bots|SECONDS] [--warmup 10] [--capacity]
 
 Starts its own nats-server and PostgreSQL, then ``--tables`` simulated cash
 tables (six bots each, virtual decks, real controllers, journals and floor
 links; ``--per-process`` tables per child process, see ``floor_room.py``)
-while this process runs the floor's ingest alone. ``--pace human`` deals and
+while this process runs the floor's ingest alone. The first ``--warmup``
+seconds (tables starting and connecting) are ingested but not measured. ``--pace human`` deals and
 acts about once a second per table (a table played by people); ``bots`` as
 fast as the machine lets them.
 
@@ -56,6 +57,17 @@ async def _rows(conninfo: str) -> tuple[dict[str, tuple[int, int]], dict[str, in
     return events, hands
 
 
+async def stored_all(conninfo: str, total: int, ingest: asyncio.Task[None]) -> None:
+    """Wait until the store holds ``total`` records (or the ingest has stopped)."""
+    while not ingest.done():
+        async with await psycopg.AsyncConnection.connect(conninfo) as conn:
+            cur = await conn.execute("SELECT count(*) FROM events")
+            row = await cur.fetchone()
+        if row is not None and int(row[0]) >= total:
+            return
+        await asyncio.sleep(0.2)
+
+
 def exactly_once(
     reports: dict[str, dict[str, Any]],
     events: dict[str, tuple[int, int]],
@@ -72,9 +84,9 @@ def exactly_once(
     return set(events) == set(reports)
 
 
-async def measure(args: argparse.Namespace, folder: Path) -> dict[str, float]:
-    nats = NatsServer(folder / "nats").start()
-    pg = PostgresServer.temporary().start()
+async def _measure(
+    args: argparse.Namespace, folder: Path, nats: NatsServer, pg: PostgresServer
+) -> dict[str, float]:
     assert nats.proc is not None and pg.proc is not None
     floor = Floor(pg.conninfo, nats.url)
     await floor.open()
@@ -94,17 +106,21 @@ async def measure(args: argparse.Namespace, folder: Path) -> dict[str, float]:
         reports = room.stop_tables(children)
         total = sum(r["records"] for r in reports.values())
         latencies.clear()
+    ingest = asyncio.create_task(floor.ingest_forever())
+    if not args.capacity:  # the tables start and connect: not measured
+        await asyncio.sleep(args.warmup)
+        latencies.clear()
     servers0 = room.tree_cpu(nats.proc.pid), room.tree_cpu(pg.proc.pid)
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-    batches0 = floor.ingestor.batches
-    ingest = asyncio.create_task(floor.ingest_forever())
+    batches0, stored0 = floor.ingestor.batches, floor.ingestor.stored
+    _, hands0 = await _rows(pg.conninfo)
     t0 = time.monotonic()
     if args.capacity:
         while floor.ingestor.stored < total:
             await asyncio.sleep(0.05)
     else:
         await asyncio.sleep(args.seconds)
-    stored = floor.ingestor.stored
+    stored = floor.ingestor.stored - stored0
     elapsed = time.monotonic() - t0
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
     servers1 = room.tree_cpu(nats.proc.pid), room.tree_cpu(pg.proc.pid)
@@ -115,19 +131,16 @@ async def measure(args: argparse.Namespace, folder: Path) -> dict[str, float]:
     if not args.capacity:
         reports = room.stop_tables(children)
         total = sum(r["records"] for r in reports.values())
-    while floor.ingestor.stored < total and not ingest.done():
-        await asyncio.sleep(0.2)
+    await stored_all(pg.conninfo, total, ingest)
     floor.stopping.set()
     await ingest
     await floor.close()
     events, hands = await _rows(pg.conninfo)
-    nats.stop()
-    pg.stop()
     cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
     result.update(
         seconds=round(elapsed, 1),
         records_per_s=round(stored / elapsed, 1),
-        hands_per_s=round(sum(hands_now.values()) / elapsed, 2),
+        hands_per_s=round((sum(hands_now.values()) - sum(hands0.values())) / elapsed, 2),
         records_per_batch=round(stored / max(batches, 1), 1),
         latency_p50_ms=round(1000 * room.percentile(lat, 0.50), 1),
         latency_p99_ms=round(1000 * room.percentile(lat, 0.99), 1),
@@ -147,6 +160,18 @@ async def measure(args: argparse.Namespace, folder: Path) -> dict[str, float]:
     return result
 
 
+async def measure(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    """Start the servers, run, and stop them whatever happens."""
+    nats = NatsServer(folder / "nats").start()
+    pg = PostgresServer.temporary().start()
+    try:
+        return await _measure(args, folder, nats, pg)
+    finally:
+        room.stop_all()
+        nats.stop()
+        pg.stop()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=10)
@@ -157,6 +182,9 @@ def main(argv: list[str] | None = None) -> int:
         type=room.pace_value,
         default=0.0,
         help="seconds per dealer or bot step, 'human' (1 s) or 'bots' (0: flat out)",
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=10.0, help="seconds of start-up left out of the figures"
     )
     parser.add_argument("--nice", type=int, default=10, help="the tables' lower priority")
     parser.add_argument(

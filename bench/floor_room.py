@@ -46,12 +46,25 @@ def start_tables(spec: dict[str, Any], nice: int = 10) -> subprocess.Popen[str]:
     def lower() -> None:
         os.nice(nice)
 
-    return subprocess.Popen(
+    child = subprocess.Popen(
         [sys.executable, __file__, json.dumps(spec)],
         stdout=subprocess.PIPE,
         text=True,
         preexec_fn=lower,
     )
+    _children.append(child)
+    return child
+
+
+_children: list[subprocess.Popen[str]] = []
+
+
+def stop_all() -> None:
+    """Kill every child still running (after an error)."""
+    for child in _children:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
 
 
 def stop_tables(children: list[subprocess.Popen[str]]) -> dict[str, dict[str, Any]]:
@@ -141,7 +154,11 @@ def _flush(url: str, sims: list[Any], hands: dict[str, int]) -> dict[str, dict[s
             "playing": sim.table.hand is not None,
         }
     for link, length in links:
-        link.wait_for(lambda k, length=length: k.acked == length, timeout=1800)
+
+        def sent(k: FloorLink, length: int = length) -> bool:
+            return k.acked == length
+
+        link.wait_for(sent, timeout=1800)
         link.stop()
     return out
 

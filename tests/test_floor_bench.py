@@ -16,7 +16,7 @@ def test_bench_floor_small_room_is_exactly_once() -> None:
     script = Path(__file__).resolve().parent.parent / "bench" / "bench_floor.py"
     done = subprocess.run(
         [
-            *(sys.executable, str(script), "--tables", "3", "--seconds", "4"),
+            *(sys.executable, str(script), "--tables", "3", "--seconds", "4", "--warmup", "1"),
             *("--per-process", "3", "--pace", "0.005"),  # gentle on the shared test machine
         ],
         capture_output=True,

@@ -292,6 +292,9 @@ class Director:
             await self._seat(player, final, seat, chips[player], "HG-5 final table draw")
         self._note(f"HG-5: final table at {final}, every seat drawn again.")
         if self.hfh is not None:
+            # Players out in the unfinished hand-for-hand round are out all the same.
+            busts, self.hfh_busts = self.hfh_busts, []
+            await self._eliminate(busts)
             self.hfh = None
             await self._deal_all(None)
 
