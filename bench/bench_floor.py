@@ -191,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         "--capacity", action="store_true", help="time the floor on the tables' backlog"
     )
     args = parser.parse_args(argv)
+    room.stop_on_sigterm()
     with tempfile.TemporaryDirectory(prefix="bench-floor-") as folder:
         os.chmod(folder, 0o755)
         result = asyncio.run(measure(args, Path(folder)))

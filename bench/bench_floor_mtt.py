@@ -182,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         "--stall-seconds", type=float, default=300.0, help="give up after this long without news"
     )
     args = parser.parse_args(argv)
+    room.stop_on_sigterm()
     with tempfile.TemporaryDirectory(prefix="bench-mtt-") as folder:
         os.chmod(folder, 0o755)
         result = asyncio.run(play(args, Path(folder)))

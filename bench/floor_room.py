@@ -67,6 +67,11 @@ def stop_all() -> None:
             child.wait()
 
 
+def stop_on_sigterm() -> None:
+    """Turn SIGTERM into an exit, so the benchmark stops its servers and children."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+
 def stop_tables(children: list[subprocess.Popen[str]]) -> dict[str, dict[str, Any]]:
     """SIGTERM every child, then collect their reports by table."""
     for child in children:

@@ -281,12 +281,13 @@ class Ingestor:
         import nats.errors
 
         sub = await self._subscription(js)
+        # (The client raises its own TimeoutError or asyncio's, depending on the moment.)
         try:
             messages = await sub.fetch(batch, timeout=LINGER)
-        except nats.errors.TimeoutError:
+        except (TimeoutError, nats.errors.TimeoutError):
             try:
                 messages = await sub.fetch(1, timeout=timeout)
-            except nats.errors.TimeoutError:
+            except (TimeoutError, nats.errors.TimeoutError):
                 return 0
         try:
             outcomes = await self.ingest_batch([m.data for m in messages])
