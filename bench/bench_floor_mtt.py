@@ -124,7 +124,10 @@ async def _play(
         places = [int(p) for p, _ in rows]
         prizes = sum(int(m) for _, m in rows)
         cur = await conn.execute("SELECT reason, count(*) FROM seat_assignments GROUP BY 1")
-        reasons = {str(r).split(":")[0].split(" ")[0]: int(c) for r, c in await cur.fetchall()}
+        reasons: dict[str, int] = {}
+        for reason, n in await cur.fetchall():
+            rule = str(reason).split(":")[0].split(" ")[0]
+            reasons[rule] = reasons.get(rule, 0) + int(n)
     st = director.standings
     assert st is not None
     winner = next((p for p, place in st.places.items() if place == 1), "")
@@ -145,7 +148,7 @@ async def _play(
         "seconds_to_the_end": round(played, 1),
         "hands_played": sum(r["hands"] for r in reports.values()),
         "records": total,
-        "moves_tda24_breaking": text.count("TDA-24: table"),
+        "tables_broken_tda24": text.count(" broke."),
         "seat_assignments": reasons,
         "chips_conserved_at_winner": conserved,
         "places_complete": places_complete(places, args.players),
