@@ -136,7 +136,14 @@ async def _measure(
     await ingest
     await floor.close()
     events, hands = await _rows(pg.conninfo)
+    async with await psycopg.AsyncConnection.connect(pg.conninfo) as conn:
+        cur = await conn.execute(
+            "SELECT pg_total_relation_size('events'), "
+            "(SELECT coalesce(avg(pg_column_size(record)), 0) FROM hands)"
+        )
+        sizes = await cur.fetchone() or (0, 0)
     cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
+    hands_total = sum(r["hands"] for r in reports.values())
     result.update(
         seconds=round(elapsed, 1),
         records_per_s=round(stored / elapsed, 1),
@@ -151,7 +158,9 @@ async def _measure(
         floor_peak_rss_mb=round(cpu1.ru_maxrss / 1024, 1),
         postgres_rss_mb=round(pg_rss, 1),
         records_total=total,
-        hands_total=sum(r["hands"] for r in reports.values()),
+        store_bytes_per_record=round(int(sizes[0]) / max(total, 1)),
+        store_bytes_per_hand_record=round(float(sizes[1])),
+        hands_total=hands_total,
         exactly_once=float(exactly_once(reports, events, hands)),
         load_average=round(os.getloadavg()[0], 1),
     )
