@@ -263,11 +263,13 @@ class CuttableLink:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self.cut_now:
             writer.transport.abort()
+            writer.close()
             return
         try:
             up_reader, up_writer = await asyncio.open_connection(*self.target)
         except OSError:
             writer.transport.abort()
+            writer.close()
             return
         self._writers.update((writer, up_writer))
 
@@ -279,6 +281,7 @@ class CuttableLink:
                     dst.write(data)
                     await dst.drain()
             dst.transport.abort()
+            dst.close()
 
         await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
         self._writers.discard(writer)
