@@ -8,8 +8,10 @@ Usage::
 Starts its own nats-server and PostgreSQL, then ``--tables`` simulated cash
 tables (six bots each, virtual decks, real controllers, journals and floor
 links; ``--per-process`` tables per child process, see ``floor_room.py``)
-while this process runs the floor's ingest alone. The first ``--warmup``
-seconds (tables starting and connecting) are ingested but not measured. ``--pace human`` deals and
+while this process runs the floor's ingest alone. Once every table
+has sent its first record, ``--warmup`` more seconds are ingested but not
+measured; the measurement then lasts ``--seconds`` (longer if nothing at all
+arrived by then, as on a starved machine). ``--pace human`` deals and
 acts about once a second per table (a table played by people); ``bots`` as
 fast as the machine lets them.
 
@@ -108,6 +110,8 @@ async def _measure(
         latencies.clear()
     ingest = asyncio.create_task(floor.ingest_forever())
     if not args.capacity:  # the tables start and connect: not measured
+        while len(floor.ingestor.last_seq) < args.tables:
+            await asyncio.sleep(0.1)
         await asyncio.sleep(args.warmup)
         latencies.clear()
     servers0 = room.tree_cpu(nats.proc.pid), room.tree_cpu(pg.proc.pid)
@@ -120,6 +124,8 @@ async def _measure(
             await asyncio.sleep(0.05)
     else:
         await asyncio.sleep(args.seconds)
+        while floor.ingestor.stored == stored0:  # (a starved machine: at least one record)
+            await asyncio.sleep(0.1)
     stored = floor.ingestor.stored - stored0
     elapsed = time.monotonic() - t0
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
@@ -177,8 +183,7 @@ async def measure(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         return await _measure(args, folder, nats, pg)
     finally:
         room.stop_all()
-        nats.stop()
-        pg.stop()
+        room.stop_servers(nats, pg)
 
 
 def main(argv: list[str] | None = None) -> int:

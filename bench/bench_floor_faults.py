@@ -211,8 +211,7 @@ async def faults(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         return await run_faults(args, folder, nats, pg)
     finally:
         room.stop_all()
-        nats.stop()
-        pg.stop()
+        room.stop_servers(nats, pg)
 
 
 def main(argv: list[str] | None = None) -> int:

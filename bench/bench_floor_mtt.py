@@ -168,8 +168,7 @@ async def play(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         return await _play(args, folder, nats, pg)
     finally:
         room.stop_all()
-        nats.stop()
-        pg.stop()
+        room.stop_servers(nats, pg)
 
 
 def main(argv: list[str] | None = None) -> int:

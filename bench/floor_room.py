@@ -67,6 +67,17 @@ def stop_all() -> None:
             child.wait()
 
 
+def stop_servers(*servers: Any) -> None:
+    """Stop each server cleanly, or kill it if that fails (none is left running)."""
+    for server in servers:
+        try:
+            server.stop()
+        except Exception:
+            if server.proc is not None:
+                server.proc.kill()
+                server.proc.wait()
+
+
 def stop_on_sigterm() -> None:
     """Turn SIGTERM into an exit, so the benchmark stops its servers and children."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
