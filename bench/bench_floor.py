@@ -102,6 +102,7 @@ async def _measure(
         room.start_tables({**spec, "names": group, "seed": n}, args.nice)
         for n, group in enumerate(groups)
     ]
+    await asyncio.to_thread(room.wait_ready, children)
     result: dict[str, float] = {"tables": args.tables, "pace_s": args.pace}
     if args.capacity:
         await asyncio.sleep(args.seconds)

@@ -119,6 +119,7 @@ async def run_faults(
     children = [
         room.start_tables({**spec, "names": g, "seed": n}, args.nice) for n, g in enumerate(groups)
     ]
+    await asyncio.to_thread(room.wait_ready, children)
     t0 = time.monotonic()
     log: list[str] = []
 

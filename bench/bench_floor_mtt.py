@@ -80,6 +80,7 @@ async def _play(
         room.start_tables({**spec, "names": g, "seed": n, "seats": args.seats}, args.nice)
         for n, g in enumerate(groups)
     ]
+    await asyncio.to_thread(room.wait_ready, children)
     ingest = asyncio.create_task(floor.ingest_forever())
     while len(floor.ingestor.last_seq) < count:  # every table is up and linked
         await asyncio.sleep(0.2)

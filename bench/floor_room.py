@@ -83,6 +83,13 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
 
+def wait_ready(children: list[subprocess.Popen[str]]) -> None:
+    """Wait until every child has started its tables (its first line)."""
+    for child in children:
+        assert child.stdout is not None
+        child.stdout.readline()
+
+
 def stop_tables(children: list[subprocess.Popen[str]]) -> dict[str, dict[str, Any]]:
     """SIGTERM every child, then collect their reports by table."""
     for child in children:
@@ -133,6 +140,7 @@ def child_main(spec: dict[str, Any]) -> None:
         sims.append(sim)
     for sim in sims:
         sim.start()
+    print("ready", flush=True)
     while not stop["now"]:
         time.sleep(0.1)
     for sim in sims:
