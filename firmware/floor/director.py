@@ -467,6 +467,9 @@ class Director:
         await self.orders.settle()
         self._note(f"HG-5: final table at {final}, every seat drawn again.")
         if self.hfh is not None:
+            # Players out in the unfinished hand-for-hand round are out all the same.
+            busts, self.hfh_busts = self.hfh_busts, []
+            await self._eliminate(busts)
             self._stop_hand_for_hand("FLOOR-HFH: the final table plays on its own.")
         await self._deal_all(None)
 

@@ -6,7 +6,8 @@ consumer. For each record it keeps a *replica* of the table: a
 the same events, so the floor computes each finished hand's record exactly
 as the table's own history does, with no second format to keep in step.
 
-Per record, in one PostgreSQL transaction: insert it (the key ``(table_id,
+Per fetched batch (up to 512 records), in one PostgreSQL transaction: insert
+each record (the key ``(table_id,
 seq)`` refuses a second copy), check it follows the table's last record (a
 gap is refused and the record redelivered later), apply it to the replica,
 insert the hands and alerts it finished, and move the table's ``last_seq``;
@@ -41,6 +42,8 @@ CONSUMER = "floor-ingest"
 DUPLICATE_WINDOW = 3600.0
 """Seconds JetStream remembers message ids (a table may be cut off for longer:
 the store's unique key still keeps each record once)."""
+LINGER = 0.05
+"""Seconds a fetch waits to fill its batch once the stream has messages."""
 
 
 async def ensure_stream(js: Any) -> None:
@@ -142,6 +145,8 @@ class Ingestor:
         self.stored = 0
         self.duplicates = 0
         self.gaps = 0
+        self.batches = 0
+        """Transactions committed by :meth:`consume`."""
         self._sub: Any = None
 
     async def _replica(self, table_id: str, seq: int) -> Replica | None:
@@ -192,13 +197,11 @@ class Ingestor:
                 rows = store.Rows()
                 for body in bodies:
                     outcomes.append(await self._one(body, touched, rows))
+                statuses = {t: replica.status() for t, replica in touched.items()}
+                rows.tables.extend(
+                    (touched[t].last_seq, Jsonb(status), t) for t, status in statuses.items()
+                )
                 await store.store_rows(self.conn, rows)  # one round trip per kind of row
-                for table_id, replica in touched.items():
-                    await self.conn.execute(
-                        "UPDATE tables SET last_seq = %s, seen_at = now(), status = %s "
-                        "WHERE id = %s",
-                        (replica.last_seq, Jsonb(replica.status()), table_id),
-                    )
         except BaseException:
             self.last_seq.clear()
             self.replicas.clear()
@@ -206,7 +209,7 @@ class Ingestor:
         for outcome in outcomes:
             if isinstance(outcome, Ingested):
                 self.stored += 1
-                outcome.status = touched[outcome.table_id].status()
+                outcome.status = statuses[outcome.table_id]
                 for listener in self.listeners:
                     listener(outcome)
             elif outcome == "duplicate":
@@ -266,15 +269,26 @@ class Ingestor:
             raise Gap("the record does not follow the table's last stored one")
         return outcome if isinstance(outcome, Ingested) else None
 
-    async def consume(self, js: Any, batch: int = 256, timeout: float = 1.0) -> int:
-        """Fetch and ingest one batch; return how many messages were handled."""
+    async def consume(self, js: Any, batch: int = 512, timeout: float = 1.0) -> int:
+        """Fetch and ingest one batch; return how many messages were handled.
+
+        What the stream holds already is fetched at once (up to ``batch``
+        messages, waiting at most :data:`LINGER` seconds for more); when it
+        holds nothing, the fetch waits up to ``timeout`` for the next message
+        and ingests it as soon as it comes, so a quiet room is stored within
+        milliseconds and a busy one in large transactions.
+        """
         import nats.errors
 
         sub = await self._subscription(js)
+        # (The client raises its own TimeoutError or asyncio's, depending on the moment.)
         try:
-            messages = await sub.fetch(batch, timeout=timeout)
-        except nats.errors.TimeoutError:
-            return 0
+            messages = await sub.fetch(batch, timeout=LINGER)
+        except (TimeoutError, nats.errors.TimeoutError):
+            try:
+                messages = await sub.fetch(1, timeout=timeout)
+            except (TimeoutError, nats.errors.TimeoutError):
+                return 0
         try:
             outcomes = await self.ingest_batch([m.data for m in messages])
         except BaseException:
@@ -288,6 +302,7 @@ class Ingestor:
                 await message.nak(delay=0.2)
             else:
                 await message.ack()
+        self.batches += 1
         return len(messages)
 
     async def _subscription(self, js: Any) -> Any:

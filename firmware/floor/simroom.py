@@ -11,11 +11,13 @@ floor's commands reach the table through the link exactly as on a real table.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import os
 import random
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from firmware.engine.bots import RandomBot
@@ -45,6 +47,48 @@ DEMO_LEVELS: list[dict[str, Any]] = [
 """A fast blind structure for demonstrations and tests (one-minute levels)."""
 
 
+class Pacer:
+    """One thread that wakes simulated tables when their next step is due.
+
+    A paced table does not sleep on its controller's thread (the floor's
+    commands would wait behind the sleep): it asks the pacer to queue its next
+    step on that thread after a delay. One pacer serves every table of a
+    process, so a process of many slow tables needs one extra thread, not one
+    per table.
+    """
+
+    def __init__(self) -> None:
+        self._due: list[tuple[float, int, Callable[[], None]]] = []
+        self._count = itertools.count()
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def later(self, delay: float, fn: Callable[[], None]) -> None:
+        """Call ``fn`` (on the pacer's thread) after ``delay`` seconds."""
+        with self._cond:
+            heapq.heappush(self._due, (time.monotonic() + delay, next(self._count), fn))
+            self._cond.notify()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="pacer", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._due or self._due[0][0] > time.monotonic():
+                    wait = self._due[0][0] - time.monotonic() if self._due else None
+                    self._cond.wait(wait)
+                _, _, fn = heapq.heappop(self._due)
+            fn()
+
+
+PACER = Pacer()
+"""The process's pacer (its thread starts with the first paced step)."""
+
+WAIT = 0.05
+"""Seconds a table with nothing to deal waits before it looks again."""
+
+
 class SimTable:
     """One simulated table with its own journal, optionally linked to a floor.
 
@@ -54,7 +98,9 @@ class SimTable:
     :param seats: Seats at the table (2-10).
     :param levels: Blind levels (a tournament table) or ``None`` (cash, 1/2).
     :param seed: Seed of the deck and the bots.
-    :param pace: Seconds the dealer waits between steps (0: as fast as possible).
+    :param pace: Mean seconds between the dealer's and the bots' steps (0: as fast as
+        possible; about 1.0: a human table, one card or action a second). Each wait
+        is drawn between half and one and a half times the mean.
     """
 
     def __init__(
@@ -71,6 +117,7 @@ class SimTable:
         self.table_id = table_id
         self.rng = random.Random(seed) if seed is not None else random.SystemRandom()
         self.pace = pace
+        self._jitter = random.Random(seed)
         profile = "tda-tournament" if levels is not None else "home"
         options = profile_options(profile, max_seats=seats)
         config = TableConfig(profile, options, Stakes(small_blind=1, big_blind=2))
@@ -104,6 +151,8 @@ class SimTable:
         self.hands_to_play: int | None = None
         """Stop dealing after this many more hands (``None``: no limit)."""
         self._thread: threading.Thread | None = None
+        self.running = False
+        """Whether the dealer and the bots play (between :meth:`start` and :meth:`stop`)."""
 
     def _journal(self, event: te.TableEvent) -> None:
         self.journal.append(event)
@@ -181,14 +230,20 @@ class SimTable:
         if self.link is not None:
             self.link.start()
         self.controller.start()
+        self.running = True
 
         def again() -> None:
             what = self.step()
             if what in ("wait", "none"):
-                time.sleep(0.02)  # nothing to do: let commands and ticks in
+                PACER.later(WAIT, queue)  # nothing to do: commands and ticks go on meanwhile
             elif self.pace:
-                time.sleep(self.pace)
-            self.controller.call_soon(again)
+                PACER.later(self.pace * self._jitter.uniform(0.5, 1.5), queue)
+            else:
+                queue()
+
+        def queue() -> None:
+            if self.running:
+                self.controller.call_soon(again)
 
         self.controller.call_soon(again)
         self._thread = threading.Thread(
@@ -198,6 +253,7 @@ class SimTable:
 
     def stop(self) -> None:
         """Stop the table (the journal keeps everything) and its link."""
+        self.running = False
         self.controller.stop()
         if self._thread is not None:
             self._thread.join(30)

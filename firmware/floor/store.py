@@ -103,11 +103,14 @@ class Rows:
 
     events: list[tuple[str, int, float, str, bytes, bytes | None]] = field(default_factory=list)
     hands: list[tuple[str, int, dict[str, Any]]] = field(default_factory=list)
+    tables: list[tuple[int, Jsonb, str]] = field(default_factory=list)
+    """Each touched table's ``(last_seq, status, id)``."""
 
 
 async def store_rows(conn: AsyncConnection[Any], rows: Rows) -> None:
-    """Insert a batch's records and hands (inside the caller's transaction); a record
-    already stored is left as it is."""
+    """Insert a batch's records, hands and alerts and move its tables' ``last_seq``
+    (inside the caller's transaction; ``executemany`` sends each kind of row in one
+    pipeline); a record already stored is left as it is."""
     async with conn.cursor() as cur:
         if rows.events:
             await cur.executemany(
@@ -124,9 +127,22 @@ async def store_rows(conn: AsyncConnection[Any], rows: Rows) -> None:
                     for t, seq, h in rows.hands
                 ],
             )
-    for table_id, seq, hand in rows.hands:
-        for incident in hand.get("incidents", []):
-            await add_alert(conn, table_id, seq, str(incident["what"]), str(incident["rule"]))
+        alerts = [
+            (table_id, seq, str(incident["rule"]), str(incident["what"]))
+            for table_id, seq, hand in rows.hands
+            for incident in hand.get("incidents", [])
+        ]
+        if alerts:
+            await cur.executemany(
+                "INSERT INTO alerts (table_id, seq, rule, text) VALUES (%s, %s, %s, %s) "
+                "ON CONFLICT DO NOTHING",
+                alerts,
+            )
+        if rows.tables:
+            await cur.executemany(
+                "UPDATE tables SET last_seq = %s, seen_at = now(), status = %s WHERE id = %s",
+                rows.tables,
+            )
 
 
 async def store_event(
