@@ -27,16 +27,19 @@ from pathlib import Path
 from typing import Any
 
 from firmware.errors import ConfigError, PokerTableError
-from firmware.floor.director import Director, TournamentSpec
+from firmware.floor.control import StaffDirector, TournamentControl
+from firmware.floor.director import TournamentSpec
 from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import DEMO_LEVELS, SimTable
 from firmware.floor.web import FloorWeb
+from firmware.floor.webstore import NoticeListener
 from firmware.protocol.auth import StaffDirectory
 from firmware.service.floorlink import FloorConfig
 
 DEMO_BADGE = "floor1"
 DEMO_PIN = "1234"
+DEMO_TECH_BADGE = "tech1"
 
 
 def _staff(entries: object) -> StaffDirectory:
@@ -62,15 +65,13 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
         sim.start()
     floor = Floor(pg.conninfo, nats.url)
     web: FloorWeb | None = None
+    notices = NoticeListener(pg.conninfo)
     try:
         await floor.open()
         assert floor.conn is not None and floor.ingestor is not None
         staff = StaffDirectory()
         staff.add(DEMO_BADGE, "Demo Floor", "floor", DEMO_PIN)
-        web = FloorWeb(pg.conninfo, staff, port=args.port)
-        web.start()
-        say(f"Dashboard: {web.url}/  (badge {DEMO_BADGE}, PIN {DEMO_PIN})")
-        say(f"Clock:     {web.url}/clock")
+        staff.add(DEMO_TECH_BADGE, "Demo Technician", "technician", DEMO_PIN)
         spec = TournamentSpec(
             "demo",
             "Demo tournament",
@@ -80,15 +81,29 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
             seats_per_table=args.seats,
             levels=tuple(DEMO_LEVELS),
         )
-        director = Director(spec, floor.conn, floor.command, random.SystemRandom())
+        director = StaffDirector(
+            spec, floor.conn, floor.command, random.SystemRandom(), confirm_moves=args.confirm_moves
+        )
+        control = TournamentControl(director, asyncio.get_running_loop())
+        web = FloorWeb(pg.conninfo, staff, port=args.port, control=control)
+        web.start()
+        await notices.start(floor.nc)
+        say(f"Dashboard: {web.url}/  (badge {DEMO_BADGE}, PIN {DEMO_PIN})")
+        say(f"Clock:     {web.url}/clock")
         floor.ingestor.listeners.append(director.on_ingested)
         await director.create()
         for number in range(1, args.players + 1):
             await director.register(f"Player {number:02d}")
         ingest = asyncio.create_task(floor.ingest_forever())
-        await director.start()
+        if args.start_from_dashboard:
+            say(f"{args.players} players registered; start the tournament from the dashboard.")
+            while director.standings is None and not stop.is_set():
+                await asyncio.sleep(0.2)
+        else:
+            await director.start_now()
         running = asyncio.create_task(director.run())
-        say(f"{args.players} players drawn over {len(names)} tables; the tournament is on.")
+        if director.standings is not None:
+            say(f"{args.players} players drawn over {len(names)} tables; the tournament is on.")
         finished = asyncio.create_task(director.finished.wait())
         stopped = asyncio.create_task(stop.wait())
         await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
@@ -111,6 +126,7 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
     finally:
         if web is not None:
             web.stop()
+        await notices.stop()
         await floor.close()
         for sim in sims:
             sim.stop()
@@ -135,6 +151,7 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
         str(nats.get("password", "")),
     )
     await floor.open()
+    notices = NoticeListener(str(database["conninfo"]))
     web = FloorWeb(
         str(database["conninfo"]),
         _staff(config.get("staff", [])),
@@ -142,12 +159,14 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
         int(web_section.get("port", 8080)),
     )
     web.start()
+    await notices.start(floor.nc)
     print(f"Floor dashboard at {web.url}/, clock at {web.url}/clock")
     ingest = asyncio.create_task(floor.ingest_forever())
     await stop.wait()
     floor.stopping.set()
     await ingest
     web.stop()
+    await notices.stop()
     await floor.close()
     return 0
 
@@ -162,6 +181,16 @@ def main_floor(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, default=9, help="demo: seats per table")
     parser.add_argument("--port", type=int, default=8080, help="web port (0: any free port)")
     parser.add_argument("--pace", type=float, default=0.05, help="demo: seconds per dealer step")
+    parser.add_argument(
+        "--start-from-dashboard",
+        action="store_true",
+        help="demo: register the players and wait for the floor to press Start",
+    )
+    parser.add_argument(
+        "--confirm-moves",
+        action="store_true",
+        help="demo: seat moves wait for a floor person's confirmation on the dashboard",
+    )
     parser.add_argument(
         "--exit-when-done", action="store_true", help="demo: exit when the tournament ends"
     )
