@@ -29,6 +29,7 @@ from typing import Any
 from firmware.errors import ConfigError, PokerTableError
 from firmware.floor.control import StaffDirector, TournamentControl
 from firmware.floor.director import TournamentSpec
+from firmware.floor.lease import LOST_EXIT, Lease
 from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import DEMO_LEVELS, SimTable
@@ -144,31 +145,51 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
     web_section = dict(config.get("web", {}))
     if "url" not in nats or "conninfo" not in database:
         raise ConfigError("The floor needs [nats] url and [database] conninfo.")
+    conninfo = str(database["conninfo"])
+    staff = _staff(config.get("staff", []))
+    # Two floors may run for one room: the one holding the lease ingests (lease.py).
+    lease = Lease(conninfo)
+    if await _standby(lease) and not await lease.acquire(stop):
+        return 0  # stopped while standing by
+    print("Leader: this floor holds the room's lease and ingests.", flush=True)
     floor = Floor(
-        str(database["conninfo"]),
-        str(nats["url"]),
-        str(nats.get("user", "")),
-        str(nats.get("password", "")),
+        conninfo, str(nats["url"]), str(nats.get("user", "")), str(nats.get("password", ""))
     )
     await floor.open()
-    notices = NoticeListener(str(database["conninfo"]))
+    notices = NoticeListener(conninfo)
     web = FloorWeb(
-        str(database["conninfo"]),
-        _staff(config.get("staff", [])),
+        conninfo,
+        staff,
         str(web_section.get("host", "127.0.0.1")),
         int(web_section.get("port", 8080)),
     )
     web.start()
     await notices.start(floor.nc)
-    print(f"Floor dashboard at {web.url}/, clock at {web.url}/clock")
+    print(f"Floor dashboard at {web.url}/, clock at {web.url}/clock", flush=True)
     ingest = asyncio.create_task(floor.ingest_forever())
-    await stop.wait()
+    stopped = asyncio.create_task(stop.wait())
+    lost = asyncio.create_task(lease.lost.wait())
+    await asyncio.wait({stopped, lost}, return_when=asyncio.FIRST_COMPLETED)
     floor.stopping.set()
     await ingest
     web.stop()
     await notices.stop()
     await floor.close()
+    await lease.release()
+    if lease.lost.is_set():
+        print("The floor lost its lease; it stops so that it restarts as a standby.", flush=True)
+        return LOST_EXIT
     return 0
+
+
+async def _standby(lease: Lease) -> bool:
+    """Take the lease now if free (False); else say this floor stands by (True)."""
+    if await lease.try_acquire():
+        lease.start_watch()
+        return False
+    text = "Standby: another floor holds the room's lease; this one takes over when it stops."
+    print(text, flush=True)
+    return True
 
 
 def main_floor(argv: list[str] | None = None) -> int:

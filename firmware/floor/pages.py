@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import json
-import time
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
@@ -450,22 +449,14 @@ def hands_page(conninfo: str, lang: str, table: str, before: int | None) -> str:
     )
     title = tr("floor.hands.title", lang, table=table)
     lines = []
-    for seq, hand, finished, record in rows:
-        when = time.strftime("%H:%M:%S", time.localtime(finished)) if finished else ""
+    for seq, hand, _finished, record in rows:
         pot = sum(int(p.get("amount", 0)) for p in record.get("pots", []))
         names = record.get("players", {})
-        winners = sorted(
-            {
-                names.get(str(w), str(w))
-                for p in record.get("pots", [])
-                for w in p.get("winners", [])
-            }
-        )
+        pots = record.get("pots", [])
+        winners = sorted({names.get(str(w), str(w)) for p in pots for w in p.get("winners", [])})
         text = tr("floor.hands.line", lang, hand=hand, pot=pot, winners=", ".join(winners))
         link = f"/hand?table={quote(table)}&seq={int(seq)}&lang={lang}"
-        lines.append(
-            f"<tr class='hand'><td>{e(when)}</td><td><a href='{e(link)}'>{e(text)}</a></td></tr>"
-        )
+        lines.append(f"<tr class='hand'><td><a href='{e(link)}'>{e(text)}</a></td></tr>")
     more = ""
     if len(rows) == PAGE:
         link = f"/hands?table={quote(table)}&before={int(rows[-1][0])}&lang={lang}"
@@ -476,6 +467,18 @@ def hands_page(conninfo: str, lang: str, table: str, before: int | None) -> str:
         f"{empty}<table id='hands'>{''.join(lines)}</table>{more}"
     )
     return page(title, body)
+
+
+def spaced(cards: object) -> str:
+    """Cards written together (``9hKc``) or as a list, one space between cards.
+
+    >>> spaced("9hKcKd")
+    '9h Kc Kd'
+    """
+    if isinstance(cards, list):
+        return " ".join(str(c) for c in cards)
+    text = str(cards or "").replace(" ", "")
+    return " ".join(text[i : i + 2] for i in range(0, len(text), 2))
 
 
 def _action_text(entry: dict[str, Any], names: dict[str, str], lang: str) -> str:
@@ -495,10 +498,17 @@ def _action_text(entry: dict[str, Any], names: dict[str, str], lang: str) -> str
         text = tr(key, lang, name=name, amount=entry.get("to", amount))
     elif kind == "returned":
         text = tr("action.returned", lang, name=name, amount=amount)
+    elif kind == "show":
+        text = tr("floor.hand.shows", lang, name=name, cards=spaced(entry.get("cards", "")))
+    elif kind == "turned_up":
+        text = tr("showdown.turned_up", lang, name=name, cards=spaced(entry.get("cards", "")))
+    elif kind == "muck":
+        text = tr("showdown.mucks", lang, name=name)
+    elif kind in ("kill", "kill_hand"):
+        text = tr("action.killed", lang, name=name, reason=str(entry.get("reason", "")))
     else:
-        text = tr(
-            "floor.hand.other", lang, name=name, action=str(kind), cards=entry.get("cards", "")
-        )
+        cards = spaced(entry.get("cards", ""))
+        text = tr("floor.hand.other", lang, name=name, action=str(kind), cards=cards)
     if entry.get("all_in"):
         text += tr("action.all_in", lang)
     return text
@@ -528,9 +538,7 @@ def hand_page(conninfo: str, lang: str, table: str, seq: int) -> str | None:
         for k in ("floor.hand.seat", "floor.hand.player", "floor.hand.cards",
                   "floor.hand.start", "floor.hand.finish", "floor.hand.result")
     )  # fmt: skip
-    board = record.get("cards", {}).get("board") or ""
-    if isinstance(board, list):
-        board = " ".join(str(c) for c in board)
+    board = spaced(record.get("cards", {}).get("board") or "")
     actions = "".join(
         f"<li>{e(_action_text(a, names, lang))}</li>" for a in record.get("actions", [])
     )

@@ -166,7 +166,7 @@ class FloorWeb:
         )
         request.send_header("X-Frame-Options", "DENY")
         request.send_header("X-Content-Type-Options", "nosniff")
-        request.send_header("Referrer-Policy", "no-referrer")
+        request.send_header("Referrer-Policy", "same-origin")  # Origin sent on own POSTs
         request.send_header("Cache-Control", "no-store")
         for name, value in headers.items():
             request.send_header(name.replace("_", "-"), value)
