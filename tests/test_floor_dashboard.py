@@ -137,17 +137,15 @@ def test_floor_calls_and_faults_from_a_table_are_shown_until_acknowledged(
     assert tech.login("tech1") == 303
     assert wait_until(lambda: "Table T1: 1 hands" in visible(tech.page()))
     ctl = sim.controller
-    ctl.call_soon(
-        lambda: ctl.alerts.append(
-            Alert(
-                ctl.table_time(),
-                "Seat 2 calls the floor.",
-                "seat2",
-                "alert.call_floor",
-                {"seat": 2},
-            )
+
+    def seat_two_calls() -> None:
+        alert = Alert(
+            ctl.table_time(), "Seat 2 calls the floor.", "seat2", "alert.call_floor", {"seat": 2}
         )
-    )
+        ctl.call_soon(lambda: ctl.alerts.append(alert))
+
+    seat_two_calls()
+    seat_two_calls()  # pressed twice: one open call on the dashboard
     ctl.post(DeviceFault("shoe", time.time(), "The shoe stopped answering; check its cable."))
 
     def shown(page: str) -> bool:
@@ -172,8 +170,11 @@ def test_floor_calls_and_faults_from_a_table_are_shown_until_acknowledged(
             "SELECT acked_by FROM table_notices WHERE id = %s", (int(ident.group(1)),)
         ).fetchone()
         actions = conn.execute("SELECT staff, role, action FROM staff_actions").fetchall()
-    assert acked == ("Tomas Tech",)
+        calls = conn.execute("SELECT count(*) FROM table_notices WHERE kind = 'call'").fetchone()
+    assert acked == ("Tomas Tech",) and calls == (1,)
     assert ("Tomas Tech", "technician", "ack") in actions
+    seat_two_calls()  # a new call after the first was answered is shown again
+    assert wait_until(lambda: "Seat 2 calls the floor" in visible(tech.page()))
 
 
 def test_waiting_list_roles_and_forged_requests(room: dict[str, Any]) -> None:

@@ -199,6 +199,7 @@ def test_floor_person_runs_the_room_from_the_browser(
 
     # Players bust; the director plans the moves and waits for the floor.
     until("/?refresh=0", lambda d: d.find_elements(By.ID, "plan-apply"))
+    until("/?refresh=0", fault_shown("Device in fault: shoe"))
     driver.set_window_size(1280, 1700)  # the whole dashboard in the screenshot
     shot("floor-dashboard.png")
     driver.set_window_size(1280, 1000)

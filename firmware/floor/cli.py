@@ -3,13 +3,18 @@
 ``pokertable floor --config floor.toml`` runs the floor against configured
 servers: ``[nats]`` (``url``, ``user``, ``password``), ``[database]``
 (``conninfo``), ``[web]`` (``host``, ``port``) and ``[[staff]]`` accounts
-as in a table's configuration (badge, name, role, pin_hash).
+as in a table's configuration (badge, name, role, pin_hash). Two floors may
+run with one configuration: the one holding the room's lease
+(:mod:`firmware.floor.lease`) ingests and serves, the other stands by and
+takes over when the first stops; a floor that loses its lease exits with 75.
 
 ``pokertable floor --demo`` starts its own throw-away NATS server and
 PostgreSQL in a temporary folder, a few simulated tables (real controllers,
 journals and floor links; virtual decks and bots) and a tournament over
 them, and serves the dashboard and the clock. Staff login for the demo:
-badge ``floor1``, PIN ``1234``. Ctrl-C stops everything and removes the
+badge ``floor1`` (technician: ``tech1``), PIN ``1234``. With
+``--start-from-dashboard`` the floor person starts the tournament; with
+``--confirm-moves`` seat moves wait for a confirmation on the dashboard. Ctrl-C stops everything and removes the
 folder.
 """
 

@@ -190,9 +190,12 @@ class NoticeListener:
                 (table, Jsonb(faults)),
             )
             for alert in alerts:
+                # The same sentence again (a refusal repeated) is not a new notice
+                # while the first is still open.
                 await conn.execute(
                     "INSERT INTO table_notices (table_id, kind, text, key, params, device) "
-                    "VALUES (%s, %s, %s, %s, %s, %s)",
+                    "SELECT %s, %s, %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM "
+                    "table_notices WHERE table_id = %s AND text = %s AND acked_at IS NULL)",
                     (
                         table,
                         alert["kind"],
@@ -200,6 +203,8 @@ class NoticeListener:
                         alert["key"],
                         Jsonb(alert["params"]),
                         alert["device"],
+                        table,
+                        alert["text"],
                     ),
                 )
         self.stored += 1
