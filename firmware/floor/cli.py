@@ -14,8 +14,8 @@ journals and floor links; virtual decks and bots) and a tournament over
 them, and serves the dashboard and the clock. Staff login for the demo:
 badge ``floor1`` (technician: ``tech1``), PIN ``1234``. With
 ``--start-from-dashboard`` the floor person starts the tournament; with
-``--confirm-moves`` seat moves wait for a confirmation on the dashboard. Ctrl-C stops everything and removes the
-folder.
+``--confirm-moves`` seat moves wait for a confirmation on the dashboard.
+Ctrl-C stops everything and removes the folder.
 """
 
 from __future__ import annotations
