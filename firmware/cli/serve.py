@@ -165,6 +165,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
             controller.table_time,
         )
         links.append(link)
+        link.watch(controller.alerts, controller.state.faults)  # floor calls, device faults
         controller.listeners.append(link.after_event)
         controller.services.append(link)
     history = HandHistory(os.path.join(data_dir, "history.sqlite"))

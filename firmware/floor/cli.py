@@ -3,14 +3,19 @@
 ``pokertable floor --config floor.toml`` runs the floor against configured
 servers: ``[nats]`` (``url``, ``user``, ``password``), ``[database]``
 (``conninfo``), ``[web]`` (``host``, ``port``) and ``[[staff]]`` accounts
-as in a table's configuration (badge, name, role, pin_hash).
+as in a table's configuration (badge, name, role, pin_hash). Two floors may
+run with one configuration: the one holding the room's lease
+(:mod:`firmware.floor.lease`) ingests and serves, the other stands by and
+takes over when the first stops; a floor that loses its lease exits with 75.
 
 ``pokertable floor --demo`` starts its own throw-away NATS server and
 PostgreSQL in a temporary folder, a few simulated tables (real controllers,
 journals and floor links; virtual decks and bots) and a tournament over
 them, and serves the dashboard and the clock. Staff login for the demo:
-badge ``floor1``, PIN ``1234``. Ctrl-C stops everything and removes the
-folder.
+badge ``floor1`` (technician: ``tech1``), PIN ``1234``. With
+``--start-from-dashboard`` the floor person starts the tournament; with
+``--confirm-moves`` seat moves wait for a confirmation on the dashboard.
+Ctrl-C stops everything and removes the folder.
 """
 
 from __future__ import annotations
@@ -27,16 +32,20 @@ from pathlib import Path
 from typing import Any
 
 from firmware.errors import ConfigError, PokerTableError
-from firmware.floor.director import Director, TournamentSpec
+from firmware.floor.control import StaffDirector, TournamentControl
+from firmware.floor.director import TournamentSpec
+from firmware.floor.lease import LOST_EXIT, Lease
 from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import DEMO_LEVELS, SimTable
 from firmware.floor.web import FloorWeb
+from firmware.floor.webstore import NoticeListener
 from firmware.protocol.auth import StaffDirectory
 from firmware.service.floorlink import FloorConfig
 
 DEMO_BADGE = "floor1"
 DEMO_PIN = "1234"
+DEMO_TECH_BADGE = "tech1"
 
 
 def _staff(entries: object) -> StaffDirectory:
@@ -62,15 +71,13 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
         sim.start()
     floor = Floor(pg.conninfo, nats.url)
     web: FloorWeb | None = None
+    notices = NoticeListener(pg.conninfo)
     try:
         await floor.open()
         assert floor.conn is not None and floor.ingestor is not None
         staff = StaffDirectory()
         staff.add(DEMO_BADGE, "Demo Floor", "floor", DEMO_PIN)
-        web = FloorWeb(pg.conninfo, staff, port=args.port)
-        web.start()
-        say(f"Dashboard: {web.url}/  (badge {DEMO_BADGE}, PIN {DEMO_PIN})")
-        say(f"Clock:     {web.url}/clock")
+        staff.add(DEMO_TECH_BADGE, "Demo Technician", "technician", DEMO_PIN)
         spec = TournamentSpec(
             "demo",
             "Demo tournament",
@@ -80,15 +87,29 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
             seats_per_table=args.seats,
             levels=tuple(DEMO_LEVELS),
         )
-        director = Director(spec, floor.conn, floor.command, random.SystemRandom())
+        director = StaffDirector(
+            spec, floor.conn, floor.command, random.SystemRandom(), confirm_moves=args.confirm_moves
+        )
+        control = TournamentControl(director, asyncio.get_running_loop())
+        web = FloorWeb(pg.conninfo, staff, port=args.port, control=control)
+        web.start()
+        await notices.start(floor.nc)
+        say(f"Dashboard: {web.url}/  (badge {DEMO_BADGE}, PIN {DEMO_PIN})")
+        say(f"Clock:     {web.url}/clock")
         floor.ingestor.listeners.append(director.on_ingested)
         await director.create()
         for number in range(1, args.players + 1):
             await director.register(f"Player {number:02d}")
         ingest = asyncio.create_task(floor.ingest_forever())
-        await director.start()
+        if args.start_from_dashboard:
+            say(f"{args.players} players registered; start the tournament from the dashboard.")
+            while director.standings is None and not stop.is_set():
+                await asyncio.sleep(0.2)
+        else:
+            await director.start_now()
         running = asyncio.create_task(director.run())
-        say(f"{args.players} players drawn over {len(names)} tables; the tournament is on.")
+        if director.standings is not None:
+            say(f"{args.players} players drawn over {len(names)} tables; the tournament is on.")
         finished = asyncio.create_task(director.finished.wait())
         stopped = asyncio.create_task(stop.wait())
         await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
@@ -111,6 +132,7 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
     finally:
         if web is not None:
             web.stop()
+        await notices.stop()
         await floor.close()
         for sim in sims:
             sim.stop()
@@ -128,28 +150,51 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
     web_section = dict(config.get("web", {}))
     if "url" not in nats or "conninfo" not in database:
         raise ConfigError("The floor needs [nats] url and [database] conninfo.")
+    conninfo = str(database["conninfo"])
+    staff = _staff(config.get("staff", []))
+    # Two floors may run for one room: the one holding the lease ingests (lease.py).
+    lease = Lease(conninfo)
+    if await _standby(lease) and not await lease.acquire(stop):
+        return 0  # stopped while standing by
+    print("Leader: this floor holds the room's lease and ingests.", flush=True)
     floor = Floor(
-        str(database["conninfo"]),
-        str(nats["url"]),
-        str(nats.get("user", "")),
-        str(nats.get("password", "")),
+        conninfo, str(nats["url"]), str(nats.get("user", "")), str(nats.get("password", ""))
     )
     await floor.open()
+    notices = NoticeListener(conninfo)
     web = FloorWeb(
-        str(database["conninfo"]),
-        _staff(config.get("staff", [])),
+        conninfo,
+        staff,
         str(web_section.get("host", "127.0.0.1")),
         int(web_section.get("port", 8080)),
     )
     web.start()
-    print(f"Floor dashboard at {web.url}/, clock at {web.url}/clock")
+    await notices.start(floor.nc)
+    print(f"Floor dashboard at {web.url}/, clock at {web.url}/clock", flush=True)
     ingest = asyncio.create_task(floor.ingest_forever())
-    await stop.wait()
+    stopped = asyncio.create_task(stop.wait())
+    lost = asyncio.create_task(lease.lost.wait())
+    await asyncio.wait({stopped, lost}, return_when=asyncio.FIRST_COMPLETED)
     floor.stopping.set()
     await ingest
     web.stop()
+    await notices.stop()
     await floor.close()
+    await lease.release()
+    if lease.lost.is_set():
+        print("The floor lost its lease; it stops so that it restarts as a standby.", flush=True)
+        return LOST_EXIT
     return 0
+
+
+async def _standby(lease: Lease) -> bool:
+    """Take the lease now if free (False); else say this floor stands by (True)."""
+    if await lease.try_acquire():
+        lease.start_watch()
+        return False
+    text = "Standby: another floor holds the room's lease; this one takes over when it stops."
+    print(text, flush=True)
+    return True
 
 
 def main_floor(argv: list[str] | None = None) -> int:
@@ -162,6 +207,16 @@ def main_floor(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, default=9, help="demo: seats per table")
     parser.add_argument("--port", type=int, default=8080, help="web port (0: any free port)")
     parser.add_argument("--pace", type=float, default=0.05, help="demo: seconds per dealer step")
+    parser.add_argument(
+        "--start-from-dashboard",
+        action="store_true",
+        help="demo: register the players and wait for the floor to press Start",
+    )
+    parser.add_argument(
+        "--confirm-moves",
+        action="store_true",
+        help="demo: seat moves wait for a floor person's confirmation on the dashboard",
+    )
     parser.add_argument(
         "--exit-when-done", action="store_true", help="demo: exit when the tournament ends"
     )

@@ -100,8 +100,15 @@ class Replica:
         level = None
         if t.levels is not None and t.levels.started_at is not None:
             level = t.levels.current(t.now).number
+        stakes = t.config.stakes
+        game = (
+            "MTT"
+            if t.levels is not None
+            else (f"{stakes.structure.value} {stakes.small_blind}/{stakes.big_blind}")
+        )
         return {
             "seats": seats,
+            "game": game,
             "hand": t.hand_number,
             "playing": t.hand is not None,
             "level": level,

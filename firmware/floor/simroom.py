@@ -140,6 +140,7 @@ class SimTable:
                 self.controller.table_time,
             )
             self.controller.listeners.append(self.link.after_event)
+            self.link.watch(self.controller.alerts, self.controller.state.faults)
             self.link.on_deal = self._deal
         self.bot = RandomBot(self.rng)
         self.buy_in = 200

@@ -1,65 +1,91 @@
-"""The floor's web pages: the staff dashboard and the public tournament clock.
+"""The floor's web server: staff sessions, permissions, and the routes of the pages.
 
 Served with the standard library's :mod:`http.server` on its own thread,
-reading PostgreSQL (psycopg, one short connection per request), so the
-pages never slow the ingest. Two pages:
+reading PostgreSQL with one short connection per request, so the pages
+never slow the ingest. Pages (:mod:`firmware.floor.pages`):
 
 * ``/clock`` (public, for the room's TV): level, blinds and ante, time
-  left in the level, the next level, players left, average stack, payouts.
-* ``/`` (staff only): every table with its seats and stacks, the hands
-  stored, alerts, the tournament's standings and its last decisions.
+  left, next level, next break, players left, average stack, payouts.
+* ``/`` (staff): tournament control, every table with its game, seats,
+  free seats and devices in fault, floor calls and alerts to acknowledge,
+  the waiting list; ``/hands`` and ``/hand`` browse every table's hands;
+  ``/confirm`` is the one confirmation of a seat-move plan.
 
-Staff log in with the badge and PIN accounts of the tables
-(:class:`firmware.protocol.auth.StaffDirectory`); only the ``floor`` and
-``technician`` roles may see the dashboard. A session is a random cookie
-kept in memory. Every sentence comes from the message catalog (``?lang=es``
-or ``en``).
+**Staff.** Staff log in with the badge and PIN accounts of the tables
+(:class:`firmware.protocol.auth.StaffDirectory`: scrypt hashes, a badge
+locked after five wrong PINs). Only the ``floor`` and ``technician`` roles
+may log in, and each action names the roles allowed (:data:`ACTIONS`): a
+technician acknowledges alerts and faults but neither runs the tournament
+nor the waiting list. A session is a random token in an ``HttpOnly``,
+``SameSite=Strict`` cookie, kept in memory, ended by logging out, after
+:data:`IDLE_SECONDS` without a request or :data:`MAX_SECONDS` in all.
+
+**Forged requests.** Every change is a POST carrying the session's own
+random CSRF token (compared in constant time) and, when the browser sends
+one, an ``Origin`` equal to the page's; anything else is refused (403) and
+changes nothing. Pages forbid framing and scripts other than their own
+(``Content-Security-Policy`` with a per-response nonce). Every change is
+recorded in ``staff_actions`` with the person and role.
 """
 
 from __future__ import annotations
 
-import html
-import json
+import hmac
+import logging
 import secrets
 import threading
 import time
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-import psycopg
-
+from firmware.errors import PokerTableError
+from firmware.floor import pages, webstore
+from firmware.floor.control import TournamentControl
 from firmware.i18n import tr
 from firmware.protocol.auth import AuthError, StaffDirectory
 
+log = logging.getLogger(__name__)
+
 STAFF_ROLES = ("floor", "technician")
-STYLE = """
-body{font-family:sans-serif;background:#0b3d2e;color:#f4f4f4;margin:1.5em}
-h1{margin:.2em 0} .grid{display:flex;flex-wrap:wrap;gap:1em}
-.card{background:#14543f;border-radius:8px;padding:.8em 1.2em;min-width:14em}
-table{border-collapse:collapse} td,th{padding:.15em .6em;text-align:left}
-.big{font-size:4em;font-weight:bold} .alert{color:#ffcf70}
-input,button{font-size:1.1em;margin:.3em 0}
-"""
+ACTIONS: dict[str, tuple[str, ...]] = {
+    "logout": STAFF_ROLES,
+    "ack": STAFF_ROLES,
+    "wait_add": ("floor",),
+    "wait_remove": ("floor",),
+    "wait_call": ("floor",),
+    "start": ("floor",),
+    "pause": ("floor",),
+    "resume": ("floor",),
+    "apply": ("floor",),
+}
+"""Each dashboard action and the roles that may take it."""
+IDLE_SECONDS = 30 * 60.0
+MAX_SECONDS = 12 * 3600.0
+MAX_FORM = 4096
+NAME_LIMIT = 40
 
 
-def level_at(levels: list[dict[str, Any]], elapsed: float) -> tuple[int, dict[str, Any], float]:
-    """The level (1-based number and entry) ``elapsed`` seconds into the schedule, and the
-    seconds left in it; breaks are entries with ``break_minutes``.
+@dataclass
+class Session:
+    """A logged-in person."""
 
-    >>> level_at([{"small_blind": 1, "big_blind": 2, "minutes": 1},
-    ...           {"small_blind": 2, "big_blind": 4, "minutes": 1}], 90)
-    (2, {'small_blind': 2, 'big_blind': 4, 'minutes': 1}, 30.0)
-    """
-    number = 0
-    for entry in levels:
-        length = float(entry.get("minutes", entry.get("break_minutes", 0))) * 60
-        if "break_minutes" not in entry:
-            number += 1
-        if elapsed < length:
-            return number, entry, length - elapsed
-        elapsed -= length
-    return number, levels[-1], 0.0
+    name: str
+    role: str
+    csrf: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    created: float = field(default_factory=time.monotonic)
+    seen: float = field(default_factory=time.monotonic)
+    flash: str = ""
+
+
+class Refusal(Exception):
+    """A request refused with a status and a sentence for the person."""
+
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(text)
+        self.status = status
+        self.text = text
 
 
 class FloorWeb:
@@ -68,26 +94,34 @@ class FloorWeb:
     :param conninfo: PostgreSQL.
     :param staff: The staff accounts.
     :param host: Address to listen on (``port`` 0 picks a free port).
+    :param control: The running tournament's control, if the floor runs one.
     """
 
     def __init__(
-        self, conninfo: str, staff: StaffDirectory, host: str = "127.0.0.1", port: int = 0
+        self,
+        conninfo: str,
+        staff: StaffDirectory,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        control: TournamentControl | None = None,
     ) -> None:
         self.conninfo = conninfo
         self.staff = staff
-        self.sessions: dict[str, str] = {}
+        self.control = control
+        self.sessions: dict[str, Session] = {}
+        self.clock = time.monotonic
         self._lock = threading.Lock()
         web = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
-                web.get(self)
+                web.handle(self, "GET")
 
             def do_POST(self) -> None:
-                web.post(self)
+                web.handle(self, "POST")
 
             def log_message(self, format: str, *args: Any) -> None:
-                pass  # requests are not logged
+                pass  # requests are not logged; staff actions are recorded
 
         self.server = ThreadingHTTPServer((host, port), Handler)
         self.server.daemon_threads = True
@@ -100,7 +134,8 @@ class FloorWeb:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        """Serve on a thread of its own."""
+        """Create the dashboard's tables and serve on a thread of its own."""
+        webstore.create_schema(self.conninfo)
         self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self._thread.start()
 
@@ -109,72 +144,156 @@ class FloorWeb:
         self.server.shutdown()
         self.server.server_close()
 
-    # ------------------------------------------------------------ requests
-
-    def _lang(self, request: BaseHTTPRequestHandler) -> str:
-        query = parse_qs(urlparse(request.path).query)
-        lang = query.get("lang", ["en"])[0]
-        return lang if lang in ("en", "es") else "en"
+    # ------------------------------------------------------------ plumbing
 
     def _send(
-        self, request: BaseHTTPRequestHandler, status: int, body: str, **headers: str
+        self,
+        request: BaseHTTPRequestHandler,
+        status: int,
+        body: str,
+        nonce: str = "",
+        **headers: str,
     ) -> None:
         data = body.encode()
         request.send_response(status)
         request.send_header("Content-Type", "text/html; charset=utf-8")
         request.send_header("Content-Length", str(len(data)))
+        script = f"'nonce-{nonce}'" if nonce else "'none'"
+        request.send_header(
+            "Content-Security-Policy",
+            f"default-src 'none'; style-src 'unsafe-inline'; script-src {script}; "
+            "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        )
+        request.send_header("X-Frame-Options", "DENY")
+        request.send_header("X-Content-Type-Options", "nosniff")
+        request.send_header("Referrer-Policy", "same-origin")  # Origin sent on own POSTs
+        request.send_header("Cache-Control", "no-store")
         for name, value in headers.items():
             request.send_header(name.replace("_", "-"), value)
         request.end_headers()
         request.wfile.write(data)
 
-    def _user(self, request: BaseHTTPRequestHandler) -> str | None:
+    def _session(self, request: BaseHTTPRequestHandler) -> tuple[str, Session] | None:
         cookie = request.headers.get("Cookie", "")
         for part in cookie.split(";"):
             name, _, value = part.strip().partition("=")
-            if name == "floor_session":
-                with self._lock:
-                    return self.sessions.get(value)
+            if name != "floor_session":
+                continue
+            now = self.clock()
+            with self._lock:
+                session = self.sessions.get(value)
+                if session is None:
+                    return None
+                if now - session.seen > IDLE_SECONDS or now - session.created > MAX_SECONDS:
+                    del self.sessions[value]
+                    return None
+                session.seen = now
+                return value, session
         return None
 
-    def get(self, request: BaseHTTPRequestHandler) -> None:
-        """Route a GET."""
-        path = urlparse(request.path).path
-        lang = self._lang(request)
-        if path == "/clock":
-            self._send(request, 200, self.clock_page(lang))
-        elif path == "/login":
-            self._send(request, 200, self.login_page(lang, ""))
-        elif path == "/":
-            user = self._user(request)
-            if user is None:
-                self._send(request, 303, "", Location=f"/login?lang={lang}")
-            else:
-                self._send(request, 200, self.dashboard_page(lang, user))
-        else:
-            self._send(request, 404, html.escape(tr("floor.web.not_found", lang)))
-
-    def post(self, request: BaseHTTPRequestHandler) -> None:
-        """Route a POST (the login form)."""
-        lang = self._lang(request)
-        if urlparse(request.path).path != "/login":
-            self._send(request, 404, html.escape(tr("floor.web.not_found", lang)))
-            return
-        length = min(int(request.headers.get("Content-Length", "0") or 0), 4096)
-        form = parse_qs(request.rfile.read(length).decode(errors="replace"))
-        badge = form.get("badge", [""])[0]
-        pin = form.get("pin", [""])[0]
+    def handle(self, request: BaseHTTPRequestHandler, method: str) -> None:
+        """Route one request; refusals become pages with their status."""
+        url = urlparse(request.path)
+        query = parse_qs(url.query)
+        lang = query.get("lang", ["en"])[0]
+        lang = lang if lang in ("en", "es") else "en"
         try:
-            account = self.staff.login(badge, pin)
+            if method == "GET":
+                self._get(request, url.path, query, lang)
+            elif url.path == "/login":
+                self._login(request, lang)
+            elif url.path.startswith("/do/"):
+                self._action(request, url.path[4:], lang)
+            else:
+                raise Refusal(404, tr("floor.web.not_found", lang))
+        except Refusal as refusal:
+            self._send(request, refusal.status, pages.message_page(lang, refusal.text))
+
+    # ------------------------------------------------------------ GET
+
+    def _get(
+        self, request: BaseHTTPRequestHandler, path: str, query: dict[str, list[str]], lang: str
+    ) -> None:
+        if path == "/clock":
+            self._send(request, 200, pages.clock_page(self.conninfo, lang))
+            return
+        if path == "/login":
+            self._send(request, 200, pages.login_page(lang, ""))
+            return
+        if path not in ("/", "/hands", "/hand", "/confirm"):
+            raise Refusal(404, tr("floor.web.not_found", lang))
+        found = self._session(request)
+        if found is None:
+            self._send(request, 303, "", Location=f"/login?lang={lang}")
+            return
+        _, session = found
+        one = {k: v[0] for k, v in query.items()}
+        if path == "/hands":
+            before = one.get("before")
+            table = one.get("table", "")
+            before_seq = int(before) if before and before.isdigit() else None
+            self._send(request, 200, pages.hands_page(self.conninfo, lang, table, before_seq))
+        elif path == "/hand":
+            seq = one.get("seq", "")
+            body = pages.hand_page(
+                self.conninfo, lang, one.get("table", ""), int(seq) if seq.isdigit() else -1
+            )
+            if body is None:
+                raise Refusal(404, tr("floor.web.not_found", lang))
+            self._send(request, 200, body)
+        elif path == "/confirm":
+            self._allowed(session, "apply", lang)
+            if self.control is None:
+                raise Refusal(404, tr("floor.web.not_found", lang))
+            plan = self.control.plan()
+            body = pages.confirm_page(lang, session.csrf, plan, one.get("token", ""))
+            self._send(request, 200, body)
+        else:
+            nonce = secrets.token_urlsafe(12)
+            state = plan = None
+            if self.control is not None:
+                state = self.control.state()
+                plan = self.control.plan()
+            flash, session.flash = session.flash, ""
+            refresh = 0 if one.get("refresh") == "0" else 5
+            body = pages.dashboard_page(
+                self.conninfo,
+                lang,
+                (session.name, session.role),
+                session.csrf,
+                nonce,
+                flash,
+                state,
+                plan,
+                refresh,
+            )
+            self._send(request, 200, body, nonce=nonce)
+
+    # ------------------------------------------------------------ POST
+
+    def _form(self, request: BaseHTTPRequestHandler) -> dict[str, str]:
+        try:
+            length = int(request.headers.get("Content-Length", "0") or 0)
+        except ValueError:
+            length = 0
+        data = request.rfile.read(min(max(length, 0), MAX_FORM))
+        form = parse_qs(data.decode(errors="replace"), keep_blank_values=True)
+        return {k: v[0] for k, v in form.items()}
+
+    def _login(self, request: BaseHTTPRequestHandler, lang: str) -> None:
+        form = self._form(request)
+        try:
+            account = self.staff.login(form.get("badge", ""), form.get("pin", ""))
         except AuthError as exc:
-            self._send(request, 403, self.login_page(lang, str(exc)))
+            text = pages.text_of(exc.key, exc.params, str(exc), lang)
+            self._send(request, 403, pages.login_page(lang, text))
             return
         if account.role not in STAFF_ROLES:
-            self._send(request, 403, self.login_page(lang, tr("floor.web.role", lang)))
+            self._send(request, 403, pages.login_page(lang, tr("floor.web.role", lang)))
             return
         token = secrets.token_urlsafe(24)
         with self._lock:
-            self.sessions[token] = account.name
+            self.sessions[token] = Session(account.name, account.role)
         self._send(
             request,
             303,
@@ -183,142 +302,109 @@ class FloorWeb:
             Set_Cookie=f"floor_session={token}; HttpOnly; SameSite=Strict; Path=/",
         )
 
-    # ------------------------------------------------------------ pages
+    def _allowed(self, session: Session, action: str, lang: str) -> None:
+        if session.role not in ACTIONS.get(action, ()):
+            role = tr(f"floor.role.{session.role}", lang)
+            raise Refusal(403, tr("floor.web.forbidden", lang, role=role))
 
-    def _page(self, title: str, body: str, refresh: int = 0) -> str:
-        meta = f'<meta http-equiv="refresh" content="{refresh}">' if refresh else ""
-        return (
-            f"<!doctype html><html><head><meta charset='utf-8'>{meta}"
-            f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>"
-            f"<body>{body}</body></html>"
-        )
+    def _action(self, request: BaseHTTPRequestHandler, action: str, lang: str) -> None:
+        found = self._session(request)
+        form = self._form(request)
+        if found is None:
+            raise Refusal(403, tr("floor.web.session", lang))
+        token, session = found
+        origin = request.headers.get("Origin")
+        host = request.headers.get("Host", "")
+        if origin is not None and urlparse(origin).netloc != host:
+            raise Refusal(403, tr("floor.web.csrf", lang))
+        if not hmac.compare_digest(form.get("csrf", "").encode(), session.csrf.encode()):
+            raise Refusal(403, tr("floor.web.csrf", lang))
+        if action not in ACTIONS:
+            raise Refusal(404, tr("floor.web.not_found", lang))
+        self._allowed(session, action, lang)
+        staff = (session.name, session.role)
+        try:
+            done = self._do(action, form, staff, lang)
+        except PokerTableError as exc:
+            done = pages.text_of(exc.key, exc.params, str(exc), lang)
+        if action == "logout":
+            with self._lock:
+                self.sessions.pop(token, None)
+            self._send(request, 303, "", Location=f"/login?lang={lang}",
+                       Set_Cookie="floor_session=; Max-Age=0; Path=/")  # fmt: skip
+            return
+        session.flash = done
+        self._send(request, 303, "", Location=f"/?lang={lang}")
 
-    def login_page(self, lang: str, error: str) -> str:
-        """The staff login form."""
-        e = html.escape
-        problem = f"<p class='alert' id='error'>{e(error)}</p>" if error else ""
-        body = (
-            f"<h1>{e(tr('floor.web.login_title', lang))}</h1>{problem}"
-            f"<form method='post' action='/login?lang={lang}'>"
-            f"<label>{e(tr('floor.web.badge', lang))}<br>"
-            "<input name='badge' id='badge'></label><br>"
-            f"<label>{e(tr('floor.web.pin', lang))}<br>"
-            "<input name='pin' id='pin' type='password' inputmode='numeric'></label><br>"
-            f"<button id='login' type='submit'>{e(tr('floor.web.login', lang))}</button></form>"
-        )
-        return self._page(tr("floor.web.login_title", lang), body)
-
-    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with psycopg.connect(self.conninfo, connect_timeout=5) as conn:
-            return list(conn.execute(sql, args).fetchall())
-
-    def clock_page(self, lang: str) -> str:
-        """The public clock of the newest tournament."""
-        e = html.escape
-        rows = self._query("SELECT name, state FROM tournaments ORDER BY created DESC LIMIT 1")
-        if not rows:
-            body = f"<h1>{e(tr('floor.clock.none', lang))}</h1>"
-            return self._page(tr("floor.clock.title", lang), body, refresh=5)
-        name, state = rows[0]
-        levels = state.get("levels") or []
-        started = state.get("started_at")
-        parts = [f"<h1 id='name'>{e(name)}</h1>"]
-        if levels and started is not None:
-            number, entry, left = level_at(levels, time.time() - float(started))
-            if "break_minutes" in entry:
-                parts.append(f"<p class='big' id='level'>{e(tr('floor.clock.break', lang))}</p>")
+    def _do(self, action: str, form: dict[str, str], staff: tuple[str, str], lang: str) -> str:
+        """Carry out one allowed action; the sentence shown after it."""
+        db = self.conninfo
+        if action == "logout":
+            webstore.write(db, staff, "logout", "", "SELECT 1", ())
+            return ""
+        if action == "ack":
+            if form.get("notice", "").isdigit():
+                n = int(form["notice"])
+                webstore.write(
+                    db, staff, "ack", f"notice {n}",
+                    "UPDATE table_notices SET acked_by = %s, acked_at = now() "
+                    "WHERE id = %s AND acked_at IS NULL", (staff[0], n),
+                )  # fmt: skip
+            elif form.get("alert", "").isdigit():
+                n = int(form["alert"])
+                webstore.write(
+                    db, staff, "ack", f"alert {n}",
+                    "UPDATE alerts SET resolved = true WHERE id = %s", (n,),
+                )  # fmt: skip
             else:
-                blinds = f"{entry['small_blind']}/{entry['big_blind']}"
-                ante = entry.get("ante", 0)
-                text = tr("floor.clock.level", lang, number=number, blinds=blinds, ante=ante)
-                parts.append(f"<p class='big' id='level'>{e(text)}</p>")
-            minutes, seconds = divmod(int(left), 60)
-            parts.append(
-                f"<p class='big' id='time'>{minutes:02d}:{seconds:02d}</p>"
-                f"<p>{e(tr('floor.clock.time_left', lang))}</p>"
+                raise Refusal(400, tr("floor.web.bad_form", lang))
+            return tr("floor.web.acked", lang)
+        if action == "wait_add":
+            game = " ".join(form.get("game", "").split())
+            player = " ".join(form.get("player", "").split())
+            if not (0 < len(game) <= NAME_LIMIT and 0 < len(player) <= NAME_LIMIT):
+                return tr("floor.wait.bad", lang, limit=NAME_LIMIT)
+            webstore.write(
+                db, staff, "wait_add", f"{player} for {game}",
+                "INSERT INTO waiting_list (game, player, added_by) VALUES (%s, %s, %s)",
+                (game, player, staff[0]),
+            )  # fmt: skip
+            return tr("floor.wait.added", lang, player=player, game=game)
+        if action in ("wait_remove", "wait_call"):
+            entry = form.get("entry", "")
+            if not entry.isdigit():
+                raise Refusal(400, tr("floor.web.bad_form", lang))
+            if action == "wait_remove":
+                changed = webstore.write(
+                    db, staff, action, f"entry {entry}",
+                    "UPDATE waiting_list SET removed_at = now() WHERE id = %s "
+                    "AND removed_at IS NULL", (int(entry),),
+                )  # fmt: skip
+                return tr("floor.wait.removed" if changed else "floor.wait.gone", lang)
+            table = form.get("table", "")
+            known = webstore.query(db, "SELECT 1 FROM tables WHERE id = %s", (table,))
+            if not known:
+                return tr("floor.wait.no_table", lang, table=table)
+            changed = webstore.write(
+                db, staff, action, f"entry {entry} to {table}",
+                "UPDATE waiting_list SET called_table = %s, called_at = now() WHERE id = %s "
+                "AND removed_at IS NULL", (table, int(entry)),
+            )  # fmt: skip
+            return tr("floor.wait.call_done" if changed else "floor.wait.gone", lang, table=table)
+        control = self.control
+        if control is None:
+            raise Refusal(404, tr("floor.web.not_found", lang))
+        if action == "start":
+            control.start()
+        elif action == "pause":
+            control.pause()
+        elif action == "resume":
+            control.resume()
+        else:
+            plan = control.apply(form.get("token", ""))
+            webstore.write(
+                db, staff, "apply", "; ".join(pages.plan_lines(plan, "en")), "SELECT 1", ()
             )
-            upcoming = [x for x in levels if "break_minutes" not in x][number:]
-            if upcoming:
-                nxt = upcoming[0]
-                text = tr(
-                    "floor.clock.next",
-                    lang,
-                    blinds=f"{nxt['small_blind']}/{nxt['big_blind']}",
-                    ante=nxt.get("ante", 0),
-                )
-                parts.append(f"<p id='next'>{e(text)}</p>")
-        left_players = int(state.get("left", 0))
-        entries = int(state.get("entries", 0))
-        chips = int(state.get("chips", 0))
-        average = chips // left_players if left_players else 0
-        players = tr("floor.clock.players", lang, left=left_players, entries=entries)
-        stack = tr("floor.clock.average", lang, chips=average)
-        parts.append(
-            f"<div class='grid'><div class='card' id='players'>{e(players)}</div>"
-            f"<div class='card' id='average'>{e(stack)}</div></div>"
-        )
-        if state.get("winner"):
-            winner = tr("floor.clock.finished", lang, name=state["winner"])
-            parts.append(f"<p class='big' id='winner'>{e(winner)}</p>")
-        prizes = state.get("prizes") or []
-        if prizes:
-            cells = "".join(
-                f"<tr><td>{place}</td><td>{amount}</td></tr>"
-                for place, amount in enumerate(prizes, 1)
-            )
-            parts.append(
-                f"<h2>{e(tr('floor.clock.payouts', lang))}</h2><table id='payouts'>{cells}</table>"
-            )
-        return self._page(tr("floor.clock.title", lang), "".join(parts), refresh=2)
-
-    def dashboard_page(self, lang: str, user: str) -> str:
-        """Every table, the alerts and the tournament, for the floor staff."""
-        e = html.escape
-        tables = self._query(
-            "SELECT t.id, t.last_seq, t.status, (SELECT count(*) FROM hands h WHERE "
-            "h.table_id = t.id) FROM tables t ORDER BY t.id"
-        )
-        alerts = self._query(
-            "SELECT table_id, rule, text FROM alerts WHERE NOT resolved ORDER BY id DESC LIMIT 20"
-        )
-        tournaments = self._query("SELECT name, state FROM tournaments ORDER BY created DESC")
-        parts = [
-            f"<h1>{e(tr('floor.web.title', lang))}</h1>"
-            f"<p id='user'>{e(tr('floor.web.logged_in', lang, name=user))}</p><div class='grid'>"
-        ]
-        for table_id, last_seq, status, hands in tables:
-            seats = status.get("seats", {})
-            rows = "".join(
-                f"<tr><td>{e(n)}</td><td>{e(s['player'])}</td><td>{s['stack']}</td></tr>"
-                for n, s in sorted(seats.items(), key=lambda item: int(item[0]))
-            )
-            free = int(status.get("max_seats", 10)) - len(seats)
-            summary = tr(
-                "floor.web.table", lang, table=table_id, hands=hands, free=free, seq=last_seq
-            )
-            parts.append(
-                f"<div class='card table' id='table-{e(table_id)}'><h3>{e(summary)}</h3>"
-                f"<table>{rows}</table></div>"
-            )
-        parts.append("</div>")
-        parts.append(f"<h2>{e(tr('floor.web.alerts', lang))}</h2><ul id='alerts'>")
-        for table_id, rule, text in alerts:
-            parts.append(f"<li class='alert'>{e(table_id or '')} {e(rule)}: {e(text)}</li>")
-        parts.append("</ul>")
-        for name, state in tournaments:
-            decisions = "".join(f"<li>{e(d)}</li>" for d in state.get("decisions", []))
-            left = tr(
-                "floor.clock.players",
-                lang,
-                left=state.get("left", 0),
-                entries=state.get("entries", 0),
-            )
-            parts.append(
-                f"<h2>{e(name)}</h2><p>{e(left)}</p><ul class='decisions'>{decisions}</ul>"
-            )
-        return self._page(tr("floor.web.title", lang), "".join(parts), refresh=3)
-
-
-def dumps(value: Any) -> str:
-    """JSON for the pages' data (kept for the API the dashboard will grow)."""
-    return json.dumps(value, separators=(",", ":"))
+            return tr("floor.plan.applied", lang, steps=len(plan.steps))
+        webstore.write(db, staff, action, "", "SELECT 1", ())
+        return tr(f"floor.t.{action}_done", lang)

@@ -59,6 +59,10 @@ log = logging.getLogger(__name__)
 STREAM = "FLOOR_EVENTS"
 EVENTS = "floor.events"
 COMMANDS = "floor.cmd"
+NOTICES = "floor.notices"
+"""Core NATS subject of a table's alerts (floor calls among them) and device faults."""
+NOTICE_EVERY = 10.0
+"""Seconds between two notices when nothing changed (the floor sees the table alive)."""
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 BATCH = 64
 """Records published before waiting for their acknowledgements."""
@@ -75,11 +79,13 @@ class FloorConfig:
     ca: str = ""
     cert: str = ""
     key: str = ""
+    seed: str = ""
+    """The table's NKey seed file (instead of user and password; see ``natsconf``)."""
 
     @classmethod
     def from_config(cls, section: dict[str, Any]) -> FloorConfig:
         """Read ``[floor]``; unknown keys, a bad table id or a half TLS set-up are errors."""
-        known = {"url", "table", "user", "password", "ca", "cert", "key"}
+        known = {"url", "table", "user", "password", "ca", "cert", "key", "seed"}
         unknown = sorted(set(section) - known)
         if unknown:
             names = ", ".join(sorted(known))
@@ -94,6 +100,10 @@ class FloorConfig:
             )
         if bool(config.cert) != bool(config.key):
             raise ConfigError("[floor] cert and key go together (the table's client certificate).")
+        if config.seed and (config.user or config.password):
+            raise ConfigError(
+                "[floor] seed (an NKey) replaces user and password; give one or the other."
+            )
         return config
 
     def ssl_context(self) -> ssl.SSLContext | None:
@@ -282,6 +292,18 @@ class FloorLink:
         self._wake: asyncio.Event | None = None
         self._stopping = False
         self._thread: threading.Thread | None = None
+        self._alerts: list[Any] | None = None
+        self._faults: dict[str, str] = {}
+        self._alerts_sent = 0
+        self._faults_sent: dict[str, str] | None = None
+        self._notice_at = 0.0
+
+    def watch(self, alerts: list[Any], faults: dict[str, str]) -> None:
+        """Report the controller's alerts (a seat's floor call among them) and its device
+        faults to the floor on ``floor.notices.<table>`` (core NATS, best effort: the
+        journal does not keep them). ``alerts`` only grows; both are read, never changed."""
+        self._alerts = alerts
+        self._faults = faults
 
     # ------------------------------------------------------------ lifecycle (any thread)
 
@@ -397,6 +419,7 @@ class FloorLink:
                     servers=[self.config.url],
                     user=self.config.user or None,
                     password=self.config.password or None,
+                    nkeys_seed=self.config.seed or None,
                     tls=self.config.ssl_context(),
                     name=f"table-{self.config.table}",
                     inbox_prefix=f"_INBOX_{self.config.table}".encode(),
@@ -432,6 +455,7 @@ class FloorLink:
             if nc.is_closed or not nc.is_connected:
                 raise ConnectionError("the connection to NATS was lost")
             self._wake.clear()
+            await self._notices(nc)
             records = read_outbox(self.journal_path, self.acked)
             if not records:
                 with contextlib.suppress(asyncio.TimeoutError):
@@ -462,6 +486,25 @@ class FloorLink:
                     "INSERT OR REPLACE INTO cursor (k, v) VALUES ('acked', ?)", (self.acked,)
                 )
             self._changed()
+
+    async def _notices(self, nc: Any) -> None:
+        """Publish new alerts and the current faults, when they changed or now and then."""
+        if self._alerts is None:
+            return
+        fresh = self._alerts[self._alerts_sent :]
+        faults = dict(self._faults)
+        now = time.monotonic()
+        if not fresh and faults == self._faults_sent and now - self._notice_at < NOTICE_EVERY:
+            return
+        alerts = [
+            {"time": a.time, "text": a.text, "device": a.device, "key": a.key, "params": a.params}
+            for a in fresh[-100:]
+        ]
+        body = {"table": self.config.table, "faults": faults, "alerts": alerts}
+        await nc.publish(f"{NOTICES}.{self.config.table}", msgpack.packb(body))
+        self._alerts_sent += len(fresh)
+        self._faults_sent = faults
+        self._notice_at = now
 
     async def _command(self, msg: Any) -> None:
         try:
