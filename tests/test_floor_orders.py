@@ -228,9 +228,9 @@ def test_tda_17_levels_and_breaks_change_at_one_moment_on_every_table(
         levels = sim.table.levels
         assert levels is not None and levels.started_at is not None
         start = _wall(sim, levels.started_at)
-        # Told 3 s late, T3 would be 3 s off without the common instant; the margin is
-        # for reading two clocks on a loaded machine.
-        assert abs(start - at) < 0.5, (sim.table_id, start - at)
+        # Told at least 3 s late, T3 would be 3 s off without the common instant; the
+        # margin (half of that) is for reading two clocks on a loaded machine.
+        assert abs(start - at) < 1.5, (sim.table_id, start - at)
     played = {s.table_id: len(s.table.records) for s in sims}
     assert wait_until(lambda: all(len(s.table.records) > played[s.table_id] for s in sims))
     for sim in sims:
