@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from typing import Any
 
 import psycopg
@@ -66,12 +67,16 @@ def test_balancing_waits_for_the_floor_and_applies_exactly_the_plan(pg_conninfo:
         }
         before = {t: dict(s) for t, s in d.room.items()}
         sent.clear()
-        await d._hand_finished("A", _hand("A", d.room["A"]))
-        unmoved = d.room == before and not sent
+        await d._hand_finished("A", _hand("A", d.room["A"]), time.time())
+        # Nobody moves before the floor confirms (C, four short, is only held: TDA-25).
+        moved = [c for _, c in sent if c["kind"] in ("remove", "seat")]
+        unmoved = d.room == before and not moved
+        sent.clear()
         plan = d.plan()
         with pytest.raises(IllegalAction, match="The room changed") as stale:
             await d.apply("0" * 16)
         applied = await d.apply(plan.token)
+        await d.orders.settle()  # the moves are carried out seat by seat
         after = {t: len(s) for t, s in d.room.items()}
         again = d.plan()
         with pytest.raises(IllegalAction, match="no seat move") as nothing:
@@ -97,8 +102,15 @@ def test_balancing_waits_for_the_floor_and_applies_exactly_the_plan(pg_conninfo:
     assert out["keys"] == ("floor.plan.changed", "floor.plan.none")
     # Each move: taken off at its table, seated at C with the chips the table reported.
     kinds = [(t, c["kind"]) for t, c in sent]
-    assert kinds == [(steps[0].table, "remove"), ("C", "seat"), (steps[1].table, "remove"),
-                     ("C", "seat")]  # fmt: skip
+    assert sorted(kinds) == sorted([(steps[0].table, "remove"), ("C", "seat"),
+                                    (steps[1].table, "remove"), ("C", "seat")])  # fmt: skip
+    for step in steps:  # each player is taken off before he is seated at C
+        assert step.move is not None
+        player = step.move.player
+        removed = next(i for i, (_, c) in enumerate(sent) if c.get("player") == player)
+        seated = max(i for i, (_, c) in enumerate(sent) if c.get("player") == player)
+        assert sent[removed][1]["kind"] == "remove" and sent[seated][1]["kind"] == "seat"
+        assert removed < seated
     assert all(c["chips"] == 1000 for _, c in sent if c["kind"] == "seat")
     for step in steps:
         assert step.move is not None
@@ -150,6 +162,6 @@ def test_pause_and_resume_reach_every_table_and_stop_the_clock(pg_conninfo: str)
     assert row is not None and row[0] is None and row[1] >= 0.05  # the pause is left out
     tables = {"A", "B", "C"}
     assert {t for t, c in pause_cmds if c == {"kind": "levels", "action": "pause"}} == tables
-    assert {t for t, c in pause_cmds if c == {"kind": "deal", "hands": 0}} == tables
+    assert {t for t, c in pause_cmds if c == {"kind": "deal", "hands": 0, "round": 0}} == tables
     assert {t for t, c in resume_cmds if c == {"kind": "levels", "action": "resume"}} == tables
-    assert {t for t, c in resume_cmds if c == {"kind": "deal", "hands": None}} == tables
+    assert {t for t, c in resume_cmds if c == {"kind": "deal", "hands": None, "round": 0}} == tables

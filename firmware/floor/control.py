@@ -159,7 +159,8 @@ class StaffDirector(Director):
             if self.paused:
                 raise IllegalAction("The tournament is paused already.", key="floor.t.paused")
             await self._all({"kind": "levels", "action": "pause"}, "pause the level clock")
-            await self._all({"kind": "deal", "hands": 0}, "stop dealing")
+            round_ = self.hfh.round if self.hfh is not None else 0
+            await self._deal_all(0, round_)  # stop dealing after the current hands
             self.paused, self.paused_at = True, time.time()
             await self.conn.execute(
                 "INSERT INTO clock_pauses (tournament_id, paused_at) VALUES (%s, %s) "
@@ -179,9 +180,8 @@ class StaffDirector(Director):
                 await self._deal_all(None)
             else:
                 due = [t for t in self.room if self.hfh.may_deal(t)]
-                replies = await asyncio.gather(
-                    *(self.command(t, {"kind": "deal", "hands": 1}) for t in due)
-                )
+                order = {"kind": "deal", "hands": 1, "round": self.hfh.round}
+                replies = await asyncio.gather(*(self.command(t, dict(order)) for t in due))
                 self._check(list(replies), "deal the hand-for-hand hand")
             await self.conn.execute(
                 "UPDATE clock_pauses SET paused_at = NULL, paused_seconds = paused_seconds + %s "
