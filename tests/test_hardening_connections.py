@@ -171,3 +171,21 @@ def test_a_connection_turned_away_by_a_cap_is_told_why_in_both_languages(
         second.close()
     finally:
         r.stop()
+
+
+def test_a_connection_without_hello_is_told_why_before_it_is_closed(
+    tmp_path: pathlib.Path,
+) -> None:
+    r = JournaledRig(tmp_path, limits=Limits(hello_seconds=0.2))
+    try:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(GUARD)
+        sock.connect(r.socket)
+        (refused,) = frames_until_closed(sock)
+        assert refused["key"] == "protocol.hello.timeout"
+        assert refused["reason"] == " / ".join(
+            tr("protocol.hello.timeout", lang, seconds="0.2") for lang in ("en", "es")
+        )
+        sock.close()
+    finally:
+        r.stop()

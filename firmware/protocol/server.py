@@ -268,6 +268,8 @@ class TableServer(TableRequests):
                             reader.read(READ_SIZE), max(0.0, hello_by - loop.time())
                         )
                     except TimeoutError:
+                        seconds = f"{self.limits.hello_seconds:g}"
+                        self._tell_before_hello(client, "protocol.hello.timeout", seconds=seconds)
                         raise Closing(
                             f"no hello within {self.limits.hello_seconds:g} seconds"
                         ) from None
@@ -545,6 +547,13 @@ class TableServer(TableRequests):
 
     def _refuse(self, client: ClientState, exc: PokerTableError) -> None:
         self._queue(client, refusal(exc))
+
+    def _tell_before_hello(self, client: ClientState, key: str, **params: Any) -> None:
+        """Queue a ``refused`` for ``client``, which has not said hello (its language is
+        not known): the catalog's sentence for ``key`` in every language, on one line."""
+        message = {"type": "refused", "reason": both_languages(key, **params), "key": key}
+        client.outbox.append(encode({**message, "params": params}))
+        client.wake.set()
 
     async def _hello(self, client: ClientState, message: dict[str, Any]) -> None:
         terminal = message.get("terminal")
