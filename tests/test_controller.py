@@ -16,6 +16,7 @@ from firmware.hal import (
     Post,
 )
 from firmware.service.controller import Controller
+from firmware.service.controller_state import KEEP_ALERTS
 from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
@@ -110,6 +111,19 @@ def test_repeated_sequence_number_is_applied_once(ctl: Controller) -> None:
         parse_card("Kd"),
         parse_card("7c"),
     ]
+
+
+def test_an_alert_flood_is_bounded_and_keeps_the_open_device_fault(ctl: Controller) -> None:
+    ctl.post(DeviceFault("trays", 0.0, "The chip trays stopped answering: check the cable."))
+    ctl.run_pending()
+    limit = KEEP_ALERTS
+    for _ in range(limit + 50):  # a seat asking for the clock again and again
+        ctl.post(ButtonPressed("panel", 0.0, "seat2.time"))
+    ctl.run_pending()
+    assert len(ctl.alerts) == limit
+    assert ctl.alerts[0].device == "trays" and "chip trays" in ctl.alerts[0].text
+    assert ctl.alerts[-1].key == "alert.ask_clock"
+    assert ctl.alerts.added == limit + 51
 
 
 def test_device_fault_pauses_and_recovery_applies_held_reads_in_order(ctl: Controller) -> None:

@@ -21,8 +21,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from firmware.i18n import tr
 from firmware.protocol.client import ClientClosed, TableClient
-from firmware.protocol.framing import encode
+from firmware.protocol.framing import Decoder, encode
 from firmware.protocol.limits import Limits
 from tests.hardening_kit import GUARD, JournaledRig, answer
 
@@ -137,3 +138,54 @@ def test_thousands_of_idle_connections_and_a_flood_leave_the_table_playing(
     lines = [r for r in caplog.records if r.name == "firmware.protocol"]
     assert len(lines) < 100, len(lines)
     assert rig.thread.is_alive()
+
+
+def frames_until_closed(sock: socket.socket) -> list[dict[str, object]]:
+    """Every message the server sends ``sock`` until it closes the connection."""
+    decoder = Decoder()
+    messages: list[dict[str, object]] = []
+    while chunk := sock.recv(4096):
+        messages.extend(decoder.feed(chunk))
+    return messages
+
+
+def test_a_connection_turned_away_by_a_cap_is_told_why_in_both_languages(
+    tmp_path: pathlib.Path,
+) -> None:
+    r = JournaledRig(tmp_path, limits=Limits(pending_per_listener=1))
+    try:
+        first = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        first.connect(r.socket)
+        deadline = time.monotonic() + GUARD
+        while waiting(r) < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        second = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        second.settimeout(GUARD)
+        second.connect(r.socket)
+        (refused,) = frames_until_closed(second)
+        assert refused["key"] == "protocol.limit.connections"
+        assert refused["reason"] == " / ".join(
+            tr("protocol.limit.connections", lang) for lang in ("en", "es")
+        )
+        first.close()
+        second.close()
+    finally:
+        r.stop()
+
+
+def test_a_connection_without_hello_is_told_why_before_it_is_closed(
+    tmp_path: pathlib.Path,
+) -> None:
+    r = JournaledRig(tmp_path, limits=Limits(hello_seconds=0.2))
+    try:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(GUARD)
+        sock.connect(r.socket)
+        (refused,) = frames_until_closed(sock)
+        assert refused["key"] == "protocol.hello.timeout"
+        assert refused["reason"] == " / ".join(
+            tr("protocol.hello.timeout", lang, seconds="0.2") for lang in ("en", "es")
+        )
+        sock.close()
+    finally:
+        r.stop()

@@ -1,9 +1,12 @@
 """Hand history in a real SQLite file: queries by hand, seat, player and time; exports."""
 
+import pathlib
+
 import pytest
 
 from firmware.engine.histories.phh import loads_phh, play_phh
-from firmware.service.history import HandHistory
+from firmware.i18n import tr
+from firmware.service.history import HandHistory, main_history
 from firmware.table.script import parse_event
 from hal_sim.table_soak import Soak
 
@@ -58,3 +61,13 @@ def test_retention_keeps_the_newest_hands(played) -> None:  # type: ignore[no-un
     numbers = list(history.numbers())
     assert history.prune(keep_hands=10) == len(numbers) - 10
     assert list(history.numbers()) == numbers[-10:]
+
+
+def test_listing_an_empty_history_says_there_are_no_hands(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "history.sqlite")
+    HandHistory(db).close()
+    for lang in ("en", "es"):
+        assert main_history(["--db", db, "list"], lang) == 0
+        assert capsys.readouterr().out == tr("cli.history.none", lang) + "\n"

@@ -181,3 +181,11 @@ def test_a_showdown_that_cannot_be_finished_is_an_error_not_a_crash() -> None:
     assert entry.hand is not None
     with pytest.raises(HandHistoryError, match="cannot be finished"):
         decide_phh(entry.hand, GameKind.CASH, finish_showdown=True)
+
+
+def test_a_stack_finer_than_the_unit_is_named_in_good_english() -> None:
+    good = (DATA / "heads_up_uncalled_eur.txt").read_text(encoding="utf-8")
+    text = good.replace("(€12.35 in chips)", "(€12.355 in chips)")
+    (entry,) = loads_pokerstars(text, name="fine.txt", unit=Decimal("0.01"))
+    assert entry.hand is None and entry.error is not None
+    assert "a starting stack is 12.355, which is not a whole number" in entry.error

@@ -104,6 +104,7 @@ def missing_database(command: str, path: str) -> str | None:
 
 
 def _history(argv: list[str]) -> int:
+    from firmware.cli.lang import cli_lang
     from firmware.service.history import main_history
 
     db = "/var/lib/pokertable/history.sqlite"
@@ -116,7 +117,7 @@ def _history(argv: list[str]) -> int:
     if problem is not None:
         print(problem, file=sys.stderr)
         return 1
-    return main_history(argv)
+    return main_history(argv, cli_lang())
 
 
 def _audit(argv: list[str]) -> int:

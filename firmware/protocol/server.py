@@ -40,7 +40,7 @@ import threading
 from typing import Any
 
 from firmware.errors import PokerTableError
-from firmware.i18n import LANGUAGES
+from firmware.i18n import LANGUAGES, tr
 from firmware.protocol.auth import AuthError, StaffDirectory, TerminalSecrets
 from firmware.protocol.clients import ClientState, Closing
 from firmware.protocol.framing import MAX_MESSAGE, Decoder, FrameError, encode
@@ -74,9 +74,16 @@ MAX_OUTBOX = 64
 
 READ_SIZE = 16 * 1024
 
+
+def both_languages(key: str, **params: Any) -> str:
+    """The catalog's sentence for ``key`` in every language, on one line (for a
+    connection that has not said hello, whose language is not known)."""
+    return " / ".join(tr(key, lang, **params) for lang in LANGUAGES)
+
+
 LIMIT_REFUSAL = {
     "type": "refused",
-    "reason": "The table has too many connections waiting; try again in a few seconds.",
+    "reason": both_languages("protocol.limit.connections"),
     "key": "protocol.limit.connections",
 }
 """Sent to a connection turned away by a cap, before it is closed."""
@@ -261,6 +268,8 @@ class TableServer(TableRequests):
                             reader.read(READ_SIZE), max(0.0, hello_by - loop.time())
                         )
                     except TimeoutError:
+                        seconds = f"{self.limits.hello_seconds:g}"
+                        self._tell_before_hello(client, "protocol.hello.timeout", seconds=seconds)
                         raise Closing(
                             f"no hello within {self.limits.hello_seconds:g} seconds"
                         ) from None
@@ -538,6 +547,13 @@ class TableServer(TableRequests):
 
     def _refuse(self, client: ClientState, exc: PokerTableError) -> None:
         self._queue(client, refusal(exc))
+
+    def _tell_before_hello(self, client: ClientState, key: str, **params: Any) -> None:
+        """Queue a ``refused`` for ``client``, which has not said hello (its language is
+        not known): the catalog's sentence for ``key`` in every language, on one line."""
+        message = {"type": "refused", "reason": both_languages(key, **params), "key": key}
+        client.outbox.append(encode({**message, "params": params}))
+        client.wake.set()
 
     async def _hello(self, client: ClientState, message: dict[str, Any]) -> None:
         terminal = message.get("terminal")

@@ -49,7 +49,7 @@ from firmware.hal import (
 )
 from firmware.hal.backends import open_devices
 from firmware.service.chipbets import ChipBets
-from firmware.service.controller_state import Alert, ControllerState, DiagSession
+from firmware.service.controller_state import Alert, AlertLog, ControllerState, DiagSession
 from firmware.service.diag import DeviceRates
 from firmware.service.registry import TagRegistry
 from firmware.service.safety import Stops, Trials
@@ -102,7 +102,7 @@ class Controller(Stops, TechnicianMode):
         self.trials = Trials()
         """Where each event is tried before it is journaled (a twin of the table)."""
         self.chip_bets = ChipBets(registry)
-        self.alerts: list[Alert] = []
+        self.alerts = AlertLog(self.state.faults)
         self.display_names: dict[str, dict[str, str]] = {}
         """Each device's display name by language (the configuration's ``display_name``)."""
         self.players: dict[str, str] = {}

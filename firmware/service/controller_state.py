@@ -1,6 +1,7 @@
 """What the controller knows beyond the table (split from :mod:`firmware.service.controller`).
 
-:class:`Alert` is a sentence for the dealer console; :class:`ControllerState`
+:class:`Alert` is a sentence for the dealer console, :class:`AlertLog` the
+bounded list of them; :class:`ControllerState`
 the faults, readers, chip zones, LEDs and the controller's own pauses;
 :class:`DiagSession` one run of the technician's diagnostics.
 """
@@ -24,6 +25,38 @@ class Alert:
     key: str | None = None
     """A message-catalog key: the views show the alert in each screen's language."""
     params: dict[str, Any] = field(default_factory=dict)
+
+
+KEEP_ALERTS = 200
+"""Alerts the controller keeps (the console shows the last few; a flood must not grow memory)."""
+
+
+class AlertLog(list[Alert]):
+    """The console's alerts, newest last, at most ``limit`` of them.
+
+    When full, the oldest alert goes first, except that an alert about a device
+    still in fault (``faults``, not yet recovered) goes only when nothing else is
+    left to drop: a flood of other alerts never buries a device fault. ``added``
+    counts every alert ever appended (a reader's cursor: see
+    :class:`~firmware.service.floorlink.FloorLink`).
+    """
+
+    def __init__(self, faults: dict[str, str], limit: int = KEEP_ALERTS) -> None:
+        super().__init__()
+        self.faults = faults
+        self.limit = limit
+        self.added = 0
+
+    def append(self, alert: Alert) -> None:
+        """Add ``alert`` and drop the oldest ones beyond the limit."""
+        super().append(alert)
+        self.added += 1
+        while len(self) > self.limit:
+            drop = next(
+                (i for i, a in enumerate(self) if a.device is None or a.device not in self.faults),
+                0,
+            )
+            del self[drop]
 
 
 @dataclass
@@ -68,4 +101,4 @@ class DiagSession:
     """Device events that reached the controller during the test (not applied)."""
 
 
-__all__ = ["Alert", "ControllerState", "DiagSession"]
+__all__ = ["KEEP_ALERTS", "Alert", "AlertLog", "ControllerState", "DiagSession"]

@@ -301,7 +301,9 @@ class FloorLink:
     def watch(self, alerts: list[Any], faults: dict[str, str]) -> None:
         """Report the controller's alerts (a seat's floor call among them) and its device
         faults to the floor on ``floor.notices.<table>`` (core NATS, best effort: the
-        journal does not keep them). ``alerts`` only grows; both are read, never changed."""
+        journal does not keep them). Both are read, never changed; ``alerts`` keeps only its
+        newest entries, so its ``added`` count (every alert ever appended, when it has one)
+        tells which are new."""
         self._alerts = alerts
         self._faults = faults
 
@@ -491,7 +493,9 @@ class FloorLink:
         """Publish new alerts and the current faults, when they changed or now and then."""
         if self._alerts is None:
             return
-        fresh = self._alerts[self._alerts_sent :]
+        total = getattr(self._alerts, "added", len(self._alerts))
+        new = min(total - self._alerts_sent, len(self._alerts))
+        fresh = self._alerts[len(self._alerts) - new :] if new > 0 else []
         faults = dict(self._faults)
         now = time.monotonic()
         if not fresh and faults == self._faults_sent and now - self._notice_at < NOTICE_EVERY:
@@ -502,7 +506,7 @@ class FloorLink:
         ]
         body = {"table": self.config.table, "faults": faults, "alerts": alerts}
         await nc.publish(f"{NOTICES}.{self.config.table}", msgpack.packb(body))
-        self._alerts_sent += len(fresh)
+        self._alerts_sent = total
         self._faults_sent = faults
         self._notice_at = now
 

@@ -26,6 +26,7 @@ from firmware.engine.events import StartHand, from_record, to_record
 from firmware.engine.hand import Hand
 from firmware.engine.rules import GameKind
 from firmware.errors import HandHistoryError
+from firmware.i18n import tr
 from firmware.service.storage import opening
 from firmware.table import events as te
 
@@ -243,8 +244,9 @@ def _eastern(when: datetime) -> datetime:
         return when - timedelta(hours=5)  # no time-zone data: Eastern standard time
 
 
-def main_history(argv: list[str] | None = None) -> int:
-    """``pokertable history list|show``: query and export the hand history."""
+def main_history(argv: list[str] | None = None, lang: str = "en") -> int:
+    """``pokertable history list|show``: query and export the hand history (``lang``:
+    the language of its sentences)."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="pokertable history", description=__doc__)
@@ -267,7 +269,10 @@ def main_history(argv: list[str] | None = None) -> int:
     history = HandHistory(args.db)
     try:
         if args.command == "list":
-            for record in history.find(args.seat, args.player, args.since, args.until, args.limit):
+            records = list(history.find(args.seat, args.player, args.since, args.until, args.limit))
+            if not records:
+                print(tr("cli.history.none", lang))
+            for record in records:
                 winners = sorted({w for pot in record["pots"] for w in pot["winners"]})
                 void = f"void: {record['void']}" if record["void"] else ""
                 seats = ",".join(map(str, record["seats"]))

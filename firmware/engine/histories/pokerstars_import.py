@@ -222,27 +222,28 @@ def _read_hand(text: str, name: str, unit: Decimal | None, first: int) -> PHHHan
     chips_unit = unit if unit is not None else unit_for(money)
 
     def chips(values: list[Decimal], what: str) -> tuple[int, ...]:
-        return tuple(to_chips(v, chips_unit, f"the {what}", where) for v in values)
+        """Each of ``values`` in chips; ``what`` names one of them (``a starting stack``)."""
+        return tuple(to_chips(v, chips_unit, what, where) for v in values)
 
     ignored: dict[str, object] = {"_rake": to_chips(rake, chips_unit, "the rake", where)}
     fixed = variant == "FT"
     return PHHHand(
         source=where,
         variant=variant,
-        antes=slots_to_players(chips(antes, "antes")),
-        blinds_or_straddles=slots_to_players(chips(blinds, "blinds")),
+        antes=slots_to_players(chips(antes, "an ante")),
+        blinds_or_straddles=slots_to_players(chips(blinds, "a blind")),
         min_bet=None if fixed else to_chips(big, chips_unit, "the big blind", where),
         small_bet=to_chips(small, chips_unit, "the small bet", where) if fixed else None,
         big_bet=to_chips(big, chips_unit, "the big bet", where) if fixed else None,
-        starting_stacks=chips(stacks, "stacks"),
+        starting_stacks=chips(stacks, "a starting stack"),
         actions=tuple(deals + actions),
         ante_trimming_status=False,
         seats=tuple(order),
         players=tuple(names),
-        dead=chips(dead, "dead blinds") if any(dead) else None,
+        dead=chips(dead, "a dead blind") if any(dead) else None,
         ignored=ignored,
         unit=chips_unit,
-        winnings=chips(won, "winnings"),
+        winnings=chips(won, "an amount won"),
     )
 
 
