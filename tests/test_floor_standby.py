@@ -73,7 +73,7 @@ def test_a_standby_floor_takes_over_without_double_ingesting(
     )
     sim = SimTable("T1", str(tmp_path / "T1"), FloorConfig(nats_server.url, "T1"), seats=6,
                    seed=11, pace=0.002)  # fmt: skip
-    sim.seat({1: ("ana", 200), 2: ("beto", 200), 3: ("carla", 200)})
+    sim.seat({1: ("ana", 10**6), 2: ("beto", 10**6), 3: ("carla", 10**6)})  # deep: play goes on
     sim.start()
     first = second = None
     try:
