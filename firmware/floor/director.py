@@ -42,6 +42,7 @@ from firmware.errors import IllegalAction
 from firmware.floor import mtt
 from firmware.floor.commands import CommandQueue
 from firmware.floor.ingest import Ingested
+from firmware.floor.storeconn import StoreConnection
 from firmware.table.draws import Move, table_should_pause
 from firmware.table.tournament import LevelSchedule
 
@@ -89,13 +90,14 @@ class Director:
     """Runs one tournament over its tables.
 
     :param spec: The tournament.
-    :param conn: PostgreSQL (autocommit).
+    :param conn: PostgreSQL (autocommit; the floor's :class:`StoreConnection` reconnects
+        when the server comes back).
     :param command: Sends a command to a table.
     :param rng: The draw's randomness (production: :class:`random.SystemRandom`).
     """
 
     spec: TournamentSpec
-    conn: AsyncConnection[Any]
+    conn: AsyncConnection[Any] | StoreConnection
     command: Command
     rng: random.Random = field(default_factory=random.SystemRandom)
     room: dict[str, dict[int, str]] = field(default_factory=dict)
@@ -173,7 +175,8 @@ class Director:
             (player, player),
         )
         await self.conn.execute(
-            "INSERT INTO registrations (tournament_id, player_id, entry) VALUES (%s, %s, %s)",
+            "INSERT INTO registrations (tournament_id, player_id, entry) VALUES (%s, %s, %s) "
+            "ON CONFLICT DO NOTHING",  # sent again after a lost server: stored once
             (self.spec.id, player, entry),
         )
 

@@ -20,6 +20,7 @@ import psycopg
 from firmware.floor.commands import send_command
 from firmware.floor.ingest import Ingestor, ensure_stream
 from firmware.floor.store import create_schema
+from firmware.floor.storeconn import StoreConnection
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,9 @@ class Floor:
         self.password = password
         self.nc: Any = None
         self.js: Any = None
-        self.conn: psycopg.AsyncConnection[Any] | None = None
+        self.conn: StoreConnection | None = None
+        """Everything but the ingest (the director, the dashboard's calls): reconnected
+        and the statement sent again whenever PostgreSQL comes back."""
         self.ingestor: Ingestor | None = None
         self.ingest_conn: psycopg.AsyncConnection[Any] | None = None
         self.stopping = asyncio.Event()
@@ -62,7 +65,7 @@ class Floor:
         await ensure_stream(self.js)
         self.ingest_conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
         await create_schema(self.ingest_conn)
-        self.conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+        self.conn = await StoreConnection(self.conninfo).open()
         self.ingestor = Ingestor(self.ingest_conn)
 
     async def command(self, table: str, command: dict[str, Any]) -> dict[str, Any]:
