@@ -36,12 +36,12 @@ CHIPS = 1000
 BUY_IN = 100
 
 
-async def _until(check: Any, running: asyncio.Task[None] | None = None) -> None:
-    """Let the floor work until ``check()`` holds (a crashed director fails the test)."""
+async def _until(check: Any, director: Director, running: asyncio.Task[None]) -> None:
+    """Let the floor work until ``check()`` holds (a stopped director fails the test)."""
     while not check():
-        if running is not None and running.done():
-            running.result()  # raises what stopped the director
-            raise AssertionError("the director stopped before the tournament ended")
+        if running.done():
+            running.result()  # raises what crashed the director
+            raise AssertionError(f"The director stopped: {director.error or 'it finished'}.")
         await asyncio.sleep(0.05)
 
 
@@ -62,11 +62,11 @@ async def _play(url: str, pg: PostgresServer, tables: list[str]) -> tuple[Direct
     running = asyncio.create_task(director.run())
     st = director.standings
     assert st is not None
-    await _until(lambda: bool(st.busts), running)
+    await _until(lambda: bool(st.busts), director, running)
     pg.kill()  # kill -9 of PostgreSQL while the tables play on
-    await _until(lambda: floor.outages > 0, running)
+    await _until(lambda: floor.outages > 0, director, running)
     pg.start()
-    await _until(director.finished.is_set, running)
+    await _until(director.finished.is_set, director, running)
     await asyncio.wait_for(running, 60)  # a guard against a hang only
     floor.stopping.set()
     await ingest
@@ -119,3 +119,108 @@ def test_the_tournament_survives_kill_9_of_postgres_and_ends_correct(
             if sim._thread is not None and sim._thread.is_alive():
                 sim.stop()
         pg.stop()
+
+
+class Watched:
+    """The floor's commands, seen by the test: which went to the cut table while it was
+    cut off, and what it answered once it was back."""
+
+    def __init__(self, floor: Floor, cut_table: str) -> None:
+        self.floor = floor
+        self.cut_table = cut_table
+        self.cut = False
+        self.asked_while_cut: list[dict[str, Any]] = []
+        self.answers: list[dict[str, Any]] = []
+
+    async def command(self, table: str, command: dict[str, Any]) -> dict[str, Any]:
+        cut = table == self.cut_table and self.cut
+        if cut:
+            self.asked_while_cut.append(command)
+        reply = await self.floor.command(table, command)
+        if cut:
+            self.answers.append(reply)
+        return reply
+
+
+async def _play_cut(
+    url: str, conninfo: str, folder: Path
+) -> tuple[Director, list[SimTable], Watched]:
+    from bench.floor_room import CuttableLink
+
+    host, port = url.removeprefix("nats://").split(":")
+    link = await CuttableLink(host, int(port)).start()
+    tables = ["T1", "T2", "T3"]
+    sims = [
+        SimTable(
+            t,
+            str(folder / t),
+            FloorConfig(link.url if t == "T1" else url, t),
+            5,
+            LEVELS,
+            seed=i,
+            pace=0.002,
+        )
+        for i, t in enumerate(tables)
+    ]
+    for sim in sims:
+        sim.hands_to_play = 0  # the floor says when to deal
+        sim.start()
+    floor = Floor(conninfo, url)
+    await floor.open()
+    assert floor.conn is not None and floor.ingestor is not None
+    watched = Watched(floor, "T1")  # the final table: it never breaks
+    spec = TournamentSpec(
+        "mtt2", "Cut", BUY_IN, CHIPS, tuple(tables), seats_per_table=5, levels=tuple(LEVELS)
+    )
+    director = Director(spec, floor.conn, watched.command, random.Random(11))
+    floor.ingestor.listeners.append(director.on_ingested)
+    await director.create()
+    for number in range(PLAYERS):
+        await director.register(f"player{number:02d}")
+    ingest = asyncio.create_task(floor.ingest_forever())
+    await director.start()
+    running = asyncio.create_task(director.run())
+    st = director.standings
+    assert st is not None
+    await _until(lambda: bool(st.busts), director, running)
+    link.cut()  # table T1's network is gone; it plays on and journals
+    watched.cut = True
+    # The floor needs T1 (a player to move, a seat to fill): its command waits.
+    await _until(lambda: bool(watched.asked_while_cut), director, running)
+    t1 = sims[0]
+    await _until(lambda: t1.link is not None and not t1.link.connected, director, running)
+    link.mend()
+    await _until(director.finished.is_set, director, running)
+    await asyncio.wait_for(running, 60)  # a guard against a hang only
+    floor.stopping.set()
+    await ingest
+    await floor.close()
+    for sim in sims:
+        await asyncio.to_thread(sim.stop)
+    await link.close()
+    return director, sims, watched
+
+
+def test_a_table_cut_off_mid_tournament_is_waited_for_and_the_tournament_ends_correct(
+    nats_server: NatsServer, pg_conninfo: str, tmp_path: Path
+) -> None:
+    """The director asks the cut table again with the same command id until it answers,
+    instead of stopping the tournament; the table acts once and the result is exact."""
+    director, sims, watched = run(
+        asyncio.wait_for(_play_cut(nats_server.url, pg_conninfo, tmp_path), 1200)
+    )
+    assert director.error == ""
+    assert watched.asked_while_cut and all(reply.get("ok") for reply in watched.answers)
+    st = director.standings
+    assert st is not None and st.left == 0
+    assert sorted(st.places.values()) == list(range(1, PLAYERS + 1))
+    assert sum(st.won.values()) == PLAYERS * BUY_IN
+    winner = next(p for p, place in st.places.items() if place == 1)
+    stacks = [(s.player, s.stack) for sim in sims for s in sim.table.seating.seats.values()]
+    assert [entry for entry in stacks if entry[1] > 0] == [(winner, PLAYERS * CHIPS)]
+    with psycopg.connect(pg_conninfo) as conn:
+        for sim in sims:
+            stored = conn.execute(
+                "SELECT count(*) FROM hands WHERE table_id = %s", (sim.table_id,)
+            ).fetchone()
+            assert stored is not None and stored[0] == len(sim.table.records)

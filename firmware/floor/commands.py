@@ -58,6 +58,10 @@ async def send_command(
         except (nats.errors.TimeoutError, nats.errors.NoRespondersError):
             await asyncio.sleep(0.2)
             continue
+        except (nats.errors.OutboundBufferLimitError, nats.errors.ConnectionReconnectingError):
+            # The floor's own link to NATS is down: ask again once it is back.
+            await asyncio.sleep(0.5)
+            continue
         reply = msgpack.unpackb(msg.data)
         if not isinstance(reply, dict):
             break
