@@ -178,13 +178,7 @@ async def _measure(
 
 async def measure(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     """Start the servers, run, and stop them whatever happens."""
-    nats = NatsServer(folder / "nats").start()
-    pg = PostgresServer.temporary().start()
-    try:
-        return await _measure(args, folder, nats, pg)
-    finally:
-        room.stop_all()
-        room.stop_servers(nats, pg)
+    return await room.with_servers(folder, lambda nats, pg: _measure(args, folder, nats, pg))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -206,13 +206,7 @@ async def run_faults(
 
 async def faults(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     """Start the servers, run, and stop them whatever happens."""
-    nats = NatsServer(folder / "nats").start()
-    pg = PostgresServer.temporary().start()
-    try:
-        return await run_faults(args, folder, nats, pg)
-    finally:
-        room.stop_all()
-        room.stop_servers(nats, pg)
+    return await room.with_servers(folder, lambda nats, pg: run_faults(args, folder, nats, pg))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -163,13 +163,7 @@ async def _play(
 
 async def play(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     """Start the servers, run, and stop them whatever happens."""
-    nats = NatsServer(folder / "nats").start()
-    pg = PostgresServer.temporary().start()
-    try:
-        return await _play(args, folder, nats, pg)
-    finally:
-        room.stop_all()
-        room.stop_servers(nats, pg)
+    return await room.with_servers(folder, lambda nats, pg: _play(args, folder, nats, pg))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,8 +24,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -58,6 +59,8 @@ def start_tables(spec: dict[str, Any], nice: int = 10) -> subprocess.Popen[str]:
 
 _children: list[subprocess.Popen[str]] = []
 
+T = TypeVar("T")
+
 
 def stop_all() -> None:
     """Kill every child still running (after an error)."""
@@ -65,6 +68,20 @@ def stop_all() -> None:
         if child.poll() is None:
             child.kill()
             child.wait()
+
+
+async def with_servers(folder: Path, run: Callable[[Any, Any], Awaitable[T]]) -> T:
+    """Start a throw-away nats-server (in ``folder/nats``) and PostgreSQL, return
+    ``await run(nats, pg)``, and stop every child and both servers whatever happens."""
+    from firmware.floor.servers import NatsServer, PostgresServer
+
+    nats = NatsServer(folder / "nats").start()
+    pg = PostgresServer.temporary().start()
+    try:
+        return await run(nats, pg)
+    finally:
+        stop_all()
+        stop_servers(nats, pg)
 
 
 def stop_servers(*servers: Any) -> None:

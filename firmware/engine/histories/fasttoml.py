@@ -157,7 +157,7 @@ _LIMIT: Final = 10**18
 _INTS: Final = frozenset({int})
 _STRS: Final = frozenset({str})
 _BOOLS: Final = frozenset({bool})
-_PHH_KEYS: Final = frozenset(
+PHH_FIELDS: Final = frozenset(
     {
         "variant",
         "ante_trimming_status",
@@ -175,7 +175,8 @@ _PHH_KEYS: Final = frozenset(
         "_dead",
     }
 )
-"""The keys PHH hands use: bare keys, so they need no check."""
+"""The fields a PHH hand uses (the reader keeps others as ignored): bare keys, so
+they need no check here."""
 
 
 def _is_bare_key(key: str) -> bool:
@@ -221,7 +222,7 @@ def _scan_toml(text: str) -> dict[str, Any] | None:
         if equals < 0:
             return None
         key = text[pos:equals]
-        if key in data or (key not in _PHH_KEYS and not _is_bare_key(key)):
+        if key in data or (key not in PHH_FIELDS and not _is_bare_key(key)):
             return None
         try:
             value, pos = scan(text, equals + 3)

@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any, Final
 
 from firmware.engine.events import Event, StartHand
+from firmware.engine.histories.fasttoml import PHH_FIELDS
 from firmware.engine.histories.phh_actions import parse_action
 from firmware.engine.histories.phh_writer import slots_to_players
 from firmware.engine.rules import GameKind, HandConfig, Structure
@@ -28,24 +29,7 @@ MAX_ACTIONS: Final = 1000
 MAX_FILE_BYTES: Final = 256 * 1024 * 1024
 """Largest hand-history file read (a 10,000-hand ``.phhs`` file is about 4 MB)."""
 
-_KNOWN_FIELDS: Final = frozenset(
-    {
-        "variant",
-        "ante_trimming_status",
-        "antes",
-        "blinds_or_straddles",
-        "min_bet",
-        "small_bet",
-        "big_bet",
-        "starting_stacks",
-        "actions",
-        "finishing_stacks",
-        "winnings",
-        "seats",
-        "players",
-        "_dead",
-    }
-)
+_KNOWN_FIELDS: Final = PHH_FIELDS
 
 
 @dataclass(frozen=True)
