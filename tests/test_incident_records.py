@@ -138,11 +138,18 @@ def test_hg_8_face_up_card_remedy() -> None:
     ("body", "line", "message", "key"),
     [
         (
-            DEALT,
+            DEALT + "1 call\n",
             "dealer exposed As",
-            "The deal is complete; an exposed-card ruling applies only while dealing (TDA-27). "
-            "Report a card exposed by a player to the floor.",
+            "Betting has begun; an exposed-card ruling applies only to the deal, before the "
+            "first action (TDA-27). Report a card exposed by a player to the floor.",
             "error.incident.after_deal",
+        ),
+        (
+            DEALT,
+            "dealer exposed Qs",
+            "The card Qs was not dealt to a seat in this hand; only a hole card exposed while "
+            "dealing is ruled by TDA-27.",
+            "error.incident.not_hole_card",
         ),
         (
             "draw Ah Kd 7c\n",

@@ -61,6 +61,9 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "apply": ("floor",),
 }
 """Each dashboard action and the roles that may take it."""
+PAGES: dict[str, tuple[str, ...]] = {"/hands": ("floor",), "/hand": ("floor",)}
+"""Staff pages not every role may read: the hands show every player's hole cards, which
+a technician may never see (docs/security.md)."""
 IDLE_SECONDS = 30 * 60.0
 MAX_SECONDS = 12 * 3600.0
 MAX_FORM = 4096
@@ -227,6 +230,9 @@ class FloorWeb:
             self._send(request, 303, "", Location=f"/login?lang={lang}")
             return
         _, session = found
+        if session.role not in PAGES.get(path, STAFF_ROLES):
+            role = tr(f"floor.role.{session.role}", lang)
+            raise Refusal(403, tr("floor.web.forbidden", lang, role=role))
         one = {k: v[0] for k, v in query.items()}
         if path == "/hands":
             before = one.get("before")

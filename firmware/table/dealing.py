@@ -82,6 +82,9 @@ class TableHand:
         self.started_at = now
         self.log: list[te.TableEvent] = []
         self.empty_seats: list[int] = []
+        self.late_exposed: list[int] = []
+        """Hole cards reported exposed after the deal ended (TDA-27): applied on replay
+        at the moment each was dealt."""
         self.s = self._fresh()
 
     # ------------------------------------------------------------ state
@@ -206,6 +209,9 @@ class TableHand:
         if isinstance(event, te.EmptySeatDealt):
             self._empty_seat(event)
             return
+        if isinstance(event, te.ExposedCard) and self.s.dealt:
+            self._exposed_after_deal(event)
+            return
         snapshot = self._replay_guard()
         try:
             self._apply(event)
@@ -248,7 +254,8 @@ class TableHand:
                 "TDA-28", what, "", message="incident.killed", seat=event.seat, reason=event.reason
             )
         elif isinstance(event, te.ExposedCard):
-            incidents.exposed(self, event.card)
+            if event.card not in self.late_exposed:  # a late report acts when its card is drawn
+                incidents.exposed(self, event.card)
         elif isinstance(event, te.Misdeal):
             self._require_reason(event.reason)
             self.void("misdeal: " + event.reason, "misdeal", "incident.misdeal", why=event.reason)
@@ -338,12 +345,12 @@ class TableHand:
             else:
                 s.buffer[slot].append(card)
                 s.draws.append(Draw(card, "hole", self.seat(slot)))
-            self._maybe_finish_deal()
+            self._dealt_to_seat(card)
         elif role == "replacement":
             position = s.owed.pop(0)
             s.buffer[position].append(card)
             s.draws.append(Draw(card, "replacement", self.seat(position)))
-            self._maybe_finish_deal()
+            self._dealt_to_seat(card)
         elif role == "burn":
             s.draws.append(Draw(card, "burn"))
             self._engine(Burn(card))
@@ -352,6 +359,14 @@ class TableHand:
             s.draws.append(Draw(card, STREET_NAMES[s.hand.street + 1], public=True))
             s.board_buffer.append(card)
             self._maybe_deal_board()
+
+    def _dealt_to_seat(self, card: int) -> None:
+        """After a hole or replacement card: its late exposure (TDA-27), then the deal's end."""
+        if card in self.late_exposed:
+            incidents.exposed(self, card)
+            if self.s.hand.phase is Phase.COMPLETE:
+                return  # a misdeal
+        self._maybe_finish_deal()
 
     def _maybe_finish_deal(self) -> None:
         s = self.s
@@ -444,6 +459,28 @@ class TableHand:
         params.setdefault("why", reason)
         return_chips = "Return every chip to its owner; the button does not move."
         self.note(rule, reason, return_chips, (), key, **params)
+
+    def _exposed_after_deal(self, event: te.ExposedCard) -> None:
+        """A hole card reported exposed once the deal has ended, before anybody acted.
+
+        The last card of the deal ends it, so its exposure can only be reported now
+        (TDA-27: the button may then get two cards in a row). The hand is replayed as if
+        the report had come when that card was dealt: misdeal, or a replacement owed and
+        the exposed card as the first burn.
+        """
+        incidents.check_exposed_after_deal(self, event.card)
+        self.late_exposed.append(event.card)
+        try:
+            self.s = self._fresh()
+            for past in self.log:
+                if self.s.hand.phase is Phase.COMPLETE:
+                    break  # a misdeal at that card: the rest of the deal never happened
+                self._apply(past)
+        except IllegalAction:
+            self.late_exposed.pop()
+            self.s = self._replay_guard()()
+            raise
+        self.log.append(event)
 
     def _empty_seat(self, event: te.EmptySeatDealt) -> None:
         if event.seat in self.plan.seats or not 1 <= event.seat <= 10:

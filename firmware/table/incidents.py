@@ -11,22 +11,25 @@ Functions here act on a :class:`~firmware.table.dealing.TableHand`:
 from __future__ import annotations
 
 from firmware.engine.cards import format_card
+from firmware.engine.events import BetRaise, CheckCall, Fold
 from firmware.engine.hand import Phase
 from firmware.errors import IllegalAction
 from firmware.table.records import Draw, HandDesk
 
 STREETS = ("preflop", "flop", "turn", "river")
+HOLE_ROLES = ("hole", "dead", "replacement")
+"""Roles of the cards dealt to the seats (and to an empty seat's dead hand, HG-12)."""
 
 
 def exposed(th: HandDesk, card: int) -> None:
     s = th.s
-    if s.dealt:
+    if s.dealt:  # TableHand.apply replays a report made after the deal (see below)
         raise IllegalAction(
-            "The deal is complete; an exposed-card ruling applies only while dealing "
-            "(TDA-27). Report a card exposed by a player to the floor.",
+            "Betting has begun; an exposed-card ruling applies only to the deal, before the "
+            "first action (TDA-27). Report a card exposed by a player to the floor.",
             key="error.incident.after_deal",
         )
-    hole_draws = [d for d in s.draws if d.role in ("hole", "dead", "replacement")]
+    hole_draws = [d for d in s.draws if d.role in HOLE_ROLES]
     index = next((i for i, d in enumerate(hole_draws) if d.card == card), None)
     if index is None:
         raise IllegalAction(
@@ -60,6 +63,25 @@ def exposed(th: HandDesk, card: int) -> None:
         "incident.exposed",
         card=format_card(card),
     )
+
+
+def check_exposed_after_deal(th: HandDesk, card: int) -> None:
+    """Refuse an exposed-card report made after the deal unless nobody has acted yet and
+    ``card`` was dealt as a hole card (TDA-27: the remedy belongs to the deal)."""
+    s = th.s
+    if any(isinstance(e, Fold | CheckCall | BetRaise) for e in s.hand.events):
+        raise IllegalAction(
+            "Betting has begun; an exposed-card ruling applies only to the deal, before the "
+            "first action (TDA-27). Report a card exposed by a player to the floor.",
+            key="error.incident.after_deal",
+        )
+    if not any(d.card == card and d.role in HOLE_ROLES for d in s.draws):
+        raise IllegalAction(
+            f"The card {format_card(card)} was not dealt to a seat in this hand; "
+            "only a hole card exposed while dealing is ruled by TDA-27.",
+            key="error.incident.not_hole_card",
+            card=format_card(card),
+        )
 
 
 def face_up(th: HandDesk, card: int) -> None:

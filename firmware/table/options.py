@@ -111,9 +111,27 @@ class TableOptions:
         for name in ("raise_cap", "clock_seconds"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"The option {name} must be at least 1.")
-        for name in ("action_timer_seconds", "time_bank_seconds"):
+        for name in (
+            "action_timer_seconds",
+            "time_bank_seconds",
+            "min_buy_in_multiple",
+            "max_buy_in_multiple",
+            "reentry_wait_minutes",
+        ):
             if getattr(self, name) < 0:
                 raise ConfigError(f"The option {name} must be 0 or more.")
+        if not 0 <= self.clock_countdown_seconds <= self.clock_seconds:
+            raise ConfigError(
+                f"The option clock_countdown_seconds ({self.clock_countdown_seconds}) must be "
+                f"from 0 to clock_seconds ({self.clock_seconds}): the last seconds of the clock "
+                "are counted down (TDA-5)."
+            )
+        if 0 < self.max_buy_in_multiple < self.min_buy_in_multiple:
+            raise ConfigError(
+                f"The option max_buy_in_multiple ({self.max_buy_in_multiple}) is below "
+                f"min_buy_in_multiple ({self.min_buy_in_multiple}): no buy-in could be "
+                "accepted (CC-16). Raise the maximum, or give 0 for none."
+            )
         if not 1 <= self.limit_all_in_percent <= 100:
             raise ConfigError(
                 "The option limit_all_in_percent must be from 1 to 100, not "

@@ -30,8 +30,10 @@ from firmware.table.script_text import (
     check_line,
     check_name,
     decode_script,
+    quote_text,
     seconds,
     split_words,
+    strip_comment,
     whole,
 )
 from firmware.table.table import Table
@@ -115,7 +117,7 @@ def parse_script(text: str) -> Script:
     body: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         check_line(raw, number)
-        line = raw.split("#", 1)[0].strip()
+        line = strip_comment(raw)
         if not line:
             continue
         words = split_words(line, number)
@@ -462,9 +464,9 @@ def format_event(event: te.TableEvent) -> str:
     if isinstance(event, te.EmptySeatDealt):
         return f"dealer empty-seat {event.seat}"
     if isinstance(event, te.Misdeal):
-        return f"dealer misdeal {event.reason}"
+        return f"dealer misdeal {_said(event.reason)}"
     if isinstance(event, te.KillSeat):
-        return f"dealer kill {event.seat} {event.reason}"
+        return f"dealer kill {event.seat} {_said(event.reason)}"
     if isinstance(event, te.ShowCards):
         return f"show {event.seat} {format_cards(event.cards)}"
     if isinstance(event, te.MuckCards):
@@ -476,13 +478,13 @@ def format_event(event: te.TableEvent) -> str:
     if isinstance(event, te.SitDown):
         extra = " wait" if event.wait_for_big_blind else " owes-bb" if event.owes_big_blind else ""
         card = f" card:{event.card}" if event.card else ""
-        return f"sit {event.seat} {event.player} {event.chips}{extra}{card}"
+        return f"sit {event.seat} {quote_text(event.player)} {event.chips}{extra}{card}"
     if isinstance(event, te.DrawButton):
         return f"drawbutton {','.join(map(str, event.seats))} {format_cards(event.cards)}"
     if isinstance(event, te.FloorCall):
         return f"callfloor {event.seat}"
     if isinstance(event, te.FloorAnswer):
-        return f"floor answer {event.seat} {event.staff}"
+        return f"floor answer {event.seat} {_said(event.staff)}"
     if isinstance(event, te.SitOut):
         return f"{'sitout' if event.out else 'sitin'} {event.seat}"
     if isinstance(event, te.Away):
@@ -494,13 +496,13 @@ def format_event(event: te.TableEvent) -> str:
     if isinstance(event, te.SetButton):
         return f"setbutton {event.seat}"
     if isinstance(event, te.AdjustStack):
-        return f"floor adjust {event.seat} {event.chips} {event.reason}"
+        return f"floor adjust {event.seat} {event.chips} {_said(event.reason)}"
     if isinstance(event, te.AwardPot):
-        return f"floor award {','.join(map(str, event.seats))} {event.reason}"
+        return f"floor award {','.join(map(str, event.seats))} {_said(event.reason)}"
     if isinstance(event, te.VoidByFloor):
-        return f"floor void {event.reason}"
+        return f"floor void {_said(event.reason)}"
     if isinstance(event, te.UndoLast):
-        return f"floor undo {event.reason}"
+        return f"floor undo {_said(event.reason)}"
     if isinstance(event, te.DeckStep):
         if event.step == "show":
             return "deck show " + "".join("??" if c is None else format_card(c) for c in event.scan)
@@ -508,7 +510,7 @@ def format_event(event: te.TableEvent) -> str:
     if isinstance(event, te.DeckChange):
         if event.by == "seat":
             return f"deck request {event.seat}"
-        return f"deck change {event.by} {event.reason}".rstrip()
+        return f"deck change {event.by} {_said(event.reason)}".rstrip()
     if isinstance(event, te.LevelClock):
         return f"levels {event.action}" + (f" at {event.at}" if event.at is not None else "")
     if isinstance(event, te.DealOrder):
@@ -525,12 +527,17 @@ def format_event(event: te.TableEvent) -> str:
     if isinstance(event, te.GivePenalty):
         rounds = f" {event.rounds}" if event.penalty == "rounds" else ""
         later = " next" if event.next_hand else ""
-        return f"penalty {event.seat} {event.penalty}{rounds}{later} {event.reason}"
+        return f"penalty {event.seat} {event.penalty}{rounds}{later} {_said(event.reason)}"
     if isinstance(event, te.RepairCard):
         return f"deck repair {format_card(event.card)}"
     if isinstance(event, te.WithdrawCard):
         return f"deck withdraw {format_card(event.card)}"
     raise ScriptError(f"The event {event!r} has no script form.")
+
+
+def _said(text: str) -> str:
+    """A reason or a name of several words, quoted when it would not read back as it is."""
+    return quote_text(text, words=True) if text else ""
 
 
 def export_script(config: TableConfig, events: list[te.TableEvent], deck_ready: bool) -> str:
@@ -591,7 +598,7 @@ def iter_script_records(
 def _last_line(text: str) -> str:
     """The last line of a script that is not blank or a comment, words single-spaced."""
     for raw in reversed(text.splitlines()):
-        line = raw.split("#", 1)[0].strip()
+        line = strip_comment(raw)
         if line:
             return " ".join(line.split())
     return ""

@@ -48,6 +48,49 @@ def check_line(raw: str, number: int) -> None:
         )
 
 
+def strip_comment(raw: str) -> str:
+    """``raw`` without its comment and surrounding spaces: a ``#`` outside quotes starts
+    the comment (a quoted reason or name may hold one).
+
+    >>> strip_comment('floor void "table #3 spilled"  # a drink')
+    'floor void "table #3 spilled"'
+    """
+    if "#" not in raw:
+        return raw.strip()
+    quote = ""
+    escaped = False
+    for i, char in enumerate(raw):
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            if char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == "#":
+            return raw[:i].strip()
+    return raw.strip()  # an unclosed quote: split_words names it
+
+
+def quote_text(text: str, *, words: bool = False) -> str:
+    """``text`` written so that :func:`split_words` reads it back exactly.
+
+    As it is when that already holds (one word; with ``words``, words separated by
+    single spaces, as a reason is read); otherwise in double quotes.
+
+    >>> print(quote_text("Ana Pérez"), quote_text("dealer's error", words=True))
+    "Ana Pérez" "dealer's error"
+    >>> print(quote_text("wrong button", words=True))
+    wrong button
+    """
+    plain = text.split(" ") if words else [text]
+    if all(w and not any(c.isspace() or c in "'\"\\#" for c in w) for w in plain):
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def split_words(line: str, number: int) -> list[str]:
     """Split a line into words as a shell does (quotes group words).
 

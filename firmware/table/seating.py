@@ -100,6 +100,14 @@ class Seating:
                 f"Seat {seat} does not exist; this table has seats 1 to {opts.max_seats}.",
                 key="error.table.no_seat",
             )
+        if not isinstance(player, str) or not player.strip() or not player.isprintable():
+            # Names reach every screen, record and export one line each (a player
+            # directory in the configuration is not checked by the protocol's fields).
+            raise IllegalAction(
+                f"The name {player!r} cannot be seated: a player's name is printable text on "
+                "one line, with no control or invisible character.",
+                key="error.table.player_name",
+            )
         if seat in self.seats:
             raise IllegalAction(
                 f"Seat {seat} is taken by {self.seats[seat].player}; one player per seat (PE-4).",

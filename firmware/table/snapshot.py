@@ -52,6 +52,7 @@ class TableParts(Protocol):
     penalties: PenaltyBook
     floor_calls: FloorCalls
     button_draw: ButtonDrawResult | None
+    raced_unit: int
 
 
 KEEP_RECORDS = 10
@@ -91,6 +92,7 @@ def table_state(table: TableParts) -> dict[str, Any]:
         ],
         "floor_calls": table.floor_calls.state(),
         "button_draw": None if table.button_draw is None else table.button_draw.as_record(),
+        "raced_unit": table.raced_unit,
         "levels": None
         if levels is None
         else {
@@ -129,6 +131,7 @@ def restore_state(table: TableParts, state: dict[str, Any]) -> None:
     table.penalties.closed = [record(r) for r in state.get("penalties_closed", [])]
     table.floor_calls.restore(list(state.get("floor_calls", [])))
     table.button_draw = restore_button_draw(state.get("button_draw"))
+    table.raced_unit = int(state.get("raced_unit", 0))
     if state["levels"] is not None and table.levels is not None:
         table.levels.started_at = state["levels"]["started_at"]
         table.levels.paused_at = state["levels"]["paused_at"]

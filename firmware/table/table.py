@@ -81,6 +81,9 @@ class Table:
         self.button_draw: ButtonDrawResult | None = None
         """The last draw for the button (TDA-13)."""
         self.chip_races: list[ChipRaceResult] = []
+        self.raced_unit = 0
+        """The higher chip of the last colour-up (TDA-2): from then on the smallest chip
+        in play, the unit split pots are divided in (TDA-3); 0 before any chip race."""
         self.hand: TableHand | None = None
         self.hand_number = 0
         self.hand_started_at = 0.0
@@ -299,6 +302,8 @@ class Table:
             if self.levels.started_at is None:
                 self.levels.start(self.now)
             stakes = self.levels.stakes_for_hand(self.now)
+        if self.raced_unit > stakes.chip_unit:
+            stakes = dataclasses.replace(stakes, chip_unit=self.raced_unit)
         self._next_button_before = self.seating.next_button
         # Taken before planning: planning itself marks missed blinds (CC-14, CC-15).
         self._seats_before = copy.deepcopy(self.seating.seats)
@@ -467,6 +472,7 @@ class Table:
             )
         )
         self.chip_races.append(result)
+        self.raced_unit = max(self.raced_unit, event.new)
 
     def _remove_disqualified(self, seat: int) -> None:
         removed = self.seating.seats.pop(seat)
