@@ -33,7 +33,16 @@ from firmware.service.recovery import restore
 from firmware.table import events as te
 from tests.hardening_kit import JournaledRig, answer, table_fingerprint
 
-SEAT_EVENTS = {"act", "advance", "declare_raise", "sit_out", "rebuy", "show", "muck", "floor_call"}
+SEAT_EVENTS = {
+    "act",
+    "advance",
+    "declare_raise",
+    "sit_out",
+    "seat_rebuy",
+    "show",
+    "muck",
+    "floor_call",
+}
 DEALER_EVENTS = {
     "exposed", "misdeal", "face_up", "premature", "burn_error", "empty_seat_dealt", "marked",
     "kill", "shuffle", "cut", "deck_step", "deck_change", "repair_card", "withdraw_card", "sit",

@@ -393,7 +393,7 @@ def test_sit_out_sit_in_language_and_rebuy(tmp_path: pathlib.Path) -> None:
         out = taps(broke_screen, "rebuy_100", "rebuy_confirm")
         assert out == [{"type": "rebuy", "chips": 100}]
         send_all(broke, broke_screen, out)  # a rules refusal would be fine; the shape is not
-        assert logged(rig, te.Rebuy) == [te.Rebuy(3, 100)]
+        assert logged(rig, te.Rebuy) == [te.SeatRebuy(3, 100)]
     finally:
         rig.close()
 

@@ -123,7 +123,7 @@ _SEAT_REQUESTS = [
     Request("declare_raise", SEAT_ROLE, NO_FIELDS, te.DeclareRaise),
     Request("sit_out", SEAT_ROLE, NO_FIELDS, te.SitOut, {"out": True}),
     Request("sit_in", SEAT_ROLE, NO_FIELDS, te.SitOut, {"out": False}),
-    Request("rebuy", SEAT_ROLE, {"chips": Field("int", low=1)}, te.Rebuy),
+    Request("rebuy", SEAT_ROLE, {"chips": Field("int", low=1)}, te.SeatRebuy),
     Request("show", SEAT_ROLE, {"cards": Field("cards", low=1, high=2)}, te.ShowCards),
     Request("muck", SEAT_ROLE, NO_FIELDS, te.MuckCards),
     # A seat calls the floor: journaled, open on the console until a staff member answers.

@@ -258,6 +258,7 @@ class TableHand:
                 incidents.exposed(self, event.card)
         elif isinstance(event, te.Misdeal):
             self._require_reason(event.reason)
+            incidents.check_misdeal(self)
             self.void("misdeal: " + event.reason, "misdeal", "incident.misdeal", why=event.reason)
         elif isinstance(event, te.FaceUpInDeck):
             incidents.face_up(self, event.card)

@@ -68,6 +68,20 @@ class Rebuy(TableEvent):
 
 
 @dataclass(frozen=True)
+class SeatRebuy(Rebuy):
+    """A rebuy the player asked for on his own seat screen (HG-13).
+
+    The dealer's rebuy (:class:`Rebuy`) is made with the money in the dealer's
+    hand; a seat's own request is not, so the table takes it only where no money
+    can be in doubt: a cash table, a player out of chips, an amount within the
+    table's buy-in limits (where the table sets no maximum, at most the minimum
+    buy-in or the biggest stack at the table). Anything else goes through the dealer.
+    """
+
+    kind: ClassVar[str] = "seat_rebuy"
+
+
+@dataclass(frozen=True)
 class CashOut(TableEvent):
     """A player leaves with his whole stack (HG-6)."""
 
@@ -450,6 +464,7 @@ TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
         SitOut,
         Away,
         Rebuy,
+        SeatRebuy,
         CashOut,
         Shuffle,
         Cut,

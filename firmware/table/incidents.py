@@ -84,6 +84,18 @@ def check_exposed_after_deal(th: HandDesk, card: int) -> None:
         )
 
 
+def check_misdeal(th: HandDesk) -> None:
+    """Refuse a dealer's misdeal once betting has begun: a misdeal belongs to the
+    deal (TDA-27, HG-10); after the first action only the floor may void the hand
+    (TDA-1, ``override void``), since money has gone in on the cards dealt."""
+    if any(isinstance(e, Fold | CheckCall | BetRaise) for e in th.s.hand.events):
+        raise IllegalAction(
+            "Betting has begun, so the dealer can no longer call a misdeal; call the floor, "
+            "who may void the hand (TDA-1).",
+            key="error.incident.misdeal_late",
+        )
+
+
 def face_up(th: HandDesk, card: int) -> None:
     s = th.s
     th.check_card(card)

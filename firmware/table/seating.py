@@ -22,6 +22,12 @@ from firmware.errors import IllegalAction
 from firmware.table.options import Stakes, TableConfig
 
 
+def same_player(name: str) -> str:
+    """The form two names are compared in (PE-4 one seat, HG-6 re-entry wait): case
+    and runs of spaces do not make another player ("ANA  perez" is "Ana Perez")."""
+    return " ".join(name.split()).casefold()
+
+
 @dataclass
 class Seat:
     """One occupied seat.
@@ -113,12 +119,15 @@ class Seating:
                 f"Seat {seat} is taken by {self.seats[seat].player}; one player per seat (PE-4).",
                 key="error.table.seat_taken",
             )
-        if any(s.player == player for s in self.seats.values()):
+        who = same_player(player)
+        if any(same_player(s.player) == who for s in self.seats.values()):
             raise IllegalAction(
                 f"{player} already has a seat; a player plays one position only (PE-4).",
                 key="error.table.two_seats",
             )
-        left = self.cashed_out.get(player)
+        left = max(
+            (t for name, t in self.cashed_out.items() if same_player(name) == who), default=None
+        )
         wait = opts.reentry_wait_minutes * 60
         if left is not None and now - left < wait:
             minutes = int((wait - (now - left)) // 60) + 1
@@ -171,8 +180,12 @@ class Seating:
         """Mark a player as away from the table (TDA-8: his hand will be killed)."""
         self.seat_of(seat).away = away
 
-    def declare_rebuy(self, seat: int, amount: int) -> None:
-        """A binding rebuy or add-on for the next hand (TDA-18, HG-13)."""
+    def declare_rebuy(self, seat: int, amount: int, own: bool = False) -> None:
+        """A binding rebuy or add-on for the next hand (TDA-18, HG-13).
+
+        :param own: The player asked on his own seat screen (no money in the
+            dealer's hand): see :meth:`check_own_rebuy`.
+        """
         s = self.seat_of(seat)
         if not isinstance(amount, int) or amount < 1:
             raise IllegalAction(
@@ -180,11 +193,47 @@ class Seating:
                 key="error.rebuy.whole",
                 amount=amount,
             )
+        if own:
+            self.check_own_rebuy(s, amount)
         if s.busted or s.stack == 0:
             self.check_buy_in(amount + s.rebuy)
         else:
             self.check_add_on(s, amount)
         s.rebuy += amount
+
+    def check_own_rebuy(self, seat: Seat, amount: int) -> None:
+        """Refuse a rebuy asked for on the seat's own screen unless no money can be
+        in doubt: a cash table (a tournament's rebuys follow its structure, with
+        the dealer or the floor), a player out of chips (HG-13: the prompt a
+        busted player answers before the next hand), one request per hand, and at
+        most the table's maximum buy-in (where the table sets no maximum: the
+        minimum buy-in or the biggest stack at the table, whichever is larger).
+        Larger amounts and add-ons are made with the dealer."""
+        opts, stakes = self.config.options, self.config.stakes
+        if opts.game != "cash":
+            raise IllegalAction(
+                "At a tournament table a rebuy is made with the dealer or the floor, not "
+                "from the seat's screen.",
+                key="error.rebuy.own_tournament",
+            )
+        if seat.stack > 0 or seat.rebuy > 0:
+            raise IllegalAction(
+                f"Seat {seat.number} may ask for a rebuy on its screen only when out of chips "
+                "(HG-13); for an add-on, ask the dealer.",
+                key="error.rebuy.own_not_busted",
+                seat=seat.number,
+            )
+        high = opts.max_buy_in_multiple * stakes.big_blind
+        biggest = max((s.stack + s.rebuy for s in self.seats.values()), default=0)
+        most = high or max(opts.min_buy_in_multiple * stakes.big_blind, biggest)
+        if not most or amount > most:
+            raise IllegalAction(
+                f"A rebuy asked for on the seat's screen may be at most {most} chips; for "
+                f"{amount}, ask the dealer.",
+                key="error.rebuy.own_high",
+                most=most,
+                amount=amount,
+            )
 
     def check_add_on(self, seat: Seat, amount: int) -> None:
         """Refuse an add-on that would take the seat's chips above the table's

@@ -228,7 +228,7 @@ class Table:
         elif isinstance(event, te.Away):
             seating.set_away(event.seat, event.away)
         elif isinstance(event, te.Rebuy):
-            seating.declare_rebuy(event.seat, event.chips)
+            seating.declare_rebuy(event.seat, event.chips, own=isinstance(event, te.SeatRebuy))
         elif isinstance(event, te.CashOut):
             if self.hand is not None and event.seat in self.hand.plan.seats:
                 raise IllegalAction(
