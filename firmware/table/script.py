@@ -201,6 +201,8 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
         return [te.Tick(seconds(rest[0], number, "tick"))]
     if head == "clock" and not rest:
         return [te.CallClock(table.now)]
+    if head.isdigit() and len(rest) == 2 and rest[0].lower() == "rebuy":
+        return [te.SeatRebuy(*_ints([head, rest[1]], number))]
     if head.isdigit() and rest:
         seat, action = _ints([head], number)[0], rest[0].lower()
         amount = _ints(rest[1:2], number)[0] if len(rest) > 1 else 0
@@ -489,6 +491,8 @@ def format_event(event: te.TableEvent) -> str:
         return f"{'sitout' if event.out else 'sitin'} {event.seat}"
     if isinstance(event, te.Away):
         return f"{'away' if event.away else 'back'} {event.seat}"
+    if isinstance(event, te.SeatRebuy):
+        return f"{event.seat} rebuy {event.chips}"
     if isinstance(event, te.Rebuy):
         return f"rebuy {event.seat} {event.chips}"
     if isinstance(event, te.CashOut):
