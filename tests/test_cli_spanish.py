@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from firmware.cli.config import diag_problems
+from firmware.cli.config_check import diag_problems
 from firmware.cli.lang import cli_lang
 from firmware.cli.status import main_status, render
 from tests.test_operations import write_table
@@ -132,9 +132,11 @@ def test_config_check_speaks_the_locales_language(tmp_path: pathlib.Path) -> Non
 
 def test_diag_section_problems() -> None:
     assert diag_problems({"export_dir": "/media/usb"}) == []
-    assert diag_problems({"export_dir": "usb", "folder": 1}) == [
+    assert [str(p) for p in diag_problems({"export_dir": "usb", "folder": 1})] == [
         "Unknown [diag] option(s): folder; known: export_dir.",
         "[diag] export_dir must be an absolute folder such as /media/usb (where the "
         "technician's reports are written).",
     ]
-    assert diag_problems("x") == ['[diag] must be a table: [diag] export_dir = "/media/usb".']
+    assert [str(p) for p in diag_problems("x")] == [
+        '[diag] must be a table: [diag] export_dir = "/media/usb".'
+    ]

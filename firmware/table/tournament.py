@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from firmware.engine.rules import Structure
 from firmware.errors import ConfigError, IllegalAction
-from firmware.table.options import Stakes
+from firmware.table.options import Stakes, type_said
 
 log = logging.getLogger(__name__)
 
@@ -174,18 +174,26 @@ class LevelSchedule:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"The blind structure is not valid TOML: {exc}.") from exc
+            raise ConfigError(
+                f"The blind structure is not valid TOML: {exc}.",
+                key="config.levels.toml",
+                error=str(exc),
+            ) from exc
         unknown = sorted(set(data) - {"structure", "chip_unit", "levels"})
         if unknown:
             raise ConfigError(
                 f"Unknown key(s) in the blind structure: {', '.join(unknown)}; expected "
-                "structure, chip_unit and [[levels]]."
+                "structure, chip_unit and [[levels]].",
+                key="config.levels.unknown",
+                unknown=", ".join(unknown),
             )
         try:
             structure = Structure(data.get("structure", "NL"))
         except ValueError as exc:
             raise ConfigError(
-                f"The structure must be NL, PL or FL, not {data['structure']!r}."
+                f"The structure must be NL, PL or FL, not {data['structure']!r}.",
+                key="config.structure",
+                value=repr(data["structure"]),
             ) from exc
         chip_unit = _value(data.get("chip_unit", 1), "chip_unit", int)
         return cls.from_dicts(data.get("levels", []), structure, chip_unit)
@@ -257,7 +265,13 @@ def _check_level(number: int, level: Level, previous: Level | None) -> None:
 def _value(value: Any, name: str, kind: type | tuple[type, ...]) -> Any:
     if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
         what = "true or false" if kind is bool else "a whole number" if kind is int else "a number"
-        raise ConfigError(f"The {name} must be {what}, not {value!r}.")
+        raise ConfigError(
+            f"The {name} must be {what}, not {value!r}.",
+            key="config.levels.type",
+            name=name,
+            expected=type_said(kind if isinstance(kind, type) else float),
+            value=repr(value),
+        )
     return value
 
 
