@@ -57,7 +57,7 @@ def diag_problems(section: object) -> list[PokerTableError]:
     technician's reports, a USB stick's mount point say)."""
     if not isinstance(section, Mapping):
         return [keyed(ConfigError, "config.diag.not_table")]
-    problems = []
+    problems: list[PokerTableError] = []
     unknown = sorted(set(section) - {"export_dir"})
     if unknown:
         problems.append(keyed(ConfigError, "config.diag.unknown", unknown=", ".join(unknown)))

@@ -69,9 +69,9 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     """Build the controller from a configuration file; return it, a holder of its
     current journal (rotation replaces it) and whether the table was restored."""
     text, data = read_config(config_path)
-    problems = check_problems(data, text, config_path)
-    if problems:
-        raise config_error(problems, config_path)
+    refused = check_problems(data, text, config_path)
+    if refused:
+        raise config_error(refused, config_path)
     config = load_table_config(text, source=config_path)
     section, display_names = device_display_names(data.get("devices", {}))
     devices = build_devices(section)
@@ -92,7 +92,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     restored = len(journal) > 0
     # An electronic table's virtual deck needs no new-deck checklist.
     virtual = any(getattr(d, "automatic", False) for d in devices.values())
-    problems = []
+    problems: list[str] = []
     if restored:
         table = restore(journal, problems)
     else:

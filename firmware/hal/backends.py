@@ -124,5 +124,10 @@ def open_devices(devices: Mapping[str, Device], post: Any) -> None:
                 done.close()
             if isinstance(exc, HardwareError):
                 raise
-            raise HardwareError(f"The device '{name}' could not be opened: {exc}.") from exc
+            raise HardwareError(
+                f"The device '{name}' could not be opened: {exc}.",
+                key="config.device.open",
+                device=name,
+                error=str(exc),
+            ) from exc
         opened.append(device)
