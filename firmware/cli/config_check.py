@@ -15,6 +15,7 @@ import argparse
 import functools
 import getpass
 import os
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -220,11 +221,18 @@ def config_error(problems: list[PokerTableError], path: str) -> ConfigProblems:
 
 
 def _pin(lang: str) -> int:
-    """``config pin``: read a PIN without echo and print its ``pin_hash``."""
+    """``config pin``: read a PIN without echo (or one line from a pipe) and print its
+    ``pin_hash``."""
     try:
-        print(hash_pin(getpass.getpass(say("cli.config.pin_prompt", lang))))
-    except ConfigError as exc:
-        return fail_with("config", exc, lang)
+        if sys.stdin.isatty():
+            pin = getpass.getpass(say("cli.config.pin_prompt", lang))
+        else:  # piped: no terminal to hide it from, nor a prompt to show
+            pin = sys.stdin.readline()
+            if not pin:
+                raise EOFError
+        print(hash_pin(pin.strip()))
+    except ConfigError:  # hash_pin's one refusal
+        return fail("config", "cli.config.pin_digits", lang)
     except (EOFError, KeyboardInterrupt):
         return fail("config", "cli.config.no_pin", lang)
     return 0

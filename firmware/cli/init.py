@@ -303,8 +303,8 @@ def _staff(value: str) -> tuple[str, str, str, str]:
     badge, name, role, pin = parts
     try:
         return badge, name, role, hash_pin(pin)
-    except ConfigError as exc:
-        raise argparse.ArgumentTypeError(said_error(exc, lang)) from None
+    except ConfigError:  # hash_pin's one refusal
+        raise argparse.ArgumentTypeError(say("cli.config.pin_digits", lang)) from None
 
 
 def main_init(argv: list[str] | None = None) -> int:

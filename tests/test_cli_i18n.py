@@ -1,0 +1,183 @@
+"""Every subcommand of ``pokertable`` speaks the reader's language, end to end.
+
+The command runs as a person runs it (a subprocess, ``LANG=es_PE.UTF-8`` as on a
+Peruvian card room's machine, or ``--lang es``), and what it prints is read
+back: each problem of a bad configuration on its own line in Spanish, ``serve``
+refusing that configuration with exit status 78 and one Spanish sentence (no
+traceback), and the errors and reports of ``init``, ``audit``, ``history``,
+``replay``, ``config pin`` and the command itself. The same runs in English
+show English, so the Spanish check can fail.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+
+from firmware.cli.config import EXIT_CONFIG
+from tests.test_operations import write_table
+from tests.test_ui_spanish import english_in
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PERU = "es_PE.UTF-8"
+ENGLISH = "C.UTF-8"
+
+
+def run(*args: str, lang: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``pokertable ARGS`` with ``LANG=lang`` (no other locale variable set)."""
+    env = {**os.environ, "LANG": lang, "LC_ALL": "", "LANGUAGE": "", "LC_MESSAGES": ""}
+    return subprocess.run(
+        [sys.executable, "-m", "firmware.cli.main", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env=env,
+        input=stdin,
+        check=False,
+    )
+
+
+def bad_table(tmp_path: pathlib.Path) -> pathlib.Path:
+    """A configuration with problems in five sections, each found by a different check."""
+    config = write_table(tmp_path)
+    text = config.read_text(encoding="utf-8").replace("[options]\n", "[options]\nfoo_speed = 3\n")
+    text += (
+        '\n[diag]\nexport_dir = "usb"\n'
+        '\n[devices.panel]\nkind = "buttons"\nbackend = "gpio"\npin_factory = "mock"\n'
+        'buttons = { "seat1.action" = 17 }\nleds = { "seat1.turn" = 17 }\n'
+        '\n[devices.cards]\nkind = "readers"\nbackend = "sim"\nreaders = "seat1"\n'
+        '\n[[staff]]\nbadge = "B1"\nname = "Flor"\nrole = "floor"\npin_hash = "x"\npin = "1234"\n'
+    )
+    config.write_text(text, encoding="utf-8")
+    return config
+
+
+def unpathed(lines: list[str]) -> list[str]:
+    """The lines without their file paths (a path is no English, whatever it spells)."""
+    return [re.sub(r"/[^\s',:;)]*", "/…", line) for line in lines]
+
+
+def ours_to_say(line: str) -> bool:
+    """A sentence the command writes: not argparse's usage lines (argparse's own words)
+    and not a JSON line (``replay``'s results are data, their ``error`` in English)."""
+    return bool(line.strip()) and not line.startswith(("usage:", "{")) and "[-" not in line
+
+
+def problem_lines(stdout: str) -> list[str]:
+    return [line[4:] for line in stdout.splitlines() if line.startswith("  - ")]
+
+
+def test_each_problem_of_a_bad_configuration_reads_in_spanish(tmp_path: pathlib.Path) -> None:
+    config = bad_table(tmp_path)
+    spanish = run("config", "check", str(config), lang=PERU)
+    english = run("config", "check", str(config), lang=ENGLISH)
+    assert spanish.returncode == english.returncode == 1, spanish.stderr
+    lines = problem_lines(spanish.stdout)
+    assert len(lines) >= 5 and len(lines) == len(problem_lines(english.stdout)), spanish.stdout
+    assert f"{config}: {len(lines)} problema(s):" in spanish.stdout
+    assert not english_in(unpathed(lines)), english_in(lines)
+    assert "usa GPIO17 dos veces, para el botón seat1.action y para el LED seat1.turn" in (
+        spanish.stdout
+    )
+    assert "Opción(es) de mesa desconocida(s): foo_speed." in spanish.stdout
+    assert all(english_in([line]) for line in problem_lines(english.stdout)), english.stdout
+    assert "Traceback" not in spanish.stderr + english.stderr
+
+
+def test_serve_refuses_a_bad_configuration_with_78_and_one_spanish_sentence(
+    tmp_path: pathlib.Path,
+) -> None:
+    config = bad_table(tmp_path)
+    data = tmp_path / "data"
+    refused = run("serve", "--config", str(config), "--data", str(data), lang=PERU)
+    assert refused.returncode == EXIT_CONFIG == 78
+    assert "Traceback" not in refused.stderr
+    said = [line for line in refused.stderr.splitlines() if line.startswith("pokertable serve:")]
+    assert len(said) == 1, refused.stderr  # one line, every problem in it
+    assert said[0].startswith("pokertable serve: La configuración")
+    assert "Corríjalos y compruébelo con 'pokertable config check" in said[0]
+    assert not english_in(unpathed(said)), english_in(said)
+    assert not data.exists() or not any(data.iterdir())  # nothing started, nothing written
+
+
+def spanish_runs(tmp: pathlib.Path) -> list[tuple[list[str], int, str]]:
+    """(arguments, exit status, what the output must hold) for each command in Spanish."""
+    config = write_table(tmp)
+    empty = tmp / "empty.sqlite"
+    return [
+        (["init", "--seats", "2", "-o", str(config)], 1, "ya existe; use --force"),
+        (["init", "--seats", "11"], 2, "--seats lleva un número de 0 a 10."),
+        (["audit", "verify", str(tmp / "no.sqlite")], 1, "No hay ningún diario en"),
+        (["audit", "salvage", str(tmp / "no.sqlite"), str(tmp / "x")], 1, "No hay ningún diario"),
+        (["history", "--db", str(tmp / "no.sqlite"), "list"], 1, "no existe la base de datos"),
+        (["history", "--db", str(empty), "list"], 0, "no hay manos"),
+        (["history", "--db", str(empty), "show", "7"], 1, "No hay ninguna mano 7 en el historial."),
+        (["replay", str(tmp / "nowhere")], 1, "La ruta"),
+        (["replay", str(tmp), "--rake", "500"], 2, "--rake es un porcentaje de 0 a 100."),
+        (["config", "check", str(tmp / "none.toml")], 1, "El archivo de configuración"),
+        (["config", "pin"], 1, "no se ingresó ningún PIN"),
+        (["bogus"], 2, "no es un comando; elija uno de estos"),
+        ([], 2, "uso: pokertable COMANDO [opciones]"),
+        (["status", "--file", str(tmp / "status.json")], 3, "el controlador no está en marcha"),
+        (["diag", "--config", str(tmp / "none.toml"), "--data", str(tmp)], 2, "pokertable diag:"),
+    ]
+
+
+@pytest.fixture
+def empty_history(tmp_path: pathlib.Path) -> pathlib.Path:
+    from firmware.service.history import HandHistory
+
+    HandHistory(str(tmp_path / "empty.sqlite")).close()
+    return tmp_path
+
+
+def test_every_command_speaks_spanish_in_a_spanish_locale(empty_history: pathlib.Path) -> None:
+    for args, status, expected in spanish_runs(empty_history):
+        result = run(*args, lang=PERU, stdin="")
+        said = result.stdout + result.stderr
+        assert result.returncode == status, (args, said)
+        assert expected in said, (args, said)
+        assert "Traceback" not in said, (args, said)
+        ours = unpathed([line for line in said.splitlines() if ours_to_say(line)])
+        assert ours and not english_in(ours), (args, english_in(ours))
+
+
+def test_the_same_commands_speak_english_without_a_spanish_locale(
+    empty_history: pathlib.Path,
+) -> None:
+    """The check above can fail: the same errors in the C locale are English."""
+    for args, status, _ in spanish_runs(empty_history):
+        if args and args[0] in ("diag", "status"):
+            continue  # their sentences were in the catalog before: tested elsewhere
+        result = run(*args, lang=ENGLISH, stdin="")
+        said = result.stdout + result.stderr
+        assert result.returncode == status, (args, said)
+        assert english_in(unpathed(said.splitlines())), (args, said)
+
+
+def test_lang_option_wins_over_the_locale(tmp_path: pathlib.Path) -> None:
+    missing = str(tmp_path / "no.sqlite")
+    assert (
+        "No hay ningún diario"
+        in run("audit", "verify", missing, "--lang", "es", lang=ENGLISH).stderr
+    )
+    assert (
+        "There is no journal" in run("audit", "verify", missing, "--lang", "en", lang=PERU).stderr
+    )
+
+
+def test_config_pin_reads_a_piped_pin_and_refuses_a_short_one_in_spanish() -> None:
+    hashed = run("config", "pin", lang=PERU, stdin="4821\n")
+    assert hashed.returncode == 0 and hashed.stdout.startswith("scrypt$"), hashed.stderr
+    assert hashed.stderr == ""  # no prompt, no warning: nothing to hide on a pipe
+    short = run("config", "pin", lang=PERU, stdin="12\n")
+    assert (short.returncode, short.stderr) == (
+        1,
+        "pokertable config: Un PIN debe tener de 4 a 12 dígitos.\n",
+    )
