@@ -110,7 +110,10 @@ def spanish_runs(tmp: pathlib.Path) -> list[tuple[list[str], int, str]]:
     """(arguments, exit status, what the output must hold) for each command in Spanish."""
     config = write_table(tmp)
     empty = tmp / "empty.sqlite"
+    (tmp / "floor.toml").write_text("nats = \n", encoding="utf-8")
     return [
+        (["floor", "--config", str(tmp / "floor.toml")], 1, "no es TOML válido"),
+        (["floor"], 2, "indique --config ARCHIVO, o --demo"),
         (["init", "--seats", "2", "-o", str(config)], 1, "ya existe; use --force"),
         (["init", "--seats", "11"], 2, "--seats lleva un número de 0 a 10."),
         (["audit", "verify", str(tmp / "no.sqlite")], 1, "No hay ningún diario en"),
