@@ -23,7 +23,6 @@ def main_history(argv: list[str] | None = None, lang: str | None = None) -> int:
     the language of its sentences."""
     parser = argparse.ArgumentParser(prog="pokertable history", description=__doc__)
     parser.add_argument("--db", default=DEFAULT_DB)
-    parser.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
     sub = parser.add_subparsers(dest="command", required=True)
     listing = sub.add_parser("list", help="list hands, newest first")
     listing.add_argument("--seat", type=int)
@@ -38,6 +37,8 @@ def main_history(argv: list[str] | None = None, lang: str | None = None) -> int:
     show.add_argument("--currency", default="USD", help="PokerStars: ISO currency code")
     show.add_argument("--table-name", default="Mesa 1", help="PokerStars: the table's name")
     show.add_argument("--hero", type=int, help="PokerStars: seat written first in 'Dealt to'")
+    for each in (listing, show):
+        each.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
     args = parser.parse_args(argv)
     lang = lang or cli_lang(args.lang)
     history = HandHistory(args.db)
