@@ -157,7 +157,7 @@ def test_the_same_commands_speak_english_without_a_spanish_locale(
 ) -> None:
     """The check above can fail: the same errors in the C locale are English."""
     for args, status, _ in spanish_runs(empty_history):
-        if args and args[0] in ("diag", "status") or "--lang" in args:
+        if (args and args[0] in ("diag", "status")) or "--lang" in args:
             continue  # diag's and status's sentences are tested elsewhere; --lang es wins
         result = run(*args, lang=ENGLISH, stdin="")
         said = result.stdout + result.stderr
