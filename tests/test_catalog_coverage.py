@@ -299,7 +299,13 @@ def test_a_table_refusal_reaches_a_spanish_screen_in_spanish(walk: Walk) -> None
 
 CLI_MODULES = sorted((ROOT / "firmware" / "cli").glob("*.py"))
 """Every module of the ``pokertable`` command."""
-VALIDATORS = ("table/options.py", "table/tournament.py", "hal/backends.py")
+VALIDATORS = (
+    "table/options.py",
+    "table/tournament.py",
+    "hal/backends.py",
+    "protocol/auth.py",
+    "service/retention.py",
+)
 """The configuration validator's modules below the command: each problem it finds
 reaches ``config check`` and ``serve``, so each needs a key."""
 CLI_ERRORS = {

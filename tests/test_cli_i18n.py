@@ -53,7 +53,9 @@ def bad_table(tmp_path: pathlib.Path) -> pathlib.Path:
         'buttons = { "seat1.action" = 17 }\nleds = { "seat1.turn" = 17 }\n'
         '\n[devices.cards]\nkind = "readers"\nbackend = "sim"\nreaders = "seat1"\n'
         '\n[[staff]]\nbadge = "B1"\nname = "Flor"\nrole = "floor"\npin_hash = "x"\npin = "1234"\n'
+        '\n[[staff]]\nbadge = "B2"\nname = "Rosa"\nrole = "boss"\npin_hash = "x"\n'
     )
+    text = text.replace("keep_hands = 200000", "keep_hands = 0")
     config.write_text(text, encoding="utf-8")
     return config
 
@@ -86,6 +88,8 @@ def test_each_problem_of_a_bad_configuration_reads_in_spanish(tmp_path: pathlib.
         spanish.stdout
     )
     assert "Opción(es) de mesa desconocida(s): foo_speed." in spanish.stdout
+    assert "El rol 'boss' no existe" in spanish.stdout  # found by the staff directory
+    assert "[retention] necesita rotate_every_hands" in spanish.stdout  # and by retention
     assert all(english_in([line]) for line in problem_lines(english.stdout)), english.stdout
     assert "Traceback" not in spanish.stderr + english.stderr
 
