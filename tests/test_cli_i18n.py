@@ -20,6 +20,7 @@ import sys
 import pytest
 
 from firmware.cli.config import EXIT_CONFIG
+from firmware.protocol.auth import hash_pin
 from tests.test_operations import write_table
 from tests.test_ui_spanish import english_in
 
@@ -53,7 +54,7 @@ def bad_table(tmp_path: pathlib.Path) -> pathlib.Path:
         'buttons = { "seat1.action" = 17 }\nleds = { "seat1.turn" = 17 }\n'
         '\n[devices.cards]\nkind = "readers"\nbackend = "sim"\nreaders = "seat1"\n'
         '\n[[staff]]\nbadge = "B1"\nname = "Flor"\nrole = "floor"\npin_hash = "x"\npin = "1234"\n'
-        '\n[[staff]]\nbadge = "B2"\nname = "Rosa"\nrole = "boss"\npin_hash = "x"\n'
+        f'\n[[staff]]\nbadge = "B2"\nname = "Rosa"\nrole = "boss"\npin_hash = "{hash_pin("4821")}"\n'
     )
     text = text.replace("keep_hands = 200000", "keep_hands = 0")
     config.write_text(text, encoding="utf-8")
