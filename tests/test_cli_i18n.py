@@ -54,16 +54,22 @@ def bad_table(tmp_path: pathlib.Path) -> pathlib.Path:
         'buttons = { "seat1.action" = 17 }\nleds = { "seat1.turn" = 17 }\n'
         '\n[devices.cards]\nkind = "readers"\nbackend = "sim"\nreaders = "seat1"\n'
         '\n[[staff]]\nbadge = "B1"\nname = "Flor"\nrole = "floor"\npin_hash = "x"\npin = "1234"\n'
-        f'\n[[staff]]\nbadge = "B2"\nname = "Rosa"\nrole = "boss"\npin_hash = "{hash_pin("4821")}"\n'
+        '\n[[staff]]\nbadge = "B2"\nname = "Rosa"\nrole = "boss"\n'
+        f'pin_hash = "{hash_pin("4821")}"\n'
     )
     text = text.replace("keep_hands = 200000", "keep_hands = 0")
     config.write_text(text, encoding="utf-8")
     return config
 
 
+ROLES = "dealer, floor, technician"
+"""The staff roles as a configuration writes them: values to type, in no language."""
+
+
 def unpathed(lines: list[str]) -> list[str]:
-    """The lines without their file paths (a path is no English, whatever it spells)."""
-    return [re.sub(r"/[^\s',:;)]*", "/…", line) for line in lines]
+    """The lines without their file paths and the role values (a path is no English,
+    whatever it spells; the roles are typed as they are)."""
+    return [re.sub(r"/[^\s',:;)]*", "/…", line).replace(ROLES, "…") for line in lines]
 
 
 def ours_to_say(line: str) -> bool:
