@@ -297,7 +297,10 @@ def test_a_table_refusal_reaches_a_spanish_screen_in_spanish(walk: Walk) -> None
 
 # --- the pokertable command (cli-i18n) -------------------------------------------------
 
-CLI_MODULES = sorted((ROOT / "firmware" / "cli").glob("*.py"))
+CLI_MODULES = [
+    *sorted((ROOT / "firmware" / "cli").glob("*.py")),
+    ROOT / "ui" / "link.py",  # pokertable screen
+]
 """Every module of the ``pokertable`` command."""
 VALIDATORS = (
     "table/options.py",

@@ -125,6 +125,7 @@ def spanish_runs(tmp: pathlib.Path) -> list[tuple[list[str], int, str]]:
     return [
         (["floor", "--config", str(tmp / "floor.toml")], 1, "no es TOML válido"),
         (["floor"], 2, "indique --config ARCHIVO, o --demo"),
+        (["screen", "--seat", "3", "--config", str(tmp / "none.toml")], 2, "no existe la config"),
         (["init", "--seats", "2", "-o", str(config)], 1, "ya existe; use --force"),
         (["init", "--seats", "11"], 2, "--seats lleva un número de 0 a 10."),
         (["audit", "verify", str(tmp / "no.sqlite")], 1, "No hay ningún diario en"),

@@ -16,31 +16,21 @@ language (as written when it came without a key).
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from firmware.errors import PokerTableError
-from firmware.i18n import tr
+from firmware.i18n import LOCALE_VARIABLES, language_of, tr
 from firmware.views.alerts import said
-
-LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 E = TypeVar("E", bound=PokerTableError)
 
 
 def cli_lang(explicit: str | None = None, environ: Mapping[str, str] | None = None) -> str:
-    """``explicit`` if given, else ``es`` when the locale is Spanish, else ``en``."""
-    if explicit in ("es", "en"):
-        return explicit
-    env = os.environ if environ is None else environ
-    for name in LOCALE_VARIABLES:
-        value = env.get(name, "")
-        if value:
-            first = value.split(":")[0].lower()  # LANGUAGE may list several
-            return "es" if first == "es" or first.startswith(("es_", "es.", "es@")) else "en"
-    return "en"
+    """``explicit`` if given, else ``es`` when the locale is Spanish, else ``en``
+    (:func:`firmware.i18n.language_of`)."""
+    return language_of(explicit, environ)
 
 
 def say(key: str, lang: str, **params: Any) -> str:
