@@ -11,37 +11,19 @@ show English, so the Spanish check can fail.
 
 from __future__ import annotations
 
-import os
 import pathlib
 import re
-import subprocess
-import sys
 
 import pytest
 
 from firmware.cli.config import EXIT_CONFIG
 from firmware.protocol.auth import hash_pin
+from tests.test_cli_spanish import run
 from tests.test_operations import write_table
 from tests.test_ui_spanish import english_in
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 PERU = "es_PE.UTF-8"
 ENGLISH = "C.UTF-8"
-
-
-def run(*args: str, lang: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """``pokertable ARGS`` with ``LANG=lang`` (no other locale variable set)."""
-    env = {**os.environ, "LANG": lang, "LC_ALL": "", "LANGUAGE": "", "LC_MESSAGES": ""}
-    return subprocess.run(
-        [sys.executable, "-m", "firmware.cli.main", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-        env=env,
-        input=stdin,
-        check=False,
-    )
 
 
 def bad_table(tmp_path: pathlib.Path) -> pathlib.Path:

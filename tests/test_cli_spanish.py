@@ -104,7 +104,8 @@ def test_status_without_a_controller_says_so_in_spanish(
     assert said.startswith("pokertable status: el controlador no está en marcha")
 
 
-def run(*args: str, lang: str) -> subprocess.CompletedProcess[str]:
+def run(*args: str, lang: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``pokertable ARGS`` in a subprocess with ``LANG=lang`` (no other locale variable)."""
     env = {**os.environ, "LANG": lang, "LC_ALL": "", "LANGUAGE": "", "LC_MESSAGES": ""}
     return subprocess.run(
         [sys.executable, "-m", "firmware.cli.main", *args],
@@ -113,6 +114,7 @@ def run(*args: str, lang: str) -> subprocess.CompletedProcess[str]:
         timeout=120,
         cwd=ROOT,
         env=env,
+        input=stdin,
         check=False,
     )
 
