@@ -300,6 +300,7 @@ def test_a_table_refusal_reaches_a_spanish_screen_in_spanish(walk: Walk) -> None
 CLI_MODULES = [
     *sorted((ROOT / "firmware" / "cli").glob("*.py")),
     ROOT / "ui" / "link.py",  # pokertable screen
+    ROOT / "firmware" / "odds" / "verify.py",  # pokertable verify-evaluator
 ]
 """Every module of the ``pokertable`` command."""
 VALIDATORS = (
