@@ -179,3 +179,23 @@ def test_config_pin_reads_a_piped_pin_and_refuses_a_short_one_in_spanish() -> No
         1,
         "pokertable config: Un PIN debe tener de 4 a 12 dígitos.\n",
     )
+
+
+def test_a_blind_structure_problem_reads_in_full_in_spanish(tmp_path: pathlib.Path) -> None:
+    """A level's problem says which level and why in both languages (not only "not valid")."""
+    from firmware.cli.config import read_config
+    from firmware.cli.config_check import check_problems
+    from firmware.cli.lang import said_error
+
+    config = write_table(tmp_path, "--profile", "tda-tournament")
+    text, data = read_config(str(config))
+    data["levels"] = [  # the second level's blinds go down
+        {"small_blind": 50, "big_blind": 100, "minutes": 20},
+        {"small_blind": 25, "big_blind": 50, "minutes": 20},
+    ]
+    (problem,) = check_problems(data, text, str(config))
+    assert said_error(problem, "es") == (
+        "El nivel 2 tiene ciegas 25/50, más bajas que las del nivel anterior (50/100); las "
+        "ciegas no pueden bajar. Corrija la estructura de ciegas."
+    )
+    assert str(problem).startswith("Level 2 has blinds 25/50, lower than the level before")

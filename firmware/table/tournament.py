@@ -102,7 +102,7 @@ class LevelSchedule:
         if not self.levels:
             raise ConfigError(
                 "The blind structure has no levels; give at least one.",
-                key="error.levels.empty",
+                key="config.levels.empty",
             )
         previous: Level | None = None
         for number, level in enumerate(self.levels, start=1):
@@ -113,7 +113,7 @@ class LevelSchedule:
                 raise ConfigError(
                     f"The break after level {after} is not valid: a break needs a positive "
                     "number of minutes and must come between two levels.",
-                    key="error.levels.break",
+                    key="config.levels.break_after",
                     level=after,
                 )
 
@@ -134,7 +134,7 @@ class LevelSchedule:
                     raise ConfigError(
                         f"The break before level {number} must be an entry of its own, "
                         "after a level and not after another break.",
-                        key="error.levels.break",
+                        key="config.levels.break_before",
                         level=number,
                     )
                 breaks[len(levels)] = float(
@@ -147,8 +147,11 @@ class LevelSchedule:
                 raise ConfigError(
                     f"Level {number} has unknown key(s) [{', '.join(unknown)}] or lacks "
                     f"[{', '.join(missing)}]; a level has {', '.join(sorted(_LEVEL_KEYS))}.",
-                    key="error.levels.keys",
+                    key="config.levels.keys",
                     level=number,
+                    unknown=", ".join(unknown),
+                    missing=", ".join(missing),
+                    known=", ".join(sorted(_LEVEL_KEYS)),
                 )
             levels.append(
                 Level(
@@ -240,13 +243,17 @@ class LevelSchedule:
 
 
 def _check_level(number: int, level: Level, previous: Level | None) -> None:
-    problem = ""
+    problem, key = "", ""
+    params: dict[str, Any] = {}
     if level.big_blind < 1 or level.small_blind < 0 or level.ante < 0:
         problem = "needs a big blind of at least 1 and a small blind and ante of 0 or more"
+        key = "config.levels.minimum"
     elif level.small_blind > level.big_blind:
         problem = f"has a small blind ({level.small_blind}) above its big blind"
+        key, params = "config.levels.small_above_big", {"small": level.small_blind}
     elif level.minutes <= 0:
         problem = f"must last a positive number of minutes, not {level.minutes}"
+        key, params = "config.levels.minutes", {"minutes": level.minutes}
     elif previous and (
         level.big_blind < previous.big_blind or level.small_blind < previous.small_blind
     ):
@@ -254,11 +261,17 @@ def _check_level(number: int, level: Level, previous: Level | None) -> None:
             f"has blinds {level.small_blind}/{level.big_blind}, lower than the level before "
             f"({previous.small_blind}/{previous.big_blind}); blinds may not go down"
         )
+        key = "config.levels.down"
+        params = {
+            "blinds": f"{level.small_blind}/{level.big_blind}",
+            "before": f"{previous.small_blind}/{previous.big_blind}",
+        }
     if problem:
         raise ConfigError(
             f"Level {number} {problem}. Correct the blind structure.",
-            key="error.levels.invalid",
+            key=key,
             level=number,
+            **params,
         )
 
 
