@@ -103,23 +103,25 @@ def missing_database(command: str, path: str, lang: str = "en") -> str | None:
     return f"pokertable {command}: {said}"
 
 
-def _history(argv: list[str]) -> int:
-    from firmware.cli.history import main_history
+def _option(argv: list[str], name: str) -> str | None:
+    """The value given to ``--name`` (``--name VALUE`` or ``--name=VALUE``), if any."""
+    value = None
+    for i, arg in enumerate(argv):
+        if arg == name and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith(name + "="):
+            value = arg.split("=", 1)[1]
+    return value
 
-    db = "/var/lib/pokertable/history.sqlite"
-    for i, arg in enumerate(argv):
-        if arg == "--db" and i + 1 < len(argv):
-            db = argv[i + 1]
-        elif arg.startswith("--db="):
-            db = arg.split("=", 1)[1]
-    lang = cli_lang()
-    for i, arg in enumerate(argv):
-        if arg == "--lang" and i + 1 < len(argv):
-            lang = cli_lang(argv[i + 1])
-        elif arg.startswith("--lang="):
-            lang = cli_lang(arg.split("=", 1)[1])
+
+def _history(argv: list[str]) -> int:
+    from firmware.cli.history import DEFAULT_DB, main_history
+
+    db = _option(argv, "--db") or DEFAULT_DB
     helping = any(a in ("-h", "--help") for a in argv)
-    problem = None if helping else missing_database("history", db, lang)
+    problem = (
+        None if helping else missing_database("history", db, cli_lang(_option(argv, "--lang")))
+    )
     if problem is not None:
         print(problem, file=sys.stderr)
         return 1
