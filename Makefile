@@ -35,7 +35,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict firmware ui hal_sim drivers/shoe.py drivers/trays.py drivers/serial_device.py drivers/pcsc.py drivers/gpio.py drivers/mcp23017.py drivers/debounce.py drivers/virtual.py
+	$(BIN)/mypy --strict firmware ui hal_sim drivers/shoe.py drivers/trays.py drivers/serial_device.py drivers/pcsc.py drivers/gpio.py drivers/mcp23017.py drivers/pin_buttons.py drivers/debounce.py drivers/virtual.py
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q

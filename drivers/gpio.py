@@ -28,7 +28,6 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import math
-import re
 import threading
 import time
 from collections.abc import Mapping
@@ -38,8 +37,16 @@ from gpiozero import LED, DigitalInputDevice  # type: ignore[import-untyped]
 from gpiozero.pins import Factory  # type: ignore[import-untyped]
 
 from drivers.debounce import Clock, Debouncer
+from drivers.pin_buttons import (
+    BUTTON_NAME,
+    LED_NAME,
+    PinButtons,
+    PinScheme,
+    pin_map,
+    unknown_options,
+)
 from firmware.errors import ConfigError, HardwareError
-from firmware.hal.devices import Buttons, DeviceIdentity, Health, Location, Post
+from firmware.hal.devices import DeviceIdentity, Health, Location, Post
 from firmware.hal.messages import ButtonPressed
 
 FACTORIES: dict[str, str] = {
@@ -63,45 +70,30 @@ _FACTORY_ADVICE = {
     "mock": "reinstall gpiozero (pip install 'gpiozero>=2.0.1.post3')",
 }
 
-BUTTON_NAME = re.compile(
-    r"seat[1-9][0-9]*\.(action|raise|time|sitout)|dealer\.(next|misdeal|pause|exposed)"
-)
-"""Button names the controller knows (see :class:`firmware.hal.ButtonPressed`)."""
-
-LED_NAME = re.compile(r"seat[1-9][0-9]*\.(turn|button)|dealer\.attention")
-"""LED names the controller drives (see :class:`firmware.hal.Buttons`)."""
-
 GPIO_PINS = range(28)
 """BCM GPIO numbers on the 40-pin header."""
 
 DEFAULT_BOUNCE_MS = 20
 
 
-def _pin_map(name: str, option: str, value: Any, pattern: re.Pattern[str]) -> dict[str, int]:
-    if not isinstance(value, Mapping):
-        example = "seat1.action" if option == "buttons" else "seat1.turn"
-        raise ConfigError(
-            f"[devices.{name}] {option} must be a table of name = GPIO number, "
-            f'for example {option} = {{ "{example}" = 17 }}.'
-        )
-    pins: dict[str, int] = {}
-    for key, pin in value.items():
-        if not isinstance(key, str) or pattern.fullmatch(key) is None:
-            kind = "button" if option == "buttons" else "LED"
-            raise ConfigError(
-                f"[devices.{name}] {option} names an unknown {kind} '{key}'; "
-                f"{kind} names match {pattern.pattern}."
-            )
-        if isinstance(pin, bool) or not isinstance(pin, int) or pin not in GPIO_PINS:
-            raise ConfigError(
-                f"[devices.{name}] {option}.{key} = {pin!r} is not a GPIO number; "
-                "use a BCM number from 0 to 27."
-            )
-        pins[key] = pin
-    return pins
+def _gpio_number(value: object) -> int | None:
+    """A configured BCM number, or ``None`` when the value is not one."""
+    if isinstance(value, bool) or not isinstance(value, int) or value not in GPIO_PINS:
+        return None
+    return value
 
 
-class GpioButtons(Buttons):
+GPIO = PinScheme(
+    parse=_gpio_number,
+    said=lambda pin: f"GPIO{pin}",
+    key="gpio",
+    table='name = GPIO number, for example {option} = {{ "{example}" = 17 }}.',
+    wrong="is not a GPIO number; use a BCM number from 0 to 27.",
+)
+"""Pins on the header: BCM numbers, said ``GPIO17``."""
+
+
+class GpioButtons(PinButtons):
     """Buttons and LEDs on GPIO pins through gpiozero.
 
     :param name: The device's name in the table configuration.
@@ -132,9 +124,8 @@ class GpioButtons(Buttons):
         bounce_ms = opts.pop("bounce_ms", DEFAULT_BOUNCE_MS)
         pull_up = opts.pop("pull_up", True)
         if opts:
-            raise ConfigError(
-                f"[devices.{name}] has unknown option(s) {', '.join(sorted(opts))} for the gpio "
-                "buttons backend; it knows pin_factory, buttons, leds, bounce_ms and pull_up."
+            raise unknown_options(
+                name, "gpio", opts, "pin_factory, buttons, leds, bounce_ms, pull_up"
             )
         self._factory_given: Any = None
         if isinstance(factory, Factory):
@@ -148,34 +139,35 @@ class GpioButtons(Buttons):
         else:
             raise ConfigError(
                 f"[devices.{name}] pin_factory = {factory!r} is not a pin factory; set it to "
-                '"lgpio" on a Pi 5, "rpigpio" on a Pi 4 or older, or "mock" for tests.'
+                '"lgpio" on a Pi 5, "rpigpio" on a Pi 4 or older, or "mock" for tests.',
+                key="config.gpio.factory",
+                name=name,
+                value=repr(factory),
             )
         if isinstance(bounce_ms, bool) or not isinstance(bounce_ms, int | float):
             raise ConfigError(
-                f"[devices.{name}] bounce_ms = {bounce_ms!r} must be a number of milliseconds."
+                f"[devices.{name}] bounce_ms = {bounce_ms!r} must be a number of milliseconds.",
+                key="config.gpio.bounce_type",
+                name=name,
+                value=repr(bounce_ms),
             )
         if not (math.isfinite(bounce_ms) and 0 <= bounce_ms <= 1000):
             raise ConfigError(
                 f"[devices.{name}] bounce_ms = {bounce_ms!r} is out of range; use 0 to 1000 "
-                "(20 suits most push buttons)."
+                "(20 suits most push buttons).",
+                key="config.gpio.bounce_range",
+                name=name,
+                value=repr(bounce_ms),
             )
         if not isinstance(pull_up, bool):
-            raise ConfigError(f"[devices.{name}] pull_up must be true or false.")
-        self._buttons = _pin_map(name, "buttons", buttons, BUTTON_NAME)
-        self._leds = _pin_map(name, "leds", leds, LED_NAME)
-        if not self._buttons and not self._leds:
-            raise ConfigError(f"[devices.{name}] configures no buttons and no LEDs; add some.")
-        used: dict[int, str] = {}
-        for label, pin in [
-            *(("button " + k, p) for k, p in self._buttons.items()),
-            *(("LED " + k, p) for k, p in self._leds.items()),
-        ]:
-            if pin in used:
-                raise ConfigError(
-                    f"[devices.{name}] uses GPIO{pin} twice, for the {used[pin]} and the "
-                    f"{label}; give each its own pin."
-                )
-            used[pin] = label
+            raise ConfigError(
+                f"[devices.{name}] pull_up must be true or false.",
+                key="config.gpio.pull_up",
+                name=name,
+            )
+        self._buttons = pin_map(name, "buttons", buttons, BUTTON_NAME, GPIO)
+        self._leds = pin_map(name, "leds", leds, LED_NAME, GPIO)
+        self._check_pins(GPIO)
         self._bounce = bounce_ms / 1000
         self._pull_up = pull_up
         self._clock = clock
@@ -260,25 +252,13 @@ class GpioButtons(Buttons):
         """Each button's and LED's BCM GPIO number."""
         return {name: {"gpio": pin} for name, pin in {**self._buttons, **self._leds}.items()}
 
-    def buttons(self) -> tuple[str, ...]:
-        """The configured button names."""
-        return tuple(self._buttons)
-
-    def leds(self) -> tuple[str, ...]:
-        """The configured LED names."""
-        return tuple(self._leds)
-
     def set_led(self, led: str, on: bool) -> None:
         """Light or clear ``led``.
 
         :raises ConfigError: if no such LED is configured.
         :raises HardwareError: if the device is not open.
         """
-        if led not in self._leds:
-            raise ConfigError(
-                f"The buttons device '{self.name}' has no LED '{led}'; add it to leds in "
-                f"[devices.{self.name}]."
-            )
+        self._check_led(led)
         device = self._outputs.get(led)
         if device is None:
             raise HardwareError(

@@ -37,9 +37,16 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from drivers.debounce import Clock, Debouncer
-from drivers.gpio import BUTTON_NAME, LED_NAME
+from drivers.pin_buttons import (
+    BUTTON_NAME,
+    LED_NAME,
+    PinButtons,
+    PinScheme,
+    pin_map,
+    unknown_options,
+)
 from firmware.errors import ConfigError, HardwareError
-from firmware.hal.devices import Buttons, DeviceIdentity, Health, Location, Post
+from firmware.hal.devices import DeviceIdentity, Health, Location, Post
 from firmware.hal.messages import ButtonPressed, DeviceFault, DeviceRecovered
 
 IODIRA, IODIRB = 0x00, 0x01
@@ -75,32 +82,25 @@ def _smbus(number: int) -> Bus:
     return bus
 
 
-def _pins(name: str, option: str, value: Any, pattern: re.Pattern[str]) -> dict[str, int]:
-    """name -> bit number 0-15 (A0-A7 are 0-7, B0-B7 are 8-15)."""
-    if not isinstance(value, Mapping):
-        raise ConfigError(
-            f'[devices.{name}] {option} must be a table of name = "A0".."B7", '
-            f'for example {option} = {{ "seat1.{"action" if option == "buttons" else "turn"}" '
-            '= "A0" }.'
-        )
-    pins: dict[str, int] = {}
-    for key, pin in value.items():
-        if not isinstance(key, str) or pattern.fullmatch(key) is None:
-            raise ConfigError(
-                f"[devices.{name}] {option} names an unknown {option[:-1]} '{key}'; names "
-                f"match {pattern.pattern}."
-            )
-        found = PIN.fullmatch(pin) if isinstance(pin, str) else None
-        if found is None:
-            raise ConfigError(
-                f"[devices.{name}] {option}.{key} = {pin!r} is not an expander pin; use A0 to "
-                "A7 or B0 to B7."
-            )
-        pins[key] = (0 if found.group(1) == "A" else 8) + int(found.group(2))
-    return pins
+def _expander_pin(value: object) -> int | None:
+    """``"A0"``-``"B7"`` as a bit number 0-15 (A0-A7 are 0-7, B0-B7 are 8-15)."""
+    found = PIN.fullmatch(value) if isinstance(value, str) else None
+    if found is None:
+        return None
+    return (0 if found.group(1) == "A" else 8) + int(found.group(2))
 
 
-class ExpanderButtons(Buttons):
+EXPANDER = PinScheme(
+    parse=_expander_pin,
+    said=lambda bit: f"{'AB'[bit // 8]}{bit % 8}",
+    key="expander",
+    table='name = "A0".."B7", for example {option} = {{ "{example}" = "A0" }}.',
+    wrong="is not an expander pin; use A0 to A7 or B0 to B7.",
+)
+"""Pins on the chip: ``A0``-``B7``."""
+
+
+class ExpanderButtons(PinButtons):
     """Buttons and LEDs on one MCP23017.
 
     :param name: The device's name in the table configuration.
@@ -127,19 +127,24 @@ class ExpanderButtons(Buttons):
         self.address = opts.pop("address", 0x20)
         bounce_ms = opts.pop("bounce_ms", 20)
         poll_ms = opts.pop("poll_ms", 10)
-        buttons = _pins(name, "buttons", opts.pop("buttons", {}), BUTTON_NAME)
-        leds = _pins(name, "leds", opts.pop("leds", {}), LED_NAME)
+        self._buttons = pin_map(name, "buttons", opts.pop("buttons", {}), BUTTON_NAME, EXPANDER)
+        self._leds = pin_map(name, "leds", opts.pop("leds", {}), LED_NAME, EXPANDER)
         if opts:
-            raise ConfigError(
-                f"[devices.{name}] has unknown option(s) {', '.join(sorted(opts))} for the "
-                "mcp23017 backend; it knows bus, address, buttons, leds, bounce_ms and poll_ms."
-            )
+            known = "bus, address, buttons, leds, bounce_ms, poll_ms"
+            raise unknown_options(name, "mcp23017", opts, known)
         if isinstance(self.bus_number, bool) or not isinstance(self.bus_number, int):
-            raise ConfigError(f"[devices.{name}] bus must be the I2C bus number, such as 1.")
+            raise ConfigError(
+                f"[devices.{name}] bus must be the I2C bus number, such as 1.",
+                key="config.expander.bus",
+                name=name,
+            )
         if self.address not in ADDRESSES or isinstance(self.address, bool):
             raise ConfigError(
                 f"[devices.{name}] address = {self.address!r} is not an MCP23017 address; "
-                "use 0x20 to 0x27 (set by its A0-A2 pins)."
+                "use 0x20 to 0x27 (set by its A0-A2 pins).",
+                key="config.expander.address",
+                name=name,
+                value=repr(self.address),
             )
         for option, value, low, high in (
             ("bounce_ms", bounce_ms, 0, 1000),
@@ -150,18 +155,15 @@ class ExpanderButtons(Buttons):
                 or not isinstance(value, int | float)
                 or not (low <= value <= high)
             ):
-                raise ConfigError(f"[devices.{name}] {option} must be from {low} to {high}.")
-        if not buttons and not leds:
-            raise ConfigError(f"[devices.{name}] configures no buttons and no LEDs; add some.")
-        used: dict[int, str] = {}
-        for label, bit in [*buttons.items(), *leds.items()]:
-            if bit in used:
                 raise ConfigError(
-                    f"[devices.{name}] uses pin {'AB'[bit // 8]}{bit % 8} twice, for "
-                    f"{used[bit]} and {label}; give each its own pin."
+                    f"[devices.{name}] {option} must be from {low} to {high}.",
+                    key="config.expander.range",
+                    name=name,
+                    option=option,
+                    low=low,
+                    high=high,
                 )
-            used[bit] = label
-        self._buttons, self._leds = buttons, leds
+        self._check_pins(EXPANDER)
         self._bounce = bounce_ms / 1000
         self._poll = poll_ms / 1000
         self._bus_factory = bus_factory
@@ -268,25 +270,13 @@ class ExpanderButtons(Buttons):
             for name, bit in {**self._buttons, **self._leds}.items()
         }  # fmt: skip
 
-    def buttons(self) -> tuple[str, ...]:
-        """The configured button names."""
-        return tuple(self._buttons)
-
-    def leds(self) -> tuple[str, ...]:
-        """The configured LED names."""
-        return tuple(self._leds)
-
     def set_led(self, led: str, on: bool) -> None:
         """Light or clear ``led`` (one latch register written).
 
         :raises ConfigError: if no such LED is configured.
         :raises HardwareError: if the device is not open or the bus fails.
         """
-        if led not in self._leds:
-            raise ConfigError(
-                f"The buttons device '{self.name}' has no LED '{led}'; add it to leds in "
-                f"[devices.{self.name}]."
-            )
+        self._check_led(led)
         bit = self._leds[led]
         with self._lock:
             if self._bus is None:

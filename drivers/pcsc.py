@@ -191,35 +191,51 @@ class PcscReaders(IdReaders):
         if opts:
             raise ConfigError(
                 f"Unknown option(s) {', '.join(sorted(opts))} for the card readers '{name}'; "
-                "the pcsc backend knows readers and retry_interval."
+                "the pcsc backend knows readers and retry_interval.",
+                key="config.readers.unknown",
+                name=name,
+                unknown=", ".join(sorted(opts)),
             )
         if not isinstance(mapping, Mapping) or not mapping:
             raise ConfigError(
                 f"The card readers '{name}' need a readers table mapping seat1... or console "
-                'to PC/SC reader names, for example readers = { seat1 = "ACS ACR122U 00 00" }.'
+                'to PC/SC reader names, for example readers = { seat1 = "ACS ACR122U 00 00" }.',
+                key="config.readers.table",
+                name=name,
             )
         self._pcsc: dict[str, str] = {}
         for ours, theirs in mapping.items():
             if not isinstance(ours, str) or not READER_NAME.fullmatch(ours):
                 raise ConfigError(
                     f"The reader name '{ours}' of the card readers '{name}' is not valid; "
-                    "use seatN (seat1, seat2...) or console."
+                    "use seatN (seat1, seat2...) or console.",
+                    key="config.readers.name",
+                    name=name,
+                    reader=str(ours),
                 )
             if not isinstance(theirs, str) or not theirs:
                 raise ConfigError(
                     f"The reader {ours} of the card readers '{name}' must name a PC/SC reader "
-                    "as a string (see `pcsc_scan` for the names)."
+                    "as a string (see `pcsc_scan` for the names).",
+                    key="config.readers.pcsc_name",
+                    name=name,
+                    reader=ours,
                 )
             if theirs in self._pcsc.values():
                 raise ConfigError(
                     f"The PC/SC reader '{theirs}' is configured twice for the card readers "
-                    f"'{name}'; give each of our readers its own PC/SC reader."
+                    f"'{name}'; give each of our readers its own PC/SC reader.",
+                    key="config.readers.twice",
+                    name=name,
+                    reader=theirs,
                 )
             self._pcsc[ours] = theirs
         if isinstance(retry, bool) or not isinstance(retry, int | float) or not 0.05 <= retry <= 60:
             raise ConfigError(
                 f"retry_interval of the card readers '{name}' must be a number of seconds "
-                "from 0.05 to 60."
+                "from 0.05 to 60.",
+                key="config.readers.retry",
+                name=name,
             )
         self._retry = float(retry)
         self._ours = {theirs: ours for ours, theirs in self._pcsc.items()}

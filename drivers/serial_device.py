@@ -47,7 +47,13 @@ _ERROR_COUNTERS = ("crc_errors", "length_errors", "truncated", "retransmissions"
 def _number(name: str, key: str, value: Any, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
         raise ConfigError(
-            f"[devices.{name}] {key} must be a number from {low:g} to {high:g}, not {value!r}."
+            f"[devices.{name}] {key} must be a number from {low:g} to {high:g}, not {value!r}.",
+            key="config.serial.number",
+            name=name,
+            option=key,
+            low=f"{low:g}",
+            high=f"{high:g}",
+            value=repr(value),
         )
     return float(value)
 
@@ -75,7 +81,9 @@ class SerialDevice(Device):
         if not isinstance(port, str) or not port:
             raise ConfigError(
                 f'[devices.{name}] needs port = "/dev/..." (a serial port path or a pyserial '
-                "URL such as socket://host:port)."
+                "URL such as socket://host:port).",
+                key="config.serial.port",
+                name=name,
             )
         self.port = port
         self.baudrate = int(_number(name, "baudrate", opts.pop("baudrate", 115200), 1200, 4e6))
@@ -86,17 +94,26 @@ class SerialDevice(Device):
         link_timeout = _number(name, "link_timeout", opts.pop("link_timeout", 1.0), 0.2, 60)
         if link_timeout < 2 * heartbeat:
             raise ConfigError(
-                f"[devices.{name}] link_timeout must be at least twice the heartbeat."
+                f"[devices.{name}] link_timeout must be at least twice the heartbeat.",
+                key="config.serial.link_timeout",
+                name=name,
             )
         exclusive = opts.pop("exclusive", True)
         if not isinstance(exclusive, bool):
-            raise ConfigError(f"[devices.{name}] exclusive must be true or false.")
+            raise ConfigError(
+                f"[devices.{name}] exclusive must be true or false.",
+                key="config.serial.exclusive",
+                name=name,
+            )
         self.exclusive = exclusive
         if opts:
             raise ConfigError(
                 f"Unknown option(s) {', '.join(sorted(opts))} for [devices.{name}]; the serial "
                 "backend reads port, baudrate, handshake_timeout, heartbeat, link_timeout and "
-                "exclusive."
+                "exclusive.",
+                key="config.serial.unknown",
+                name=name,
+                unknown=", ".join(sorted(opts)),
             )
         self._config = LinkConfig(
             heartbeat=heartbeat, link_timeout=link_timeout, hello_interval=heartbeat

@@ -43,7 +43,10 @@ class VirtualShoe(CardShoe):
         if options:
             raise ConfigError(
                 f"[devices.{name}] the virtual shoe takes no options, not "
-                f"{', '.join(sorted(options))}."
+                f"{', '.join(sorted(options))}.",
+                key="config.virtual.options",
+                name=name,
+                unknown=", ".join(sorted(options)),
             )
         self._post: Post | None = None
         self._deck: VirtualDeck | None = None

@@ -83,12 +83,21 @@ def default_deck_tags() -> tuple[str, ...]:
 
 def _tags(name: str, option: str, value: Any) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, Sequence):
-        raise ConfigError(f"[devices.{name}] {option} must be a list of tag strings.")
+        raise ConfigError(
+            f"[devices.{name}] {option} must be a list of tag strings.",
+            key="config.sim.tags",
+            name=name,
+            option=option,
+        )
     for tag in value:
         if not isinstance(tag, str) or _TAG.fullmatch(tag) is None:
             raise ConfigError(
                 f"[devices.{name}] {option} has the tag {tag!r}; write tags in upper-case hex "
-                "without separators, for example 'C0DE33'."
+                "without separators, for example 'C0DE33'.",
+                key="config.sim.tag",
+                name=name,
+                option=option,
+                tag=repr(tag),
             )
     return tuple(value)
 
@@ -104,11 +113,20 @@ def _names(name: str, option: str, value: Any, *, required: bool) -> tuple[str, 
     ):
         raise ConfigError(
             f"[devices.{name}] {option} must be a list of names, for example "
-            f'{option} = ["seat1", "seat2"].'
+            f'{option} = ["seat1", "seat2"].',
+            key="config.sim.names",
+            name=name,
+            option=option,
         )
     if len(set(value)) != len(value):
         twice = sorted({v for v in value if value.count(v) > 1})
-        raise ConfigError(f"[devices.{name}] {option} names {', '.join(twice)} twice.")
+        raise ConfigError(
+            f"[devices.{name}] {option} names {', '.join(twice)} twice.",
+            key="config.sim.twice",
+            name=name,
+            option=option,
+            twice=", ".join(twice),
+        )
     return tuple(value)
 
 
@@ -116,7 +134,12 @@ def _refuse_unknown(name: str, backend: str, options: Mapping[str, Any], known: 
     if options:
         raise ConfigError(
             f"[devices.{name}] has unknown option(s) {', '.join(sorted(options))} for the "
-            f"{backend} backend; it knows {known}."
+            f"{backend} backend; it knows {known}.",
+            key="config.device.unknown_options",
+            name=name,
+            unknown=", ".join(sorted(options)),
+            backend=backend,
+            known=known,
         )
 
 
@@ -221,11 +244,15 @@ class FakeShoe(_Fake, CardShoe):
         seed = opts.pop("seed", None)
         _refuse_unknown(name, "sim shoe", opts, "tags and seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise ConfigError(f"[devices.{name}] seed must be a whole number.")
+            raise ConfigError(
+                f"[devices.{name}] seed must be a whole number.", key="config.sim.seed", name=name
+            )
         if tags is not None and seed is not None:
             raise ConfigError(
                 f"[devices.{name}] sets both tags and seed; a scripted deck is not shuffled, "
-                "so keep one."
+                "so keep one.",
+                key="config.sim.tags_and_seed",
+                name=name,
             )
         self._script = None if tags is None else _tags(name, "tags", tags)
         self._rng = rng or (random.SystemRandom() if seed is None else random.Random(seed))
@@ -373,7 +400,11 @@ class FakeTrays(_Fake, ChipTrays):
         if zone not in self._present:
             raise ConfigError(
                 f"The trays device '{self.name}' has no zone '{zone}'; its zones are "
-                f"{', '.join(self._zones)}."
+                f"{', '.join(self._zones)}.",
+                key="config.sim.no_zone",
+                name=self.name,
+                zone=zone,
+                zones=", ".join(self._zones),
             )
 
 
@@ -398,7 +429,11 @@ class FakeButtons(_Fake, Buttons):
         self._buttons = _names(name, "buttons", buttons, required=False)
         self._leds = _names(name, "leds", leds, required=False)
         if not self._buttons and not self._leds:
-            raise ConfigError(f"[devices.{name}] configures no buttons and no LEDs; add some.")
+            raise ConfigError(
+                f"[devices.{name}] configures no buttons and no LEDs; add some.",
+                key="config.pins.none",
+                name=name,
+            )
         self._lit: dict[str, bool] = {led: False for led in self._leds}
         self.led_history: list[tuple[str, bool]] = []
         """Every LED change as ``(led, on)``, in order."""
@@ -420,7 +455,10 @@ class FakeButtons(_Fake, Buttons):
         if led not in self._lit:
             raise ConfigError(
                 f"The buttons device '{self.name}' has no LED '{led}'; add it to leds in "
-                f"[devices.{self.name}]."
+                f"[devices.{self.name}].",
+                key="config.pins.no_led",
+                name=self.name,
+                led=led,
             )
         if self._post is None:
             raise HardwareError(
@@ -445,7 +483,11 @@ class FakeButtons(_Fake, Buttons):
         if button not in self._buttons:
             raise ConfigError(
                 f"The buttons device '{self.name}' has no button '{button}'; its buttons are "
-                f"{', '.join(self._buttons) or 'none'}."
+                f"{', '.join(self._buttons) or 'none'}.",
+                key="config.sim.no_button",
+                name=self.name,
+                button=button,
+                buttons=", ".join(self._buttons) or "-",
             )
         self._emit(lambda now: ButtonPressed(device=self.name, time=now, button=button))
 
@@ -485,7 +527,10 @@ class FakeReaders(_Fake, IdReaders):
         ):
             raise ConfigError(
                 f"[devices.{name}] cards must map reader names ({', '.join(self._readers)}) "
-                'to card identities, for example cards = { console = "staff:F-001" }.'
+                'to card identities, for example cards = { console = "staff:F-001" }.',
+                key="config.sim.cards",
+                name=name,
+                readers=", ".join(self._readers),
             )
         self._present = {str(r): str(i) for r, i in present.items()}
 
@@ -535,5 +580,9 @@ class FakeReaders(_Fake, IdReaders):
         if reader not in self._cards:
             raise ConfigError(
                 f"The readers device '{self.name}' has no reader '{reader}'; its readers are "
-                f"{', '.join(self._readers)}."
+                f"{', '.join(self._readers)}.",
+                key="config.sim.no_reader",
+                name=self.name,
+                reader=reader,
+                readers=", ".join(self._readers),
             )

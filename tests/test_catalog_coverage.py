@@ -293,3 +293,131 @@ def test_a_table_refusal_reaches_a_spanish_screen_in_spanish(walk: Walk) -> None
     with pytest.raises(IllegalAction) as caught:
         table.apply(te.AdjustStack(1, 500, "count", staff="Flor"))
     assert caught.value.key == "error.adjust.in_hand"
+
+
+# --- the pokertable command (cli-i18n) -------------------------------------------------
+
+CLI_MODULES = [
+    *sorted((ROOT / "firmware" / "cli").glob("*.py")),
+    ROOT / "ui" / "link.py",  # pokertable screen
+    ROOT / "firmware" / "odds" / "verify.py",  # pokertable verify-evaluator
+]
+"""Every module of the ``pokertable`` command."""
+VALIDATORS = (
+    "table/options.py",
+    "table/tournament.py",
+    "hal/backends.py",
+    "protocol/auth.py",
+    "service/retention.py",
+)
+"""The configuration validator's modules below the command: each problem it finds
+reaches ``config check`` and ``serve``, so each needs a key."""
+CLI_ERRORS = {
+    "ConfigError",
+    "HardwareError",
+    "HandHistoryError",
+    "JournalError",
+    "ArgumentTypeError",
+    "PokerTableError",
+}
+WORDS = re.compile(r"[A-Za-z]{2,}")
+PREFIX = re.compile(r"pokertable(?: [a-z-]*)? ?:?")
+"""``pokertable CMD:`` before a sentence: the command's name, not a sentence."""
+
+
+def words_in(node: ast.expr) -> str:
+    """The literal text of a string or f-string (placeholders and ``pokertable`` out)
+    when it holds a word, else ``""``: a sentence written in the code."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    elif isinstance(node, ast.JoinedStr):
+        text = "".join(
+            v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)
+        )
+    elif isinstance(node, ast.BinOp):  # "..." + say(...)
+        return words_in(node.left) or words_in(node.right)
+    else:
+        return ""
+    return text if WORDS.search(PREFIX.sub("", text)) else ""
+
+
+def keyless_cli_sentences(path: str, tree: ast.Module) -> list[str]:
+    """Sentences a person would read that the code writes itself: a printed literal,
+    ``parser.error("...")``, or an error raised with a literal and no ``key``."""
+    problems: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            called = name_of(node)
+            if called == "print" or (called == "error" and isinstance(node.func, ast.Attribute)):
+                for arg in node.args:
+                    if text := words_in(arg):
+                        problems.append(f"{path}:{node.lineno}: {called}({text[:50]!r})")
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            call = node.exc
+            if name_of(call) not in CLI_ERRORS or any(k.arg == "key" for k in call.keywords):
+                continue
+            if call.args and (text := words_in(call.args[0])):
+                problems.append(f"{path}:{node.lineno}: raise {name_of(call)}({text[:50]!r})")
+    return sorted(problems, key=lambda p: int(p.split(":")[1]))
+
+
+def test_every_sentence_of_the_pokertable_command_has_a_catalog_key() -> None:
+    """Every sentence ``pokertable`` prints or raises, and every problem the configuration
+    validator reports, goes through the catalog (``say``, ``fail``, ``keyed`` or
+    ``key=``), so ``--lang es`` or a Spanish locale reads it in Spanish."""
+    problems: list[str] = []
+    files = [(p, p.read_text(encoding="utf-8")) for p in CLI_MODULES]
+    files += [(ROOT / "firmware" / v, (ROOT / "firmware" / v).read_text()) for v in VALIDATORS]
+    for path, text in files:
+        where = str(path.relative_to(ROOT))
+        problems += keyless_cli_sentences(where, ast.parse(text))
+        for node in ast.walk(ast.parse(text)):  # the keys named exist, with their values
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+                key = next((k.value for k in node.exc.keywords if k.arg == "key"), None)
+                check_values(f"{where}:{node.lineno}", key, node.exc, problems)
+            elif isinstance(node, ast.Call) and name_of(node) in ("say", "fail", "keyed"):
+                index = {"say": 0, "fail": 1, "keyed": 1}[name_of(node)]
+                if len(node.args) > index:
+                    check_values(f"{where}:{node.lineno}", node.args[index], node, problems)
+    assert len(files) > 12 and not problems, "\n".join(problems)
+
+
+def test_every_device_option_problem_has_a_catalog_key() -> None:
+    """A device's options are checked by its driver (or simulated device) when
+    ``config check`` builds it: each refusal (a ``ConfigError``) names a key."""
+    problems: list[str] = []
+    paths = [*sorted((ROOT / "drivers").glob("*.py")), ROOT / "hal_sim" / "fakes.py"]
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+                if name_of(node.exc) != "ConfigError":
+                    continue
+                where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                key = next((k.value for k in node.exc.keywords if k.arg == "key"), None)
+                if key is None:
+                    problems.append(f"{where}: a device option problem without a key")
+                else:
+                    check_values(where, key, node.exc, problems)
+    assert len(paths) > 8 and not problems, "\n".join(problems)
+
+
+def test_the_command_scan_can_fail() -> None:
+    """A printed sentence, a ``parser.error`` sentence and a keyless error are found;
+    a key, a value alone and ``pokertable CMD: `` before a catalog sentence are not."""
+    code = (
+        "def f(x, parser, lang):\n"
+        "    print(f'Wrote {x} files.')\n"
+        "    parser.error('--seats takes a number.')\n"
+        "    print(f'  - {x}')\n"
+        "    print('pokertable init: ' + say('cli.init.seats', lang))\n"
+        "    print(json.dumps(x))\n"
+        "    raise ConfigError(f'The file {x} is missing.')\n"
+        "    raise ConfigError(f'The file {x} is missing.', key='config.secret.missing', path=x)\n"
+    )
+    found = keyless_cli_sentences("t.py", ast.parse(code))
+    assert found == [
+        "t.py:2: print('Wrote  files.')",
+        "t.py:3: error('--seats takes a number.')",
+        "t.py:7: raise ConfigError('The file  is missing.')",
+    ], found

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from firmware.cli.config import diag_problems
+from firmware.cli.config_check import diag_problems
 from firmware.cli.lang import cli_lang
 from firmware.cli.status import main_status, render
 from tests.test_operations import write_table
@@ -104,7 +104,8 @@ def test_status_without_a_controller_says_so_in_spanish(
     assert said.startswith("pokertable status: el controlador no está en marcha")
 
 
-def run(*args: str, lang: str) -> subprocess.CompletedProcess[str]:
+def run(*args: str, lang: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``pokertable ARGS`` in a subprocess with ``LANG=lang`` (no other locale variable)."""
     env = {**os.environ, "LANG": lang, "LC_ALL": "", "LANGUAGE": "", "LC_MESSAGES": ""}
     return subprocess.run(
         [sys.executable, "-m", "firmware.cli.main", *args],
@@ -113,6 +114,7 @@ def run(*args: str, lang: str) -> subprocess.CompletedProcess[str]:
         timeout=120,
         cwd=ROOT,
         env=env,
+        input=stdin,
         check=False,
     )
 
@@ -132,9 +134,11 @@ def test_config_check_speaks_the_locales_language(tmp_path: pathlib.Path) -> Non
 
 def test_diag_section_problems() -> None:
     assert diag_problems({"export_dir": "/media/usb"}) == []
-    assert diag_problems({"export_dir": "usb", "folder": 1}) == [
+    assert [str(p) for p in diag_problems({"export_dir": "usb", "folder": 1})] == [
         "Unknown [diag] option(s): folder; known: export_dir.",
         "[diag] export_dir must be an absolute folder such as /media/usb (where the "
         "technician's reports are written).",
     ]
-    assert diag_problems("x") == ['[diag] must be a table: [diag] export_dir = "/media/usb".']
+    assert [str(p) for p in diag_problems("x")] == [
+        '[diag] must be a table: [diag] export_dir = "/media/usb".'
+    ]

@@ -141,8 +141,12 @@ def test_a_missing_path_is_an_error_and_is_not_created(
     tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     missing = tmp_path / "nowhere.sqlite"
-    code, out = audit(str(missing), capsys)
-    assert code == 1 and "There is no journal at" in out, out
+    code = main(["audit", "verify", str(missing)])
+    err = capsys.readouterr().err  # an error: on standard error, one sentence
+    assert (
+        code == 1
+        and err == f"pokertable audit: There is no journal at {missing}; check the path.\n"
+    )
     assert not missing.exists()
     assert main(["audit", "salvage", str(missing), str(tmp_path / "new.sqlite")]) == 1
     assert not missing.exists()

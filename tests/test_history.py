@@ -4,9 +4,10 @@ import pathlib
 
 import pytest
 
+from firmware.cli.history import main_history
 from firmware.engine.histories.phh import loads_phh, play_phh
 from firmware.i18n import tr
-from firmware.service.history import HandHistory, main_history
+from firmware.service.history import HandHistory
 from firmware.table.script import parse_event
 from hal_sim.table_soak import Soak
 

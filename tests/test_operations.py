@@ -18,7 +18,8 @@ import time
 
 import pytest
 
-from firmware.cli.config import EXIT_CONFIG, check_config, read_config
+from firmware.cli.config import EXIT_CONFIG, read_config
+from firmware.cli.config_check import check_config
 from firmware.cli.init import main_init
 from firmware.cli.logs import JournalFormatter, Throttle, setup_logging
 from firmware.cli.status import StatusFile, main_status, render

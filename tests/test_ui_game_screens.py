@@ -23,13 +23,11 @@ import pytest
 
 from firmware.i18n import tr
 from firmware.service.controller import Alert, Controller
-from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
-from firmware.table.tournament import LevelSchedule
 from firmware.views.audience import console_view, seat_view
-from firmware.views.rules import to_show
+from tests.ui_tables import TournamentRun
 from ui.console import ConsoleScreen
 from ui.seat import SeatScreen
 from ui.widgets import Screen
@@ -43,29 +41,11 @@ def _display() -> Iterator[None]:
     pygame.quit()
 
 
-class Game:
+class Game(TournamentRun):
     """A tournament table at 100/200 after 7 minutes of level 2, run by the walkthrough."""
 
     def __init__(self) -> None:
-        schedule = LevelSchedule.from_dicts(
-            [
-                {"small_blind": 50, "big_blind": 100, "minutes": 20},
-                {"break_minutes": 10},
-                {"small_blind": 100, "big_blind": 200, "minutes": 20},
-            ]
-        )
-        config = TableConfig(
-            "tda-tournament",
-            profile_options("tda-tournament"),
-            Stakes(small_blind=50, big_blind=100),
-        )
-        self.table = Table(config, deck_ready=True, schedule=schedule)
-        self.registry = TagRegistry(":memory:")
-        self.controller = Controller(self.table, {}, self.registry, tick_seconds=3600)
-        self.card = 0
-
-    def close(self) -> None:
-        self.registry.close()
+        super().__init__(50, 100)
 
     def seat(self, number: int, lang: str) -> dict[str, Any]:
         return seat_view(self.table, number, lang, self.controller)
@@ -81,10 +61,6 @@ class Game:
         self.table.apply(te.SetButton(1))
         self.table.apply(te.LevelClock("start"))
 
-    def draw(self) -> None:
-        self.table.apply(te.CardDrawn(self.card))
-        self.card += 1
-
     def deal(self) -> None:
         self.table.apply(te.Shuffle())
         self.table.apply(te.Cut())
@@ -92,23 +68,6 @@ class Game:
         assert th is not None
         while th.next_card_role()[0] == "hole":
             self.draw()
-
-    def play_out(self, stop_at_showdown: bool = False) -> None:
-        while self.table.hand is not None:
-            th = self.table.hand
-            if th.hand.actor is not None and th.hand.phase.value == "betting":
-                seat = th.seat(th.hand.actor)
-                legal = th.hand.legal_actions()
-                self.table.apply(te.Act(seat, "check" if legal.can_check else "call"))
-            elif th.hand.phase.value == "showdown":
-                if stop_at_showdown:
-                    return
-                seat = to_show(th)
-                assert seat is not None
-                cards = tuple(c for c in th.hand.hole[th.position(seat)] if c is not None)
-                self.table.apply(te.ShowCards(seat, cards))
-            else:
-                self.draw()
 
 
 @pytest.fixture

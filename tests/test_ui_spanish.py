@@ -29,17 +29,13 @@ import pytest
 
 from firmware.hal import Device
 from firmware.i18n import CATALOG
-from firmware.service.controller import Alert, Controller
+from firmware.service.controller import Alert
 from firmware.service.diag import Item, Report, link_quality
-from firmware.service.registry import TagRegistry
 from firmware.table import events as te
-from firmware.table.options import Stakes, TableConfig, profile_options
-from firmware.table.table import Table
-from firmware.table.tournament import LevelSchedule
 from firmware.views.audience import console_view, seat_view, technician_view
 from firmware.views.diag import report_view
-from firmware.views.rules import to_show
 from hal_sim.fakes import FakeButtons, FakeReaders, FakeShoe, FakeTrays
+from tests.ui_tables import TournamentRun
 from ui.console import ConsoleScreen
 from ui.console_pages import FLOWS, OPTIONS
 from ui.seat import BADGE_HELP, SeatScreen
@@ -95,25 +91,10 @@ def test_the_detector_finds_english_and_passes_spanish() -> None:
     assert not english_in(["panel · Botón dealer.next"]) and english_in(["dealer next"])
 
 
-class Walk:
+class Walk(TournamentRun):
     """A tournament table played through its states, with a controller for alerts."""
 
     def __init__(self) -> None:
-        schedule = LevelSchedule.from_dicts(
-            [
-                {"small_blind": 25, "big_blind": 50, "minutes": 20},
-                {"break_minutes": 10},
-                {"small_blind": 50, "big_blind": 100, "minutes": 20},
-            ]
-        )
-        config = TableConfig(
-            "tda-tournament",
-            # The automatic action timer and time bank, to see them on the seats.
-            profile_options("tda-tournament", action_timer_seconds=30, time_bank_seconds=60),
-            Stakes(small_blind=25, big_blind=50),
-        )
-        self.table = Table(config, deck_ready=True, schedule=schedule)
-        self.registry = TagRegistry(":memory:")
         self.shoe = FakeShoe("shoe", {"seed": 1})
         devices: dict[str, Device] = {
             "shoe": self.shoe,
@@ -124,7 +105,8 @@ class Walk:
             "trays": FakeTrays("trays", {"zones": ["seat1.bet", "pot"]}),
             "readers": FakeReaders("readers", {"readers": ["seat1", "console"]}),
         }
-        self.controller = Controller(self.table, devices, self.registry, tick_seconds=3600)
+        # The automatic action timer and time bank, to see them on the seats.
+        super().__init__(25, 50, devices, action_timer_seconds=30, time_bank_seconds=60)
         self.controller.display_names = {"shoe": {"es": "Sabot", "en": "Card shoe"}}
         self.controller.start()
         for seat, name in ((1, "Ana"), (2, "Bruno"), (3, "Carla")):
@@ -143,11 +125,6 @@ class Walk:
         self.controller.alerts.append(
             Alert(0.0, "Seat 3 asks for the clock.", None, "alert.ask_clock", {"seat": 3})
         )
-        self.card = 0
-
-    def draw(self) -> None:
-        self.table.apply(te.CardDrawn(self.card))
-        self.card += 1
 
     def views(self) -> list[dict[str, Any]]:
         out = [seat_view(self.table, n, "es", self.controller) for n in (1, 2, 3)]
@@ -172,19 +149,7 @@ def walk_states() -> Iterator[list[dict[str, Any]]]:
     yield w.views()
     w.table.apply(te.CallClock(w.table.now))  # the clock on the seat to act (TDA-5)
     yield w.views()
-    while w.table.hand is not None:
-        th = w.table.hand
-        if th.hand.actor is not None and th.hand.phase.value == "betting":
-            seat = th.seat(th.hand.actor)
-            legal = th.hand.legal_actions()
-            w.table.apply(te.Act(seat, "check" if legal.can_check else "call"))
-        elif th.hand.phase.value == "showdown":
-            seat = to_show(th)
-            assert seat is not None
-            cards = tuple(c for c in th.hand.hole[th.position(seat)] if c is not None)
-            w.table.apply(te.ShowCards(seat, cards))
-        else:
-            w.draw()
+    w.play_out()
     yield w.views()  # the hand is over: winners, distribution, recall
     w.shoe.fail()  # a device fault: the technician reads it, and the console's alert
     w.controller.run_pending()
@@ -197,7 +162,7 @@ def walk_states() -> Iterator[list[dict[str, Any]]]:
     technician["diag"]["report"] = report_view(Report(items, time=1.8e9), "es")
     yield [technician]
     w.controller.shutdown()
-    w.registry.close()
+    w.close()
 
 
 def texts_of(screen: Screen) -> list[str]:

@@ -15,6 +15,7 @@ import sys
 import threading
 from typing import Any
 
+from firmware.i18n import CATALOG, language_of, tr
 from firmware.protocol.client import ClientClosed, TableClient
 
 
@@ -72,9 +73,13 @@ EXIT_REFUSED = 78
 """Exit status when the controller refuses this terminal (its units do not restart on it)."""
 
 
-def _screen_settings(args: Any) -> tuple[str | None, str | None, str | None]:
+Problem = tuple[str, dict[str, Any]]
+"""A catalog key and its values: what the screen's command says is wrong."""
+
+
+def _screen_settings(args: Any) -> tuple[str | None, str | None, Problem | None]:
     """The socket and secret from the options, the credential file or the configuration;
-    the third value is a sentence saying what is missing or unreadable, if anything."""
+    the third value says what is missing or unreadable, if anything."""
     import os
     import tomllib
 
@@ -91,28 +96,17 @@ def _screen_settings(args: Any) -> tuple[str | None, str | None, str | None]:
             with open(secret_file, encoding="utf-8") as handle:
                 secret = handle.read().strip()
         except OSError as exc:
-            return None, None, f"the secret file {secret_file} cannot be read ({exc.strerror})"
+            return None, None, ("cli.screen.secret", {"path": secret_file, "error": exc.strerror})
     if socket_path is None or secret is None:
         try:
             with open(args.config, "rb") as handle:
                 config = tomllib.load(handle)
         except FileNotFoundError:
-            return (
-                None,
-                None,
-                (f"there is no configuration {args.config}; pass --socket and --secret-file"),
-            )
+            return None, None, ("cli.screen.no_config", {"path": args.config})
         except PermissionError:
-            return (
-                None,
-                None,
-                (
-                    f"this user may not read {args.config} (screens get only their own secret); "
-                    "pass --socket and --secret-file"
-                ),
-            )
+            return None, None, ("cli.screen.permission", {"path": args.config})
         except (OSError, tomllib.TOMLDecodeError) as exc:
-            return None, None, f"the configuration {args.config} cannot be read ({exc})"
+            return None, None, ("cli.screen.unreadable", {"path": args.config, "error": str(exc)})
         socket_path = socket_path or config.get("server", {}).get("socket")
         if secret is None:
             entry = config.get("terminals", {}).get(terminal)
@@ -121,22 +115,12 @@ def _screen_settings(args: Any) -> tuple[str | None, str | None, str | None]:
                     with open(str(entry["secret_file"]), encoding="utf-8") as handle:
                         secret = handle.read().strip()
                 except OSError as exc:
-                    return (
-                        None,
-                        None,
-                        (f"the secret file {entry['secret_file']} cannot be read ({exc.strerror})"),
-                    )
+                    path = str(entry["secret_file"])
+                    return None, None, ("cli.screen.secret", {"path": path, "error": exc.strerror})
             elif isinstance(entry, str):
                 secret = entry
     if not socket_path or not secret:
-        return (
-            None,
-            None,
-            (
-                f"no socket or no secret for {terminal}; set [server] socket and [terminals] "
-                f"{terminal} in {args.config}, or pass --socket and --secret-file"
-            ),
-        )
+        return None, None, ("cli.screen.missing", {"terminal": terminal, "path": args.config})
     return socket_path, secret, None
 
 
@@ -166,7 +150,12 @@ def main_screen(argv: list[str] | None = None) -> int:
     parser.add_argument("--cert", help="this terminal's certificate (PEM), with --host")
     parser.add_argument("--key", help="this terminal's private key (PEM), with --host")
     parser.add_argument("--ca", help="the authority that signed the controller's certificate")
-    parser.add_argument("--lang", default="es", choices=("es", "en"))
+    parser.add_argument(
+        "--lang",
+        choices=("es", "en"),
+        help="the screen's language (default es); this command's sentences follow it, "
+        "else the locale",
+    )
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--fullscreen", action="store_true")
     parser.add_argument(
@@ -175,48 +164,48 @@ def main_screen(argv: list[str] | None = None) -> int:
         help="a seat's own cards stay face down until the player holds a finger on them",
     )
     args = parser.parse_args(argv)
+    lang = language_of(args.lang)
+
+    def say(key: str, **params: Any) -> int:
+        print("pokertable screen: " + tr(key, lang, **params), file=sys.stderr)
+        return 1
+
     terminal = "console" if args.console else f"seat{args.seat}"
     try:
         width, height = (int(x) for x in args.size.lower().split("x"))
     except ValueError:
-        parser.error("--size takes WIDTHxHEIGHT, for example 800x480.")
+        parser.error(tr("cli.screen.size", lang))
     socket_path, secret, problem = _screen_settings(args)
     if problem is not None or socket_path is None or secret is None:
-        print(f"pokertable screen: {problem}.", file=sys.stderr)
+        key, params = problem or ("cli.screen.missing", {"terminal": terminal, "path": args.config})
+        say(key, **params)
         return 2
     where = f"{args.host}:{args.port}" if args.host else socket_path
     try:
         if args.host:
             if not (args.cert and args.key and args.ca):
-                parser.error("--host needs --cert, --key and --ca (TLS with a certificate).")
+                parser.error(tr("cli.screen.tls", lang))
             context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=args.ca)
             context.load_cert_chain(args.cert, args.key)
             client = TableClient.tls(args.host, args.port, context)
         else:
             client = TableClient.unix(socket_path)
     except (OSError, ssl.SSLError) as exc:
-        print(
-            f"pokertable screen: cannot reach the controller at {where} "
-            f"({getattr(exc, 'strerror', None) or exc}); is pokertable serve running?",
-            file=sys.stderr,
+        return say(
+            "cli.screen.unreachable", where=where, error=getattr(exc, "strerror", None) or exc
         )
-        return 1
     try:
-        client.hello(terminal, secret, args.lang)
+        client.hello(terminal, secret, args.lang or "es")
         answer = client.recv(timeout=10.0)
     except (ClientClosed, TimeoutError, OSError) as exc:
-        print(
-            f"pokertable screen: the controller did not answer the hello ({exc}).",
-            file=sys.stderr,
-        )
         client.sock.close()
-        return 1
+        return say("cli.screen.no_hello", error=exc)
     if answer.get("type") == "refused":
-        print(
-            f"pokertable screen: the controller refused {terminal}: {answer.get('reason')} "
-            "Check this terminal's secret file against the controller's.",
-            file=sys.stderr,
-        )
+        reason = str(answer.get("reason"))
+        if answer.get("key") in CATALOG:  # the refusal in this command's language
+            with contextlib.suppress(KeyError, IndexError, ValueError, TypeError):
+                reason = tr(str(answer["key"]), lang, **dict(answer.get("params") or {}))
+        say("cli.screen.refused", terminal=terminal, reason=reason)
         client.sock.close()
         return EXIT_REFUSED
     client.received.appendleft(answer)  # the welcome is the screen's to read too
@@ -231,16 +220,10 @@ def main_screen(argv: list[str] | None = None) -> int:
         run(link, size=(width, height), fullscreen=args.fullscreen, **options)
         lost = link.closed.is_set()  # the controller went away (not the window closed)
     except pygame.error as exc:
-        print(
-            f"pokertable screen: the display cannot be opened ({exc}); check the video driver "
-            "(SDL_VIDEODRIVER, kmsdrm needs libdrm, libgbm, libEGL and libGLESv2) and that "
-            "this user may open /dev/dri.",
-            file=sys.stderr,
-        )
+        say("cli.screen.display", error=exc)
         return 2
     finally:
         link.close()
     if lost:
-        print("pokertable screen: the controller closed the connection.", file=sys.stderr)
-        return 1
+        return say("cli.screen.closed")
     return 0

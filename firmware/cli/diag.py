@@ -26,7 +26,7 @@ import tomllib
 from typing import Any, TextIO
 
 from firmware.cli.config import device_display_names
-from firmware.cli.lang import cli_lang, say
+from firmware.cli.lang import cli_lang, said_error, say
 from firmware.errors import ConfigError, HardwareError
 from firmware.hal import Device
 from firmware.hal.backends import build_devices
@@ -75,7 +75,7 @@ def main_diag(argv: list[str] | None = None) -> int:
     try:
         section, names = device_display_names(dict(data.get("devices", {})))
     except (ConfigError, TypeError, ValueError) as exc:
-        return fail("cli.diag.error", error=str(exc))
+        return fail("cli.diag.error", error=said_error(exc, lang))
     if args.device:
         if args.device not in section:
             return fail("cli.diag.no_device", device=args.device, path=args.config)
@@ -83,7 +83,7 @@ def main_diag(argv: list[str] | None = None) -> int:
     try:
         devices = build_devices(section)
     except (ConfigError, HardwareError) as exc:
-        return fail("cli.diag.error", error=str(exc))
+        return fail("cli.diag.error", error=said_error(exc, lang))
     path = os.path.join(args.data, "tags.sqlite")
     try:
         registry = TagRegistry(path, read_only=True)

@@ -14,8 +14,11 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from firmware.i18n import tr
 
 PHH_SUFFIXES = (".phh", ".phhs")
 """File names a folder search takes as PHH hands or collections."""
@@ -29,10 +32,18 @@ POKERSTARS_START = b"PokerStars "
 
 @dataclass(frozen=True)
 class Found:
-    """A file to read, or a path that cannot be read (``error`` set)."""
+    """A file to read, or a path that cannot be read (``error`` set: the English
+    sentence; ``key`` and ``params``: the same in the catalog)."""
 
     path: str
     error: str | None = None
+    key: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+def _cannot(where: str | Path, key: str, **params: Any) -> Found:
+    """A path that cannot be read, with the catalog's sentence ``key``."""
+    return Found(str(where), tr(key, "en", **params), key, params)
 
 
 def looks_like_pokerstars(path: Path) -> bool:
@@ -49,7 +60,7 @@ def _walk(root: Path, seen: set[tuple[int, int]], out: list[Found]) -> None:
     try:
         entries = sorted(os.scandir(root), key=lambda e: e.name)
     except OSError as exc:
-        out.append(Found(str(root), f"The folder {root} cannot be read ({exc.strerror})."))
+        out.append(_cannot(root, "cli.replay.folder_unreadable", path=root, error=exc.strerror))
         return
     for entry in entries:
         path = Path(entry.path)
@@ -57,21 +68,17 @@ def _walk(root: Path, seen: set[tuple[int, int]], out: list[Found]) -> None:
             info = path.stat()
         except OSError as exc:
             if exc.errno == errno.ELOOP:
-                out.append(
-                    Found(str(path), f"{path} is a symbolic-link loop; remove or fix the link.")
-                )
+                out.append(_cannot(path, "cli.replay.loop", path=path))
             elif path.suffix in PHH_SUFFIXES:
-                out.append(Found(str(path), f"{path} is a link to nothing; fix or remove it."))
+                out.append(_cannot(path, "cli.replay.dangling", path=path))
             continue
         if entry.is_dir():
             key = (info.st_dev, info.st_ino)
             if key in seen:
                 if entry.is_symlink():
                     out.append(
-                        Found(
-                            str(path),
-                            f"{path} links back to a folder already searched "
-                            f"({os.path.realpath(path)}), a symbolic-link loop; it is skipped.",
+                        _cannot(
+                            path, "cli.replay.loop_back", path=path, real=os.path.realpath(path)
                         )
                     )
                 continue
@@ -91,11 +98,11 @@ def find_history_files(paths: list[str]) -> Iterator[Found]:
             info = path.stat()
         except OSError as exc:
             if exc.errno == errno.ELOOP:
-                yield Found(raw, f"The path {raw} is a symbolic-link loop; fix the link.")
+                yield _cannot(raw, "cli.replay.path_loop", path=raw)
             elif path.is_symlink():
-                yield Found(raw, f"The path {raw} is a link to nothing; fix the link.")
+                yield _cannot(raw, "cli.replay.path_dangling", path=raw)
             else:
-                yield Found(raw, f"The path {raw} does not exist; check the spelling.")
+                yield _cannot(raw, "cli.replay.path_missing", path=raw)
             continue
         if path.is_dir():
             found: list[Found] = []
@@ -103,10 +110,6 @@ def find_history_files(paths: list[str]) -> Iterator[Found]:
             files = [f for f in found if f.error is None]
             yield from found
             if not files:
-                yield Found(
-                    raw,
-                    f"The folder {raw} holds no hand history (.phh, .phhs, or PokerStars-style "
-                    ".txt); give the right folder.",
-                )
+                yield _cannot(raw, "cli.replay.empty_folder", path=raw)
         else:
             yield Found(raw)

@@ -18,11 +18,12 @@ import datetime
 import os
 import re
 import secrets
-import sys
 from importlib import resources
 from pathlib import Path
 
-from firmware.cli.config import check_config, read_config
+from firmware.cli.config import read_config
+from firmware.cli.config_check import check_problems
+from firmware.cli.lang import cli_lang, fail, fail_with, keyed, said_error, say
 from firmware.errors import ConfigError
 from firmware.protocol.auth import hash_pin
 
@@ -56,8 +57,8 @@ TOURNAMENT_LEVELS = (
 def profile_text(profile: str, seats: int) -> str:
     """The profile's file (its ``[table]`` and ``[options]``) with ``max_seats`` set."""
     if profile not in PROFILES:
-        raise ConfigError(
-            f"The profile {profile!r} does not exist; use one of {', '.join(PROFILES)}."
+        raise keyed(
+            ConfigError, "cli.init.profile", profile=repr(profile), known=", ".join(PROFILES)
         )
     text = (resources.files("firmware.table") / "profiles" / f"{profile}.toml").read_text("utf-8")
     if seats >= 2:
@@ -75,10 +76,8 @@ def gpio_section(seats: int, factory: str) -> str:
     for seat in range(1, seats + 1):
         names += [f"seat{seat}.action", f"seat{seat}.turn"]
     if len(names) > len(GPIO_FREE):
-        raise ConfigError(
-            f"{seats} seats need {len(names)} GPIO lines but the header has {len(GPIO_FREE)} free; "
-            "add --expander to put the seats' buttons and LEDs on MCP23017 I/O expanders "
-            "(docs/hardware.md, pin budget)."
+        raise keyed(
+            ConfigError, "cli.init.gpio", seats=seats, lines=len(names), free=len(GPIO_FREE)
         )
     pins = dict(zip(names, GPIO_FREE, strict=False))
     buttons = ", ".join(f'"{n}" = {p}' for n, p in pins.items() if not _is_led(n))
@@ -297,14 +296,15 @@ def write_secret(path: Path) -> None:
 
 
 def _staff(value: str) -> tuple[str, str, str, str]:
+    lang = cli_lang()  # argparse checks this before --lang is read: the locale's language
     parts = value.split(",")
     if len(parts) != 4:
-        raise argparse.ArgumentTypeError("--staff takes BADGE,NAME,ROLE,PIN")
+        raise argparse.ArgumentTypeError(say("cli.init.staff", lang))
     badge, name, role, pin = parts
     try:
         return badge, name, role, hash_pin(pin)
-    except ConfigError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    except ConfigError:  # hash_pin's one refusal
+        raise argparse.ArgumentTypeError(say("cli.config.pin_digits", lang)) from None
 
 
 def main_init(argv: list[str] | None = None) -> int:
@@ -337,9 +337,11 @@ def main_init(argv: list[str] | None = None) -> int:
     parser.add_argument("--staff", type=_staff, action="append", metavar="BADGE,NAME,ROLE,PIN")
     parser.add_argument("--output", "-o", default="-", help="file to write (default: print)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing file")
+    parser.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
     args = parser.parse_args(argv)
+    lang = cli_lang(args.lang)
     if not 0 <= args.seats <= 10:
-        parser.error("--seats takes a number from 0 to 10.")
+        parser.error(say("cli.init.seats", lang))
     try:
         text = render(
             args.profile,
@@ -353,8 +355,7 @@ def main_init(argv: list[str] | None = None) -> int:
             args.expander,
         )
     except ConfigError as exc:
-        print(f"pokertable init: {exc}", file=sys.stderr)
-        return 1
+        return fail_with("init", exc, lang)
     target = Path(args.write_secrets or args.secrets_dir)
     written = 0
     if args.output != "-" or args.write_secrets:
@@ -366,27 +367,20 @@ def main_init(argv: list[str] | None = None) -> int:
                     write_secret(path)
                     written += 1
         except OSError as exc:
-            print(
-                f"pokertable init: cannot write the credential files in {target}: "
-                f"{exc.strerror}; choose --write-secrets DIR or run as root.",
-                file=sys.stderr,
-            )
-            return 1
+            return fail("init", "cli.init.secrets", lang, folder=target, error=exc.strerror)
     if args.output == "-":
         print(text, end="")
         return 0
     output = Path(args.output)
     if output.exists() and not args.force:
-        print(f"pokertable init: {output} exists; pass --force to replace it.", file=sys.stderr)
-        return 1
+        return fail("init", "cli.init.exists", lang, path=output)
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
-        print(f"pokertable init: cannot write {output}: {exc.strerror}.", file=sys.stderr)
-        return 1
-    print(f"Wrote {output} and {written} new credential file(s) in {target}.")
+        return fail("init", "cli.init.write", lang, path=output, error=exc.strerror)
+    print(say("cli.init.wrote", lang, path=output, count=written, folder=target))
     if args.write_secrets is None or Path(args.write_secrets) == Path(args.secrets_dir):
         _, data = read_config(str(output))
-        for problem in check_config(data, text, str(output)):
-            print(f"  - {problem}")
+        for problem in check_problems(data, text, str(output)):
+            print(f"  - {said_error(problem, lang)}")
     return 0

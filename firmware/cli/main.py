@@ -25,6 +25,7 @@ import sqlite3
 import sys
 
 from firmware import __version__
+from firmware.cli.lang import cli_lang, fail, fail_with, say
 from firmware.errors import PokerTableError
 
 
@@ -39,7 +40,7 @@ def _run(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=None, help="seed for a reproducible run")
     args = parser.parse_args(argv)
     if args.hands < 1:
-        parser.error("--hands must be at least 1.")
+        parser.error(say("cli.run.hands", cli_lang(args.lang)))
     # The simulated table is a backend chosen by name, like any device backend:
     # firmware/ does not import hal_sim.
     run_sim = importlib.import_module("hal_sim.sim_table").run_sim
@@ -84,8 +85,8 @@ def _diag(argv: list[str]) -> int:
     return main_diag(argv)
 
 
-def missing_database(command: str, path: str) -> str | None:
-    """A sentence if the database a read-only command would open is not there.
+def missing_database(command: str, path: str, lang: str = "en") -> str | None:
+    """A sentence (in ``lang``) if the database a read-only command would open is not there.
 
     SQLite creates a missing file on open; a read-only command must not, so the
     path is checked first (a mistyped path is an error, not an empty history).
@@ -94,34 +95,41 @@ def missing_database(command: str, path: str) -> str | None:
         return None
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(folder) and not os.access(folder, os.R_OK | os.X_OK):
-        return (
-            f"pokertable {command}: this user may not look into {folder}; run it as the "
-            "table's user (sudo -u pokertable pokertable ...)."
-        )
-    if os.path.isdir(path):
-        return f"pokertable {command}: {path} is a folder, not a database."
-    return f"pokertable {command}: there is no database {path}; check the path."
+        said = say("cli.db.permission", lang, folder=folder)
+    elif os.path.isdir(path):
+        said = say("cli.db.folder", lang, path=path)
+    else:
+        said = say("cli.db.missing", lang, path=path)
+    return f"pokertable {command}: {said}"
+
+
+def _option(argv: list[str], name: str) -> str | None:
+    """The value given to ``--name`` (``--name VALUE`` or ``--name=VALUE``), if any."""
+    value = None
+    for i, arg in enumerate(argv):
+        if arg == name and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith(name + "="):
+            value = arg.split("=", 1)[1]
+    return value
 
 
 def _history(argv: list[str]) -> int:
-    from firmware.cli.lang import cli_lang
-    from firmware.service.history import main_history
+    from firmware.cli.history import DEFAULT_DB, main_history
 
-    db = "/var/lib/pokertable/history.sqlite"
-    for i, arg in enumerate(argv):
-        if arg == "--db" and i + 1 < len(argv):
-            db = argv[i + 1]
-        elif arg.startswith("--db="):
-            db = arg.split("=", 1)[1]
-    problem = None if any(a in ("-h", "--help") for a in argv) else missing_database("history", db)
+    db = _option(argv, "--db") or DEFAULT_DB
+    helping = any(a in ("-h", "--help") for a in argv)
+    problem = (
+        None if helping else missing_database("history", db, cli_lang(_option(argv, "--lang")))
+    )
     if problem is not None:
         print(problem, file=sys.stderr)
         return 1
-    return main_history(argv, cli_lang())
+    return main_history(argv)
 
 
 def _audit(argv: list[str]) -> int:
-    from firmware.service.journal import main_audit
+    from firmware.cli.audit import main_audit
 
     return main_audit(argv)  # it refuses a missing journal itself (never creates one)
 
@@ -130,12 +138,7 @@ def _verify(argv: list[str]) -> int:
     try:
         main_verify = importlib.import_module("firmware.odds.verify").main_verify
     except ImportError:
-        print(
-            "pokertable verify-evaluator: this check needs numpy, an optional extra; install it "
-            "with pip install 'pokertable[odds]'.",
-            file=sys.stderr,
-        )
-        return 1
+        return fail("verify-evaluator", "cli.verify.numpy", cli_lang())
     return int(main_verify(argv))
 
 
@@ -146,7 +149,7 @@ def _init(argv: list[str]) -> int:
 
 
 def _config(argv: list[str]) -> int:
-    from firmware.cli.config import main_config
+    from firmware.cli.config_check import main_config
 
     return main_config(argv)
 
@@ -158,61 +161,56 @@ def _status(argv: list[str]) -> int:
 
 
 COMMANDS = {
-    "run": (_run, "play hands at a simulated table and print them"),
-    "replay": (_replay, "replay PHH hand histories; one JSON object per hand"),
-    "script": (_script, "run table scripts; one JSON record per hand"),
-    "serve": (_serve, "run the table controller as a service (systemd)"),
-    "screen": (_screen, "a seat screen or the dealer console, connected to the controller"),
-    "floor": (_floor, "the floor service of a card room; --demo runs a simulated room"),
-    "diag": (_diag, "technician diagnostics of every device (or one), pass/fail report"),
-    "history": (_history, "list hands and export one as JSON, PHH, PokerStars text or a script"),
-    "audit": (_audit, "verify a table journal's hash chain, or salvage it"),
-    "verify-evaluator": (_verify, "check the evaluator on every seven-card hand"),
-    "init": (_init, "write a complete, commented table.toml for a profile and seat count"),
-    "config": (_config, "check a table.toml and name every problem; hash a staff PIN"),
-    "status": (_status, "the running table: state, devices, terminals, last alerts"),
+    "run": _run,
+    "replay": _replay,
+    "script": _script,
+    "serve": _serve,
+    "screen": _screen,
+    "floor": _floor,
+    "diag": _diag,
+    "history": _history,
+    "audit": _audit,
+    "verify-evaluator": _verify,
+    "init": _init,
+    "config": _config,
+    "status": _status,
 }
+"""Each subcommand; what it does is the catalog's ``cli.command.NAME``."""
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``pokertable`` console command."""
     args = list(sys.argv[1:] if argv is None else argv)
+    lang = cli_lang()
     if not args or args[0] in ("-h", "--help"):
-        print(f"pokertable {__version__}: firmware of an automated Texas Hold'em table.\n")
-        print("usage: pokertable COMMAND [options]\n\ncommands:")
-        for name, (_, text) in COMMANDS.items():
-            print(f"  {name:18} {text}")
-        print("\nRun 'pokertable COMMAND --help' for a command's options.")
+        print(say("cli.main.title", lang, version=__version__) + "\n")
+        print(say("cli.main.usage", lang) + "\n")
+        for name in COMMANDS:
+            print(f"  {name:18} {say('cli.command.' + name.replace('-', '_'), lang)}")
+        print("\n" + say("cli.main.more", lang))
         return 0 if args else 2
     if args[0] == "--version":
         print(__version__)
         return 0
     command = COMMANDS.get(args[0])
     if command is None:
-        print(
-            f"pokertable: '{args[0]}' is not a command; choose one of {', '.join(COMMANDS)}.",
-            file=sys.stderr,
-        )
+        said = say("cli.main.unknown", lang, command=args[0], known=", ".join(COMMANDS))
+        print(f"pokertable: {said}", file=sys.stderr)
         return 2
     try:
-        return command[0](args[1:])
+        return command(args[1:])
     except KeyboardInterrupt:
         return 130
     except PermissionError as exc:
-        where = f" {exc.filename}" if exc.filename else ""
-        print(
-            f"pokertable {args[0]}: this user may not open{where}; run it as the table's user "
-            "(sudo -u pokertable pokertable ...) or point it at your own files.",
-            file=sys.stderr,
-        )
+        if exc.filename:
+            return fail(args[0], "cli.main.permission", lang, path=exc.filename)
+        return fail(args[0], "cli.main.permission_any", lang)
     except FileNotFoundError as exc:
-        print(
-            f"pokertable {args[0]}: {exc.filename or 'a file'} does not exist; check the path.",
-            file=sys.stderr,
-        )
+        if exc.filename:
+            return fail(args[0], "cli.main.not_found", lang, path=exc.filename)
+        return fail(args[0], "cli.main.not_found_any", lang)
     except (OSError, PokerTableError, sqlite3.Error) as exc:
-        print(f"pokertable {args[0]}: {exc}", file=sys.stderr)
-    return 1
+        return fail_with(args[0], exc, lang)
 
 
 if __name__ == "__main__":

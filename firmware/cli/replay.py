@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.cli.history_files import find_history_files, looks_like_pokerstars
+from firmware.cli.lang import cli_lang, keyed, said_error, say
 from firmware.engine.histories.amounts import parse_unit
 from firmware.engine.histories.phh import PHHHand, read_text_file
 from firmware.engine.histories.phhs import loads_phhs
@@ -65,6 +66,7 @@ from firmware.engine.histories.rake import Rake, take_rake, winnings
 from firmware.engine.histories.unknown import decide_phh
 from firmware.engine.rules import GameKind
 from firmware.errors import HandHistoryError
+from firmware.views.alerts import said
 
 
 def replay_hand(
@@ -163,7 +165,7 @@ def replay_file(
                 ),
             }
         except HandHistoryError as exc:
-            yield {**head, "ok": False, "error": str(exc)}
+            yield {**head, "ok": False, "error": str(exc)}  # the engine's detailed sentence
 
 
 def replay_paths(
@@ -186,12 +188,17 @@ def replay_paths(
     try:
         kind = GameKind(game)
     except ValueError as exc:
-        raise HandHistoryError(
-            f"The game {game!r} is not known; use 'cash' or 'tournament'."
-        ) from exc
+        raise keyed(HandHistoryError, "cli.replay.game", game=repr(game)) from exc
     for found in find_history_files(paths):
         if found.error is not None:
-            yield {"file": found.path, "hand": None, "ok": False, "error": found.error}
+            said = (found.key, found.params)
+            yield {
+                "file": found.path,
+                "hand": None,
+                "ok": False,
+                "error": found.error,
+                "_said": said,
+            }
             continue
         try:
             yield from replay_file(
@@ -202,11 +209,13 @@ def replay_paths(
                 rake=rake,
                 rake_cap=rake_cap,
             )
-        except HandHistoryError as exc:
+        except HandHistoryError as exc:  # the engine's detailed sentence (its key is coarser)
             yield {"file": found.path, "hand": None, "ok": False, "error": str(exc)}
 
 
-def _decimal(parser: argparse.ArgumentParser, option: str, text: str | None) -> Decimal | None:
+def _decimal(
+    parser: argparse.ArgumentParser, option: str, text: str | None, lang: str
+) -> Decimal | None:
     if text is None:
         return None
     try:
@@ -214,7 +223,7 @@ def _decimal(parser: argparse.ArgumentParser, option: str, text: str | None) -> 
     except InvalidOperation:
         value = Decimal(-1)
     if not value.is_finite() or value < 0 or value > 10**12:
-        parser.error(f"{option} takes a number from 0 up, not {text!r}.")
+        parser.error(say("cli.replay.number", lang, option=option, value=repr(text)))
     return value
 
 
@@ -243,15 +252,17 @@ def main_replay(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rake-preflop", action="store_true", help="rake hands ended before the flop too"
     )
+    parser.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
     args = parser.parse_args(argv)
+    lang = cli_lang(args.lang)
     try:
         unit = None if args.unit is None else parse_unit(args.unit)
     except HandHistoryError as exc:
-        parser.error(str(exc))
-    percent = _decimal(parser, "--rake", args.rake)
-    cap = _decimal(parser, "--rake-cap", args.rake_cap)
+        parser.error(said_error(exc, lang))
+    percent = _decimal(parser, "--rake", args.rake, lang)
+    cap = _decimal(parser, "--rake-cap", args.rake_cap, lang)
     if percent is not None and percent > 100:
-        parser.error("--rake is a percentage from 0 to 100.")
+        parser.error(say("cli.replay.rake", lang))
     rake = None if percent is None else Rake(percent, None, not args.rake_preflop)
     status = 0
     for line in replay_paths(
@@ -262,10 +273,12 @@ def main_replay(argv: list[str] | None = None) -> int:
         rake=rake,
         rake_cap=cap,
     ):
+        key, params = line.pop("_said", (None, {}))  # for the sentence, not the JSON
         print(json.dumps(line), flush=True)
         if not line["ok"]:
             status = 1
-            print(f"pokertable replay: {line['error']}", file=sys.stderr)
+            error = said(key, params, line["error"], lang)
+            print(f"pokertable replay: {error}", file=sys.stderr)
     return status
 
 

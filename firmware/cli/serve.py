@@ -15,14 +15,11 @@ import grp
 import logging
 import os
 import signal
-import sys
 import time
 from typing import Any
 
 from firmware.cli.config import (
     EXIT_CONFIG,
-    check_config,
-    config_error,
     device_display_names,
     player_directory,
     read_config,
@@ -30,6 +27,8 @@ from firmware.cli.config import (
     terminal_secrets,
     tournament_schedule,
 )
+from firmware.cli.config_check import check_problems, config_error
+from firmware.cli.lang import cli_lang, fail_with, keyed
 from firmware.cli.logs import LEVELS, setup_logging
 from firmware.cli.status import DEFAULT_STATUS, StatusFile, table_status
 from firmware.errors import ConfigError, HardwareError, PokerTableError
@@ -70,9 +69,9 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     """Build the controller from a configuration file; return it, a holder of its
     current journal (rotation replaces it) and whether the table was restored."""
     text, data = read_config(config_path)
-    problems = check_config(data, text, config_path)
-    if problems:
-        raise config_error(problems, config_path)
+    refused = check_problems(data, text, config_path)
+    if refused:
+        raise config_error(refused, config_path)
     config = load_table_config(text, source=config_path)
     section, display_names = device_display_names(data.get("devices", {}))
     devices = build_devices(section)
@@ -93,7 +92,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     restored = len(journal) > 0
     # An electronic table's virtual deck needs no new-deck checklist.
     virtual = any(getattr(d, "automatic", False) for d in devices.values())
-    problems = []
+    problems: list[str] = []
     if restored:
         table = restore(journal, problems)
     else:
@@ -201,10 +200,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
         # Screens on their own boards: TCP with TLS and a client certificate per terminal.
         missing = [k for k in ("cert", "key", "client_ca") if k not in server_section]
         if missing:
-            raise ConfigError(
-                f"[server] tcp_port needs TLS: set {', '.join(missing)} (the server's certificate "
-                "and key, and the authority that signs each terminal's certificate)."
-            )
+            raise keyed(ConfigError, "config.server.tls_all", missing=", ".join(missing))
         tcp = (str(server_section.get("tcp_host", "0.0.0.0")), int(server_section["tcp_port"]))
         context = server_ssl_context(
             str(server_section["cert"]),
@@ -234,10 +230,7 @@ def share_socket(path: str, group: str | None) -> None:
     try:
         gid = grp.getgrnam(group).gr_gid
     except KeyError:
-        raise ConfigError(
-            f"[server] socket_group = {group!r} is not a group on this system; create it "
-            "(install.sh does) or remove the option."
-        ) from None
+        raise keyed(ConfigError, "config.server.group", group=repr(group)) from None
     os.chown(path, -1, gid)
     os.chmod(path, 0o660)
 
@@ -295,12 +288,10 @@ def main_serve(argv: list[str] | None = None) -> int:
                 share_socket(service.unix_path, data.get("server", {}).get("socket_group"))
     except ConfigError as exc:
         log.error("%s", exc)
-        print(f"pokertable serve: {exc}", file=sys.stderr)
-        return EXIT_CONFIG
+        return fail_with("serve", exc, cli_lang(), EXIT_CONFIG)
     except (OSError, HardwareError, JournalError, PokerTableError) as exc:
         log.error("%s", exc)
-        print(f"pokertable serve: {exc}", file=sys.stderr)
-        return 1
+        return fail_with("serve", exc, cli_lang())
     log.info("%s", start_line(controller, restored, args.config))
     if restored:
         controller.alerts.append(

@@ -25,12 +25,12 @@ import asyncio
 import random
 import shutil
 import signal
-import sys
 import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
 
+from firmware.cli.lang import cli_lang, fail, fail_with, say
 from firmware.errors import ConfigError, PokerTableError
 from firmware.floor.control import StaffDirector, TournamentControl
 from firmware.floor.director import TournamentSpec
@@ -221,10 +221,11 @@ def main_floor(argv: list[str] | None = None) -> int:
         "--exit-when-done", action="store_true", help="demo: exit when the tournament ends"
     )
     args = parser.parse_args(argv)
+    lang = cli_lang()
     if not args.demo and not args.config:
-        parser.error("give --config FILE, or --demo for a simulated card room.")
+        parser.error(say("cli.floor.config_or_demo", lang))
     if args.demo and not 2 <= args.players <= args.tables * args.seats:
-        parser.error("--players must be from 2 to tables x seats.")
+        parser.error(say("cli.floor.players", lang))
 
     async def main() -> int:
         stop = asyncio.Event()
@@ -242,8 +243,11 @@ def main_floor(argv: list[str] | None = None) -> int:
 
     try:
         return asyncio.run(main())
+    except FileNotFoundError as exc:
+        return fail("floor", "cli.main.not_found", lang, path=exc.filename or args.config)
+    except tomllib.TOMLDecodeError as exc:
+        return fail("floor", "cli.floor.toml", lang, path=args.config, error=str(exc))
     except (OSError, ConfigError, PokerTableError) as exc:
-        print(f"pokertable floor: {exc}", file=sys.stderr)
-        return 1
+        return fail_with("floor", exc, lang)
     except KeyboardInterrupt:
         return 130

@@ -49,12 +49,21 @@ def backend_class(kind: str, backend: str) -> type[Device]:
         example pyscard is not installed).
     """
     if kind not in KINDS:
-        raise ConfigError(f"Unknown device kind '{kind}'; use one of {', '.join(KINDS)}.")
+        raise ConfigError(
+            f"Unknown device kind '{kind}'; use one of {', '.join(KINDS)}.",
+            key="config.device.kind",
+            kind=kind,
+            known=", ".join(KINDS),
+        )
     target = BACKENDS.get((kind, backend))
     if target is None:
         known = sorted(b for k, b in BACKENDS if k == kind)
         raise ConfigError(
-            f"Unknown backend '{backend}' for a {kind}; use one of {', '.join(known)}."
+            f"Unknown backend '{backend}' for a {kind}; use one of {', '.join(known)}.",
+            key="config.device.backend",
+            backend=backend,
+            kind=kind,
+            known=", ".join(known),
         )
     module_name, _, class_name = target.partition(":")
     try:
@@ -62,11 +71,17 @@ def backend_class(kind: str, backend: str) -> type[Device]:
     except ImportError as exc:
         raise HardwareError(
             f"The {backend} backend for the {kind} cannot be loaded ({exc}); install the "
-            "firmware with its hardware dependencies (pip install 'pokertable[hardware]')."
+            "firmware with its hardware dependencies (pip install 'pokertable[hardware]').",
+            key="config.device.load",
+            backend=backend,
+            kind=kind,
+            error=str(exc),
         ) from exc
     cls = getattr(module, class_name)
     if not (isinstance(cls, type) and issubclass(cls, Device)):
-        raise HardwareError(f"{target} is not a device backend.")
+        raise HardwareError(
+            f"{target} is not a device backend.", key="config.device.not_backend", target=target
+        )
     return cls
 
 
@@ -75,14 +90,20 @@ def build_devices(section: Mapping[str, Any]) -> dict[str, Device]:
     devices: dict[str, Device] = {}
     for name, raw in section.items():
         if not isinstance(raw, Mapping):
-            raise ConfigError(f"[devices.{name}] must be a table of options.")
+            raise ConfigError(
+                f"[devices.{name}] must be a table of options.",
+                key="config.device.not_table",
+                name=name,
+            )
         options = dict(raw)
         kind = options.pop("kind", None)
         backend = options.pop("backend", None)
         if not isinstance(kind, str) or not isinstance(backend, str):
             raise ConfigError(
                 f"[devices.{name}] must say its kind (shoe, trays, buttons, readers) and its "
-                'backend (for example backend = "serial").'
+                'backend (for example backend = "serial").',
+                key="config.device.kind_backend",
+                name=name,
             )
         cls = backend_class(kind, backend)
         devices[name] = cls(name, options)  # type: ignore[call-arg]
@@ -103,5 +124,10 @@ def open_devices(devices: Mapping[str, Device], post: Any) -> None:
                 done.close()
             if isinstance(exc, HardwareError):
                 raise
-            raise HardwareError(f"The device '{name}' could not be opened: {exc}.") from exc
+            raise HardwareError(
+                f"The device '{name}' could not be opened: {exc}.",
+                key="config.device.open",
+                device=name,
+                error=str(exc),
+            ) from exc
         opened.append(device)

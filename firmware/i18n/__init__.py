@@ -10,7 +10,9 @@ both exist and agree, and that every key the code uses is in the catalog.
 
 from __future__ import annotations
 
+import os
 import tomllib
+from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
@@ -37,3 +39,26 @@ def tr(key: str, lang: str = DEFAULT_LANGUAGE, **params: Any) -> str:
     entry = CATALOG[key]
     text = entry.get(lang) or entry["en"]
     return text.format(**params)
+
+
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+"""The locale's variables in the order gettext reads them (the first one set wins)."""
+
+
+def language_of(explicit: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """``explicit`` if it is a language of the catalog, else ``es`` when the locale is
+    Spanish (``es``, ``es_PE.UTF-8``...), else ``en``: the language of a command's
+    sentences (``pokertable``, the screens' command line).
+
+    >>> language_of(None, {"LANG": "es_PE.UTF-8"}), language_of("en", {"LANG": "es_PE"})
+    ('es', 'en')
+    """
+    if explicit in LANGUAGES:
+        return str(explicit)
+    env = os.environ if environ is None else environ
+    for name in LOCALE_VARIABLES:
+        value = env.get(name, "")
+        if value:
+            first = value.split(":")[0].lower()  # LANGUAGE may list several
+            return "es" if first == "es" or first.startswith(("es_", "es.", "es@")) else "en"
+    return "en"

@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from firmware.engine.evaluator import DISTINCT_VALUES, Category, category_of
+from firmware.i18n import language_of, tr
 from firmware.odds.batch import MASK_WEIGHTS, WEIGHTS64, strengths_from_sums
 from firmware.odds.equity import board_sums
 
@@ -143,23 +144,32 @@ def main_verify(argv: Sequence[str] | None = None) -> int:
     Returns 0 when every count matches, 1 otherwise (2 for unexpected arguments).
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    lang = language_of()  # the locale's (the command's sentences; see firmware.cli.lang)
     if args:
-        print(
-            f"verify-evaluator takes no arguments, but got {' '.join(args)!r}; run it alone.",
-            file=sys.stderr,
-        )
+        said = tr("cli.verify.args", lang, args=repr(" ".join(args)))
+        print(f"pokertable verify-evaluator: {said}", file=sys.stderr)
         return 2
 
     def report(done: int, total: int) -> None:
-        print(f"\r{done:,} / {total:,} hands ({done / total:.0%})", end="", file=sys.stderr)
+        line = tr("cli.verify.progress", lang, done=f"{done:,}", total=f"{total:,}")
+        print(f"\r{line} ({done / total:.0%})", end="", file=sys.stderr)
 
     result = verify_seven_card(report)
     print(file=sys.stderr)
     for category in sorted(result.expected, reverse=True):
         got, want = result.counts[category], result.expected[category]
-        mark = "ok" if got == want else f"EXPECTED {want:,}"
-        print(f"{category.name.replace('_', ' ').lower():16s} {got:>12,} {mark}")
-    print(result.summary())
+        mark = "ok" if got == want else tr("cli.verify.expected", lang, count=f"{want:,}")
+        name = tr(f"cli.verify.category.{category.name.lower()}", lang)
+        print(f"{name:18s} {got:>12,} {mark}")
+    print(
+        tr(
+            "cli.verify.ok" if result.ok else "cli.verify.failed",
+            lang,
+            hands=f"{result.hands:,}",
+            distinct=result.distinct,
+            seconds=f"{result.elapsed:.1f}",
+        )
+    )
     return 0 if result.ok else 1
 
 

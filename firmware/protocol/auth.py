@@ -68,7 +68,7 @@ def hash_pin(pin: str) -> str:
     :raises ConfigError: if ``pin`` is not 4 to 12 digits.
     """
     if not PIN_PATTERN.match(pin):
-        raise ConfigError("A PIN must be 4 to 12 digits.")
+        raise ConfigError("A PIN must be 4 to 12 digits.", key="cli.config.pin_digits")
     salt, digest = _scrypt(pin)
     n, r, p = SCRYPT["n"], SCRYPT["r"], SCRYPT["p"]
     return f"{HASH_PREFIX}${n}${r}${p}${salt.hex()}${digest.hex()}"
@@ -90,7 +90,8 @@ def parse_pin_hash(text: str) -> tuple[bytes, bytes]:
     except ValueError:
         raise ConfigError(
             "A pin_hash must be the text hash_pin() prints (scrypt$16384$8$1$salt$hash), "
-            "never the PIN itself."
+            "never the PIN itself.",
+            key="config.staff.pin_hash",
         ) from None
     return salt, digest
 
@@ -140,7 +141,9 @@ class StaffDirectory:
             digits, or a badge or name already used (no shared accounts).
         """
         if not PIN_PATTERN.match(pin):
-            raise ConfigError(f"The PIN for {name} must be 4 to 12 digits.")
+            raise ConfigError(
+                f"The PIN for {name} must be 4 to 12 digits.", key="config.staff.pin", name=name
+            )
         salt, digest = _scrypt(pin)
         return self._add(StaffAccount(badge, name, role, salt, digest))
 
@@ -155,15 +158,29 @@ class StaffDirectory:
     def _add(self, account: StaffAccount) -> StaffAccount:
         badge, name, role = account.badge, account.name, account.role
         if role not in ROLES:
-            raise ConfigError(f"The role {role!r} does not exist; use one of {', '.join(ROLES)}.")
+            raise ConfigError(
+                f"The role {role!r} does not exist; use one of {', '.join(ROLES)}.",
+                key="config.staff.role",
+                role=repr(role),
+                known=", ".join(ROLES),
+            )
         if not isinstance(badge, str) or not badge or not isinstance(name, str) or not name.strip():
-            raise ConfigError("Every staff account needs a badge identity and a person's name.")
+            raise ConfigError(
+                "Every staff account needs a badge identity and a person's name.",
+                key="config.staff.identity",
+            )
         with self._lock:
             if badge in self._accounts:
-                raise ConfigError(f"The badge {badge!r} already belongs to an account.")
+                raise ConfigError(
+                    f"The badge {badge!r} already belongs to an account.",
+                    key="config.staff.badge_twice",
+                    badge=repr(badge),
+                )
             if any(a.name == name for a in self._accounts.values()):
                 raise ConfigError(
-                    f"There is already an account for {name}; accounts are never shared."
+                    f"There is already an account for {name}; accounts are never shared.",
+                    key="config.staff.name_twice",
+                    name=name,
                 )
             self._accounts[badge] = account
         return account
@@ -218,13 +235,22 @@ class TerminalSecrets:
         for name, secret in self.secrets.items():
             if name not in TERMINALS:
                 raise ConfigError(
-                    f"{name!r} is no terminal; terminals are seat1 to seat10 and console."
+                    f"{name!r} is no terminal; terminals are seat1 to seat10 and console.",
+                    key="config.terminals.unknown",
+                    name=repr(name),
                 )
             if len(secret) < 16:
-                raise ConfigError(f"The secret of {name} must be at least 16 characters long.")
+                raise ConfigError(
+                    f"The secret of {name} must be at least 16 characters long.",
+                    key="config.terminals.short",
+                    name=name,
+                )
         values = list(self.secrets.values())
         if len(set(values)) != len(values):
-            raise ConfigError("Two terminals share a secret; give each terminal its own.")
+            raise ConfigError(
+                "Two terminals share a secret; give each terminal its own.",
+                key="config.terminals.shared",
+            )
 
     def check(self, terminal: object, secret: object) -> str:
         """Return the terminal name if ``secret`` is its secret.

@@ -11,10 +11,8 @@ not in the history until it ends).
 
 from __future__ import annotations
 
-import json
 import logging
 import sqlite3
-import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -25,8 +23,6 @@ import msgpack
 from firmware.engine.events import StartHand, from_record, to_record
 from firmware.engine.hand import Hand
 from firmware.engine.rules import GameKind
-from firmware.errors import HandHistoryError
-from firmware.i18n import tr
 from firmware.service.storage import opening
 from firmware.table import events as te
 
@@ -242,65 +238,3 @@ def _eastern(when: datetime) -> datetime:
         return when.astimezone(ZoneInfo("America/New_York"))
     except (ImportError, KeyError, OSError, ValueError):
         return when - timedelta(hours=5)  # no time-zone data: Eastern standard time
-
-
-def main_history(argv: list[str] | None = None, lang: str = "en") -> int:
-    """``pokertable history list|show``: query and export the hand history (``lang``:
-    the language of its sentences)."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="pokertable history", description=__doc__)
-    parser.add_argument("--db", default="/var/lib/pokertable/history.sqlite")
-    sub = parser.add_subparsers(dest="command", required=True)
-    listing = sub.add_parser("list", help="list hands, newest first")
-    listing.add_argument("--seat", type=int)
-    listing.add_argument("--player")
-    listing.add_argument("--since", type=float)
-    listing.add_argument("--until", type=float)
-    listing.add_argument("--limit", type=int, default=20)
-    show = sub.add_parser("show", help="show or export one hand")
-    show.add_argument("number", type=int)
-    show.add_argument("--format", choices=("json", "phh", "pokerstars", "script"), default="json")
-    show.add_argument("--unit", default="0.01", help="PokerStars: money per chip unit, or 'chips'")
-    show.add_argument("--currency", default="USD", help="PokerStars: ISO currency code")
-    show.add_argument("--table-name", default="Mesa 1", help="PokerStars: the table's name")
-    show.add_argument("--hero", type=int, help="PokerStars: seat written first in 'Dealt to'")
-    args = parser.parse_args(argv)
-    history = HandHistory(args.db)
-    try:
-        if args.command == "list":
-            records = list(history.find(args.seat, args.player, args.since, args.until, args.limit))
-            if not records:
-                print(tr("cli.history.none", lang))
-            for record in records:
-                winners = sorted({w for pot in record["pots"] for w in pot["winners"]})
-                void = f"void: {record['void']}" if record["void"] else ""
-                seats = ",".join(map(str, record["seats"]))
-                print(f"#{record['hand']:>6}  seats {seats}  winners {winners or '-'}  {void}")
-            return 0
-        if args.format == "json":
-            found = history.get(args.number)
-            if found is None:
-                raise KeyError(f"There is no hand {args.number} in the history.")
-            print(json.dumps(found, ensure_ascii=False, indent=2))
-        elif args.format == "phh":
-            print(history.to_phh(args.number), end="")
-        elif args.format == "pokerstars":
-            from firmware.engine.histories.amounts import parse_unit
-
-            unit = None if args.unit == "chips" else parse_unit(args.unit)
-            text = history.to_pokerstars(
-                args.number, args.table_name, unit, args.currency.upper(), hero=args.hero
-            )
-            print(text, end="")
-        else:
-            print(history.to_script(args.number), end="")
-    except KeyError as exc:
-        print(f"pokertable history: {exc.args[0]}", file=sys.stderr)
-        return 1
-    except HandHistoryError as exc:
-        print(f"pokertable history: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        history.close()
-    return 0

@@ -48,7 +48,10 @@ class Retention:
         if unknown:
             names = ", ".join(sorted(known))
             raise ConfigError(
-                f"Unknown [retention] option(s): {', '.join(unknown)}; known: {names}."
+                f"Unknown [retention] option(s): {', '.join(unknown)}; known: {names}.",
+                key="config.retention.unknown",
+                unknown=", ".join(unknown),
+                known=names,
             )
         policy = cls(**section)
         if (
@@ -59,7 +62,8 @@ class Retention:
         ):
             raise ConfigError(
                 "[retention] needs rotate_every_hands, snapshot_every_hands and keep_hands "
-                "of at least 1 and keep_journals of 0 or more."
+                "of at least 1 and keep_journals of 0 or more.",
+                key="config.retention.values",
             )
         return policy
 

@@ -33,6 +33,17 @@ def type_name(expected: type) -> str:
     return TYPE_NAMES.get(expected, f"a {expected.__name__}")
 
 
+def _said(key: str, text: str) -> dict[str, Any]:
+    """A value that is itself a catalog sentence: an error's ``params`` carry it so a
+    screen or the command translates it too (:func:`firmware.views.alerts.said`)."""
+    return {"key": key, "params": {}, "text": text}
+
+
+def type_said(expected: type) -> dict[str, Any]:
+    """``expected`` as a translatable value (``config.type.int``: a whole number)."""
+    return _said(f"config.type.{expected.__name__}", type_name(expected))
+
+
 @dataclass(frozen=True)
 class TableOptions:
     """House options of a table. Each field's docstring names its source rule."""
@@ -102,15 +113,25 @@ class TableOptions:
             if getattr(self, name) not in allowed:
                 raise ConfigError(
                     f"The option {name} must be one of {', '.join(allowed)}, "
-                    f"not {getattr(self, name)!r}."
+                    f"not {getattr(self, name)!r}.",
+                    key="config.option.choice",
+                    option=name,
+                    allowed=", ".join(allowed),
+                    value=repr(getattr(self, name)),
                 )
         if not 2 <= self.max_seats <= 10:
             raise ConfigError(
-                f"The option max_seats must be from 2 to 10 (CC-16), not {self.max_seats}."
+                f"The option max_seats must be from 2 to 10 (CC-16), not {self.max_seats}.",
+                key="config.option.max_seats",
+                value=self.max_seats,
             )
         for name in ("raise_cap", "clock_seconds"):
             if getattr(self, name) < 1:
-                raise ConfigError(f"The option {name} must be at least 1.")
+                raise ConfigError(
+                    f"The option {name} must be at least 1.",
+                    key="config.option.positive",
+                    option=name,
+                )
         for name in (
             "action_timer_seconds",
             "time_bank_seconds",
@@ -119,23 +140,35 @@ class TableOptions:
             "reentry_wait_minutes",
         ):
             if getattr(self, name) < 0:
-                raise ConfigError(f"The option {name} must be 0 or more.")
+                raise ConfigError(
+                    f"The option {name} must be 0 or more.",
+                    key="config.option.not_negative",
+                    option=name,
+                )
         if not 0 <= self.clock_countdown_seconds <= self.clock_seconds:
             raise ConfigError(
                 f"The option clock_countdown_seconds ({self.clock_countdown_seconds}) must be "
                 f"from 0 to clock_seconds ({self.clock_seconds}): the last seconds of the clock "
-                "are counted down (TDA-5)."
+                "are counted down (TDA-5).",
+                key="config.option.countdown",
+                countdown=self.clock_countdown_seconds,
+                clock=self.clock_seconds,
             )
         if 0 < self.max_buy_in_multiple < self.min_buy_in_multiple:
             raise ConfigError(
                 f"The option max_buy_in_multiple ({self.max_buy_in_multiple}) is below "
                 f"min_buy_in_multiple ({self.min_buy_in_multiple}): no buy-in could be "
-                "accepted (CC-16). Raise the maximum, or give 0 for none."
+                "accepted (CC-16). Raise the maximum, or give 0 for none.",
+                key="config.option.buy_in",
+                most=self.max_buy_in_multiple,
+                least=self.min_buy_in_multiple,
             )
         if not 1 <= self.limit_all_in_percent <= 100:
             raise ConfigError(
                 "The option limit_all_in_percent must be from 1 to 100, not "
-                f"{self.limit_all_in_percent}."
+                f"{self.limit_all_in_percent}.",
+                key="config.option.percent",
+                value=self.limit_all_in_percent,
             )
 
 
@@ -184,13 +217,19 @@ def profile_options(profile: str, **overrides: Any) -> TableOptions:
     """
     if profile not in PROFILES:
         raise ConfigError(
-            f"There is no rules profile '{profile}'; choose one of {', '.join(PROFILES)}."
+            f"There is no rules profile '{profile}'; choose one of {', '.join(PROFILES)}.",
+            key="config.profile.unknown",
+            profile=profile,
+            known=", ".join(PROFILES),
         )
     unknown = sorted(set(overrides) - set(OPTION_NAMES))
     if unknown:
         raise ConfigError(
             f"Unknown table option(s): {', '.join(unknown)}. Known options are: "
-            f"{', '.join(OPTION_NAMES)}."
+            f"{', '.join(OPTION_NAMES)}.",
+            key="config.option.unknown",
+            unknown=", ".join(unknown),
+            known=", ".join(OPTION_NAMES),
         )
     values = {**PROFILES[profile], **overrides}
     for field in dataclasses.fields(TableOptions):
@@ -199,11 +238,20 @@ def profile_options(profile: str, **overrides: Any) -> TableOptions:
             value = values[field.name]
             if type(value) is not expected:
                 raise ConfigError(
-                    f"The option {field.name} must be {type_name(expected)}, not {value!r}."
+                    f"The option {field.name} must be {type_name(expected)}, not {value!r}.",
+                    key="config.option.type",
+                    option=field.name,
+                    expected=type_said(expected),
+                    value=repr(value),
                 )
             if isinstance(value, int) and abs(value) > MAX_AMOUNT:
                 raise ConfigError(
-                    f"The option {field.name} = {value} is out of range; give at most {MAX_AMOUNT}."
+                    f"The option {field.name} = {value} is out of range; "
+                    f"give at most {MAX_AMOUNT}.",
+                    key="config.option.range",
+                    option=field.name,
+                    value=value,
+                    most=MAX_AMOUNT,
                 )
     return TableOptions(**values)
 
@@ -224,7 +272,8 @@ class Stakes:
         if self.big_blind < 1 or self.small_blind < 0 or self.ante < 0 or self.chip_unit < 1:
             raise ConfigError(
                 "Stakes need a big blind of at least 1, a small blind and ante of 0 or more "
-                "and a chip unit of at least 1."
+                "and a chip unit of at least 1.",
+                key="config.stakes.minimum",
             )
         amounts = {
             "small blind": self.small_blind,
@@ -236,12 +285,19 @@ class Stakes:
         for name, amount in amounts.items():
             if amount > MAX_AMOUNT:
                 raise ConfigError(
-                    f"The {name} ({amount}) is above any chip count; give at most {MAX_AMOUNT}."
+                    f"The {name} ({amount}) is above any chip count; give at most {MAX_AMOUNT}.",
+                    key="config.stakes.too_large",
+                    name=_said(f"config.stake.{name.replace(' ', '_')}", name),
+                    amount=amount,
+                    most=MAX_AMOUNT,
                 )
         if self.small_blind > self.big_blind:
             raise ConfigError(
                 f"The small blind ({self.small_blind}) cannot exceed the big blind "
-                f"({self.big_blind})."
+                f"({self.big_blind}).",
+                key="config.stakes.small_above_big",
+                small=self.small_blind,
+                big=self.big_blind,
             )
 
 
@@ -279,20 +335,26 @@ _STAKE_KEYS = (
 )
 
 
-def load_table_config(text: str, source: str = "table configuration") -> TableConfig:
+def load_table_config(text: str, source: str = "given as text") -> TableConfig:
     """Parse a TOML table configuration.
 
     The file has a ``[table]`` section with ``profile`` and the stakes
     (``structure`` = NL/PL/FL, ``small_blind``, ``big_blind``, ``ante``,
     ``big_blind_ante``, ``big_bet``, ``chip_unit``) and an optional
-    ``[options]`` section overriding profile options.
+    ``[options]`` section overriding profile options. ``source`` names the
+    configuration in sentences (its path).
 
     :raises ConfigError: naming unknown sections, keys or bad values.
     """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"The {source} is not valid TOML: {exc}.") from exc
+        raise ConfigError(
+            f"The configuration {source} is not valid TOML: {exc}.",
+            key="config.toml",
+            source=source,
+            error=str(exc),
+        ) from exc
     known = {
         "table",
         "options",
@@ -311,38 +373,61 @@ def load_table_config(text: str, source: str = "table configuration") -> TableCo
     unknown_sections = sorted(set(data) - known)
     if unknown_sections:
         raise ConfigError(
-            f"Unknown section(s) in the {source}: {', '.join(unknown_sections)}; "
+            f"Unknown section(s) in the configuration {source}: {', '.join(unknown_sections)}; "
             "expected [table], [options], [devices], [server], [terminals], [staff], "
-            "[[players]], [retention], [[levels]], [tournament], [floor] and [diag]."
+            "[[players]], [retention], [[levels]], [tournament], [floor] and [diag].",
+            key="config.section.unknown",
+            source=source,
+            unknown=", ".join(unknown_sections),
         )
     for section in ("table", "options"):
         if not isinstance(data.get(section, {}), dict):
             raise ConfigError(
-                f"In the {source}, [{section}] must be a section (a table of keys), "
-                f"not {data[section]!r}."
+                f"In the configuration {source}, [{section}] must be a section (a table of keys), "
+                f"not {data[section]!r}.",
+                key="config.section.not_table",
+                source=source,
+                section=section,
+                value=repr(data[section]),
             )
     table = dict(data.get("table", {}))
     profile = table.pop("profile", None)
     if not isinstance(profile, str):
-        raise ConfigError(f'The {source} must name a profile in [table], e.g. profile = "home".')
+        raise ConfigError(
+            f'The configuration {source} must name a profile in [table], e.g. profile = "home".',
+            key="config.profile.missing",
+            source=source,
+        )
     unknown = sorted(set(table) - set(_STAKE_KEYS))
     if unknown:
         raise ConfigError(
-            f"Unknown key(s) in [table] of the {source}: {', '.join(unknown)}; "
-            f"known keys are profile, {', '.join(_STAKE_KEYS)}."
+            f"Unknown key(s) in [table] of the configuration {source}: {', '.join(unknown)}; "
+            f"known keys are profile, {', '.join(_STAKE_KEYS)}.",
+            key="config.table.unknown",
+            source=source,
+            unknown=", ".join(unknown),
+            known=", ".join(_STAKE_KEYS),
         )
     for key, value in table.items():
         expected: type = bool if key == "big_blind_ante" else (str if key == "structure" else int)
         if type(value) is not expected:
             raise ConfigError(
-                f"In [table] of the {source}, {key} must be {type_name(expected)}, not {value!r}."
+                f"In [table] of the configuration {source}, {key} must be "
+                f"{type_name(expected)}, not {value!r}.",
+                key="config.table.type",
+                source=source,
+                option=key,
+                expected=type_said(expected),
+                value=repr(value),
             )
     if "structure" in table:
         try:
             table["structure"] = Structure(str(table["structure"]).upper())
         except ValueError as exc:
             raise ConfigError(
-                f"The structure must be NL, PL or FL, not {table['structure']!r}."
+                f"The structure must be NL, PL or FL, not {table['structure']!r}.",
+                key="config.structure",
+                value=repr(table["structure"]),
             ) from exc
     options = profile_options(profile, **data.get("options", {}))
     return TableConfig(profile=profile, options=options, stakes=Stakes(**table))

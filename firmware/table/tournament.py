@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from firmware.engine.rules import Structure
 from firmware.errors import ConfigError, IllegalAction
-from firmware.table.options import Stakes
+from firmware.table.options import Stakes, type_said
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +102,7 @@ class LevelSchedule:
         if not self.levels:
             raise ConfigError(
                 "The blind structure has no levels; give at least one.",
-                key="error.levels.empty",
+                key="config.levels.empty",
             )
         previous: Level | None = None
         for number, level in enumerate(self.levels, start=1):
@@ -113,7 +113,7 @@ class LevelSchedule:
                 raise ConfigError(
                     f"The break after level {after} is not valid: a break needs a positive "
                     "number of minutes and must come between two levels.",
-                    key="error.levels.break",
+                    key="config.levels.break_after",
                     level=after,
                 )
 
@@ -134,7 +134,7 @@ class LevelSchedule:
                     raise ConfigError(
                         f"The break before level {number} must be an entry of its own, "
                         "after a level and not after another break.",
-                        key="error.levels.break",
+                        key="config.levels.break_before",
                         level=number,
                     )
                 breaks[len(levels)] = float(
@@ -147,8 +147,11 @@ class LevelSchedule:
                 raise ConfigError(
                     f"Level {number} has unknown key(s) [{', '.join(unknown)}] or lacks "
                     f"[{', '.join(missing)}]; a level has {', '.join(sorted(_LEVEL_KEYS))}.",
-                    key="error.levels.keys",
+                    key="config.levels.keys",
                     level=number,
+                    unknown=", ".join(unknown),
+                    missing=", ".join(missing),
+                    known=", ".join(sorted(_LEVEL_KEYS)),
                 )
             levels.append(
                 Level(
@@ -174,18 +177,26 @@ class LevelSchedule:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"The blind structure is not valid TOML: {exc}.") from exc
+            raise ConfigError(
+                f"The blind structure is not valid TOML: {exc}.",
+                key="config.levels.toml",
+                error=str(exc),
+            ) from exc
         unknown = sorted(set(data) - {"structure", "chip_unit", "levels"})
         if unknown:
             raise ConfigError(
                 f"Unknown key(s) in the blind structure: {', '.join(unknown)}; expected "
-                "structure, chip_unit and [[levels]]."
+                "structure, chip_unit and [[levels]].",
+                key="config.levels.unknown",
+                unknown=", ".join(unknown),
             )
         try:
             structure = Structure(data.get("structure", "NL"))
         except ValueError as exc:
             raise ConfigError(
-                f"The structure must be NL, PL or FL, not {data['structure']!r}."
+                f"The structure must be NL, PL or FL, not {data['structure']!r}.",
+                key="config.structure",
+                value=repr(data["structure"]),
             ) from exc
         chip_unit = _value(data.get("chip_unit", 1), "chip_unit", int)
         return cls.from_dicts(data.get("levels", []), structure, chip_unit)
@@ -232,13 +243,17 @@ class LevelSchedule:
 
 
 def _check_level(number: int, level: Level, previous: Level | None) -> None:
-    problem = ""
+    problem, key = "", ""
+    params: dict[str, Any] = {}
     if level.big_blind < 1 or level.small_blind < 0 or level.ante < 0:
         problem = "needs a big blind of at least 1 and a small blind and ante of 0 or more"
+        key = "config.levels.minimum"
     elif level.small_blind > level.big_blind:
         problem = f"has a small blind ({level.small_blind}) above its big blind"
+        key, params = "config.levels.small_above_big", {"small": level.small_blind}
     elif level.minutes <= 0:
         problem = f"must last a positive number of minutes, not {level.minutes}"
+        key, params = "config.levels.minutes", {"minutes": level.minutes}
     elif previous and (
         level.big_blind < previous.big_blind or level.small_blind < previous.small_blind
     ):
@@ -246,18 +261,30 @@ def _check_level(number: int, level: Level, previous: Level | None) -> None:
             f"has blinds {level.small_blind}/{level.big_blind}, lower than the level before "
             f"({previous.small_blind}/{previous.big_blind}); blinds may not go down"
         )
+        key = "config.levels.down"
+        params = {
+            "blinds": f"{level.small_blind}/{level.big_blind}",
+            "before": f"{previous.small_blind}/{previous.big_blind}",
+        }
     if problem:
         raise ConfigError(
             f"Level {number} {problem}. Correct the blind structure.",
-            key="error.levels.invalid",
+            key=key,
             level=number,
+            **params,
         )
 
 
 def _value(value: Any, name: str, kind: type | tuple[type, ...]) -> Any:
     if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
         what = "true or false" if kind is bool else "a whole number" if kind is int else "a number"
-        raise ConfigError(f"The {name} must be {what}, not {value!r}.")
+        raise ConfigError(
+            f"The {name} must be {what}, not {value!r}.",
+            key="config.levels.type",
+            name=name,
+            expected=type_said(kind if isinstance(kind, type) else float),
+            value=repr(value),
+        )
     return value
 
 

@@ -1,0 +1,88 @@
+"""``pokertable history list|show``: query the hand history and export a hand.
+
+``list`` prints one line per hand (newest first); ``show N`` prints a hand as
+JSON, PHH, PokerStars-style text or a table script. The lines and errors are
+in the reader's language (``--lang`` or the locale); the exports are data and
+keep their own format.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from firmware.cli.lang import cli_lang, fail, fail_with, say
+from firmware.errors import HandHistoryError
+from firmware.service.history import HandHistory
+
+DEFAULT_DB = "/var/lib/pokertable/history.sqlite"
+
+
+def main_history(argv: list[str] | None = None, lang: str | None = None) -> int:
+    """``pokertable history list|show``; ``lang`` (else ``--lang``, else the locale) is
+    the language of its sentences."""
+    parser = argparse.ArgumentParser(prog="pokertable history", description=__doc__)
+    parser.add_argument("--db", default=DEFAULT_DB)
+    sub = parser.add_subparsers(dest="command", required=True)
+    listing = sub.add_parser("list", help="list hands, newest first")
+    listing.add_argument("--seat", type=int)
+    listing.add_argument("--player")
+    listing.add_argument("--since", type=float)
+    listing.add_argument("--until", type=float)
+    listing.add_argument("--limit", type=int, default=20)
+    show = sub.add_parser("show", help="show or export one hand")
+    show.add_argument("number", type=int)
+    show.add_argument("--format", choices=("json", "phh", "pokerstars", "script"), default="json")
+    show.add_argument("--unit", default="0.01", help="PokerStars: money per chip unit, or 'chips'")
+    show.add_argument("--currency", default="USD", help="PokerStars: ISO currency code")
+    show.add_argument("--table-name", default="Mesa 1", help="PokerStars: the table's name")
+    show.add_argument("--hero", type=int, help="PokerStars: seat written first in 'Dealt to'")
+    for each in (listing, show):
+        each.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
+    args = parser.parse_args(argv)
+    lang = lang or cli_lang(args.lang)
+    history = HandHistory(args.db)
+    try:
+        if args.command == "list":
+            records = list(history.find(args.seat, args.player, args.since, args.until, args.limit))
+            if not records:
+                print(say("cli.history.none", lang))
+            for record in records:
+                winners = sorted({w for pot in record["pots"] for w in pot["winners"]})
+                line = say(
+                    "cli.history.line",
+                    lang,
+                    hand=f"{record['hand']:>6}",
+                    seats=",".join(map(str, record["seats"])),
+                    winners=winners or "-",
+                )
+                void = record["void"]
+                print(line + "  " + (say("cli.history.void", lang, reason=void) if void else ""))
+            return 0
+        if args.format == "json":
+            found = history.get(args.number)
+            if found is None:
+                return fail("history", "cli.history.no_hand", lang, number=args.number)
+            print(json.dumps(found, ensure_ascii=False, indent=2))
+        elif args.format == "phh":
+            print(history.to_phh(args.number), end="")
+        elif args.format == "pokerstars":
+            from firmware.engine.histories.amounts import parse_unit
+
+            unit = None if args.unit == "chips" else parse_unit(args.unit)
+            text = history.to_pokerstars(
+                args.number, args.table_name, unit, args.currency.upper(), hero=args.hero
+            )
+            print(text, end="")
+        else:
+            print(history.to_script(args.number), end="")
+    except KeyError:  # the exports' "no such hand"
+        return fail("history", "cli.history.no_hand", lang, number=args.number)
+    except HandHistoryError as exc:
+        return fail_with("history", exc, lang)
+    finally:
+        history.close()
+    return 0
+
+
+__all__ = ["main_history"]
