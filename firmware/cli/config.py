@@ -34,6 +34,7 @@ from firmware.errors import ConfigError
 from firmware.i18n import tr
 from firmware.protocol.auth import TERMINALS, StaffDirectory
 from firmware.protocol.limits import Limits
+from firmware.table.seating import same_player
 from firmware.table.tournament import LevelSchedule
 
 EXIT_CONFIG = 78
@@ -206,15 +207,16 @@ def player_directory(entries: object) -> dict[str, str]:
             or len(entry["name"]) > 40
         ):
             raise keyed(ConfigError, "config.players.fields", number=number)
-        if entry["card"] in players or entry["name"] in players.values():
-            raise keyed(
-                ConfigError,
-                "config.players.twice",
-                number=number,
-                card=entry["card"],
-                name=entry["name"],
-            )
-        players[entry["card"]] = entry["name"].strip()
+        card, name = entry["card"], entry["name"].strip()
+        # A name reaches every screen, record and export as one line; a card id is
+        # what the reader sends, one word: a line break, a right-to-left mark or a
+        # space inside would show something else than what is stored.
+        if not name.isprintable() or not card.isprintable() or any(c.isspace() for c in card):
+            raise keyed(ConfigError, "config.players.printable", number=number)
+        who = same_player(name)
+        if card in players or any(same_player(n) == who for n in players.values()):
+            raise keyed(ConfigError, "config.players.twice", number=number, card=card, name=name)
+        players[card] = name
     return players
 
 

@@ -104,7 +104,7 @@ def check_problems(data: Mapping[str, Any], text: str, path: str) -> list[PokerT
     """
     from firmware.hal.backends import build_devices
     from firmware.service.retention import Retention
-    from firmware.table.options import load_table_config, profile_options
+    from firmware.table.options import load_table_config, profile_options, table_config_from
     from firmware.table.tournament import LevelSchedule
 
     problems: list[PokerTableError] = []
@@ -121,8 +121,18 @@ def check_problems(data: Mapping[str, Any], text: str, path: str) -> list[PokerT
     config = attempt(lambda: load_table_config(text, source=path))
     table_section, options = data.get("table", {}), data.get("options", {})
     if config is None and isinstance(table_section, Mapping) and isinstance(options, Mapping):
-        # The stakes and the profile's options fail separately: report both.
-        attempt(lambda: profile_options(str(table_section.get("profile")), **options))
+        # The first problem stops the table's own reading: each stake and each
+        # option is tried again on its own, so that every one is named.
+        profile = table_section.get("profile")
+        for key, value in table_section.items():
+            if key != "profile":
+                one = {"table": {"profile": profile, key: value}}
+                attempt(functools.partial(table_config_from, one, path))
+        before = len(problems)
+        for key, value in options.items():
+            attempt(functools.partial(profile_options, str(profile), **{key: value}))
+        if len(problems) == before:  # options that cannot work together
+            attempt(lambda: profile_options(str(profile), **options))
     devices = data.get("devices", {})
     if isinstance(devices, Mapping):
         # A device's display_name is for the screens, not for its driver.
@@ -144,7 +154,16 @@ def check_problems(data: Mapping[str, Any], text: str, path: str) -> list[PokerT
         attempt(lambda: staff_directory(staff))  # shared badges and names
     else:
         problems.append(keyed(ConfigError, "config.staff.not_list"))
-    attempt(lambda: player_directory(data.get("players", [])))
+    players = data.get("players", [])
+    if isinstance(players, list):
+        for number, entry in enumerate(players, 1):  # each entry on its own: every one named
+            try:
+                player_directory([entry])
+            except ConfigError as exc:
+                if exc.params.get("number") == 1:
+                    exc = keyed(ConfigError, str(exc.key), **{**exc.params, "number": number})
+                problems.append(exc)
+    attempt(lambda: player_directory(players))  # shared cards and names
     server = data.get("server", {})
     if not isinstance(server, Mapping):
         problems.append(keyed(ConfigError, "config.server.not_table"))

@@ -169,6 +169,13 @@ class StaffDirectory:
                 "Every staff account needs a badge identity and a person's name.",
                 key="config.staff.identity",
             )
+        if not badge.isprintable() or not name.isprintable():
+            # Names are shown on the console and written in records and exports.
+            raise ConfigError(
+                "A staff badge and name are printable text on one line, with no control or "
+                "invisible character.",
+                key="config.staff.printable",
+            )
         with self._lock:
             if badge in self._accounts:
                 raise ConfigError(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -355,6 +356,15 @@ def load_table_config(text: str, source: str = "given as text") -> TableConfig:
             source=source,
             error=str(exc),
         ) from exc
+    return table_config_from(data, source)
+
+
+def table_config_from(data: Mapping[str, Any], source: str = "given as text") -> TableConfig:
+    """The table configuration of parsed TOML ``data`` (see :func:`load_table_config`).
+
+    :raises ConfigError: naming the first unknown section, key or bad value
+        (``config check`` calls it once per key to name every one).
+    """
     known = {
         "table",
         "options",
