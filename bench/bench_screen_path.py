@@ -49,7 +49,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pygame
 from bench_ui_latency import BUY_IN, Dealer, tap
 
-from firmware.protocol.framing import HEADER, decode_body, encode
+from firmware.protocol.framing import HEADER, decode_body
+from firmware.protocol.viewpack import ViewPacker
 from firmware.service.controller import Controller
 from firmware.service.controller_gc import collect_between_hands
 from firmware.service.journal import KEY_BYTES, Journal
@@ -88,6 +89,7 @@ class Path:
         self.ctl = Controller(table, {}, TagRegistry(":memory:"), journal=self.journal.append)
         collect_between_hands(self.ctl)  # as serve does
         self.dealer = Dealer(self, rng)  # type: ignore[arg-type]
+        self.packer = ViewPacker()  # as the server: one per controller loop
         self.out, self.sink = socket.socketpair()
         threading.Thread(target=self._drain, daemon=True).start()
         self.controller: list[Sample] = []
@@ -113,7 +115,7 @@ class Path:
     def send(self, views: list[View]) -> None:
         """Encode every view and send it; keep each seat's bytes for its screen."""
         for number, view in enumerate(views, 1):
-            data = encode(view)
+            data = self.packer.encode(view)
             self.out.sendall(data)
             self.latest[number] = data
 
