@@ -5,11 +5,14 @@ real SQLite journal, and the ten audiences a table serves (nine seat screens and
 the console: ten clients). Random hands are played to the end; every table
 event is timed in parts:
 
-* **controller**: ``Controller.apply`` (journal + apply) and every audience's
-  view (nine ``seat_view`` and one ``console_view``), per event;
+* **controller**: ``Controller.apply`` (trial, journal record, apply) and every
+  audience's view (nine ``seat_view`` and one ``console_view``), per event;
 * **controller + encode**: the controller's part and the encoding of the ten
   views (``ViewPacker.encode``, as the server does it on the controller's loop
   thread): everything the loop thread does per event;
+* **signed head**: the journal's signed head, which serve writes once the
+  views are out (``Journal.defer_head``, ``Controller.journal_sync``), and the
+  loop thread's whole part per event (controller + encode + head);
 * **encode + send**: the encoding of the ten views and ``sendall`` on a Unix
   socket pair (a thread drains the other end; the server sends on its own
   thread), per event;
@@ -89,6 +92,7 @@ class Path:
             table.apply(te.SitDown(seat, f"Player {seat}", BUY_IN))
         # Kept as serve keeps it: with the key, so every record also writes the signed head.
         self.journal = Journal(journal_path, key=b"k" * KEY_BYTES)
+        self.journal.defer_head = True  # as serve: the head once the views are out
         self.table = table
         self.ctl = Controller(table, {}, TagRegistry(":memory:"), journal=self.journal.append)
         collect_between_hands(self.ctl)  # as serve does
@@ -98,7 +102,11 @@ class Path:
         threading.Thread(target=self._drain, daemon=True).start()
         self.controller: list[Sample] = []
         self.loop_thread: list[Sample] = []
-        """Controller + encoding: all the controller's loop thread does per event."""
+        """Controller + encoding: the loop thread's part until the views are out."""
+        self.head: list[Sample] = []
+        """The journal's signed head, written after the views (``journal_sync``)."""
+        self.loop_all: list[Sample] = []
+        """Everything the loop thread does per event: controller, encoding, head."""
         self.between: list[Sample] = []
         self.sending: list[Sample] = []
         self.seat1_views: list[bytes] = []
@@ -136,8 +144,11 @@ class Path:
 
         (ok, views), spent = timed(control)
         encoded, encoding = timed(lambda: self.encode(views))
+        head = timed(self.journal.sync_head)[1]  # Controller.journal_sync, after the views
         self.controller.append(spent)
         self.loop_thread.append((spent[0] + encoding[0], spent[1] + encoding[1]))
+        self.head.append(head)
+        self.loop_all.append((spent[0] + encoding[0] + head[0], spent[1] + encoding[1] + head[1]))
         if self.table.hand is None:  # the loop's next turn: the collection after a hand
             self.between.append(timed(self.ctl.run_pending)[1])
         sent = timed(lambda: self.send(encoded))[1]
@@ -207,6 +218,8 @@ def run(events: int, seed: int) -> dict[str, list[Sample]]:
     return {
         "controller (apply + journal + 10 views), per event": path.controller,
         "controller + encode 10 views (loop thread), per event": path.loop_thread,
+        "signed journal head after the views, per event": path.head,
+        "loop thread in all (controller + encode + head), per event": path.loop_all,
         "encode + send 10 views, per event": path.sending,
         "one seat screen's redraw (set_view + draw)": redraws,
         "tap -> that screen redrawn (in process)": taps,
@@ -263,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
 GOALS = {
     "controller (apply + journal + 10 views), per event": "< 2",
     "controller + encode 10 views (loop thread), per event": "< 2",
+    "loop thread in all (controller + encode + head), per event": "-",
     "one seat screen's redraw (set_view + draw)": "< 8",
     "tap -> that screen redrawn (in process)": "< 20 under load",
 }
