@@ -9,7 +9,7 @@ event is timed in parts:
   audience's view (nine ``seat_view`` and one ``console_view``), per event;
 * **controller + encode**: the controller's part and the encoding of the ten
   views (``ViewPacker.encode``, as the server does it on the controller's loop
-  thread): everything the loop thread does per event;
+  thread): what the loop thread does before the views are out;
 * **signed head**: the journal's signed head, which serve writes once the
   views are out (``Journal.defer_head``, ``Controller.journal_sync``), and the
   loop thread's whole part per event (controller + encode + head);
@@ -20,7 +20,7 @@ event is timed in parts:
   800x480) given each recorded view of seat 1 in turn, ``set_view`` + ``draw``;
 * **tap -> that screen redrawn**: a tap (pygame button down and up) on the
   screen whose turn it is, its ``act`` message turned into the table event as
-  the server does, controller + every view + encode, the actor's bytes
+  the server does, controller + every view + encode + head, the actor's bytes
   decoded, ``set_view`` + ``draw`` of that screen. No socket between the screen
   and the table here; ``bench/bench_ui_latency.py`` measures the whole path
   through real sockets.
