@@ -5,15 +5,22 @@ real SQLite journal, and the ten audiences a table serves (nine seat screens and
 the console: ten clients). Random hands are played to the end; every table
 event is timed in parts:
 
-* **controller**: ``Controller.apply`` (journal + apply) and every audience's
-  view (nine ``seat_view`` and one ``console_view``), per event;
-* **encode + send**: ``framing.encode`` of the ten views and ``sendall`` on a
-  Unix socket pair (a thread drains the other end), per event;
+* **controller**: ``Controller.apply`` (trial, journal record, apply) and every
+  audience's view (nine ``seat_view`` and one ``console_view``), per event;
+* **controller + encode**: the controller's part and the encoding of the ten
+  views (``ViewPacker.encode``, as the server does it on the controller's loop
+  thread): what the loop thread does before the views are out;
+* **signed head**: the journal's signed head, which serve writes once the
+  views are out (``Journal.defer_head``, ``Controller.journal_sync``), and the
+  loop thread's whole part per event (controller + encode + head);
+* **encode + send**: the encoding of the ten views and ``sendall`` on a Unix
+  socket pair (a thread drains the other end; the server sends on its own
+  thread), per event;
 * **redraw**: one seat screen (``ui.app.make_screen``, SDL dummy driver,
   800x480) given each recorded view of seat 1 in turn, ``set_view`` + ``draw``;
 * **tap -> that screen redrawn**: a tap (pygame button down and up) on the
   screen whose turn it is, its ``act`` message turned into the table event as
-  the server does, controller + every view + encode, the actor's bytes
+  the server does, controller + every view + encode + head, the actor's bytes
   decoded, ``set_view`` + ``draw`` of that screen. No socket between the screen
   and the table here; ``bench/bench_ui_latency.py`` measures the whole path
   through real sockets.
@@ -49,7 +56,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pygame
 from bench_ui_latency import BUY_IN, Dealer, tap
 
-from firmware.protocol.framing import HEADER, decode_body, encode
+from firmware.protocol.framing import HEADER, decode_body
+from firmware.protocol.viewpack import ViewPacker
 from firmware.service.controller import Controller
 from firmware.service.controller_gc import collect_between_hands
 from firmware.service.journal import KEY_BYTES, Journal
@@ -84,13 +92,21 @@ class Path:
             table.apply(te.SitDown(seat, f"Player {seat}", BUY_IN))
         # Kept as serve keeps it: with the key, so every record also writes the signed head.
         self.journal = Journal(journal_path, key=b"k" * KEY_BYTES)
+        self.journal.defer_head = True  # as serve: the head once the views are out
         self.table = table
         self.ctl = Controller(table, {}, TagRegistry(":memory:"), journal=self.journal.append)
         collect_between_hands(self.ctl)  # as serve does
         self.dealer = Dealer(self, rng)  # type: ignore[arg-type]
+        self.packer = ViewPacker()  # as the server: one per controller loop
         self.out, self.sink = socket.socketpair()
         threading.Thread(target=self._drain, daemon=True).start()
         self.controller: list[Sample] = []
+        self.loop_thread: list[Sample] = []
+        """Controller + encoding: the loop thread's part until the views are out."""
+        self.head: list[Sample] = []
+        """The journal's signed head, written after the views (``journal_sync``)."""
+        self.loop_all: list[Sample] = []
+        """Everything the loop thread does per event: controller, encoding, head."""
         self.between: list[Sample] = []
         self.sending: list[Sample] = []
         self.seat1_views: list[bytes] = []
@@ -110,24 +126,33 @@ class Path:
         console["staff"] = None
         return [*out, console]
 
-    def send(self, views: list[View]) -> None:
-        """Encode every view and send it; keep each seat's bytes for its screen."""
-        for number, view in enumerate(views, 1):
-            data = encode(view)
+    def encode(self, views: list[View]) -> list[bytes]:
+        """Every view encoded, as the server does on the controller's loop thread."""
+        return [self.packer.encode(view) for view in views]
+
+    def send(self, encoded: list[bytes]) -> None:
+        """Send every view (the server thread's part); keep each seat's bytes for its screen."""
+        for number, data in enumerate(encoded, 1):
             self.out.sendall(data)
             self.latest[number] = data
 
     def apply(self, event: te.TableEvent) -> bool:
-        """The controller's part and the sending part of one event, each timed."""
+        """The controller's part, the encoding and the sending of one event, each timed."""
 
         def control() -> tuple[bool, list[View]]:
             return self.ctl.apply(event), self.views()
 
         (ok, views), spent = timed(control)
+        encoded, encoding = timed(lambda: self.encode(views))
+        head = timed(self.journal.sync_head)[1]  # Controller.journal_sync, after the views
         self.controller.append(spent)
+        self.loop_thread.append((spent[0] + encoding[0], spent[1] + encoding[1]))
+        self.head.append(head)
+        self.loop_all.append((spent[0] + encoding[0] + head[0], spent[1] + encoding[1] + head[1]))
         if self.table.hand is None:  # the loop's next turn: the collection after a hand
             self.between.append(timed(self.ctl.run_pending)[1])
-        self.sending.append(timed(lambda: self.send(views))[1])
+        sent = timed(lambda: self.send(encoded))[1]
+        self.sending.append((encoding[0] + sent[0], encoding[1] + sent[1]))
         self.seat1_views.append(self.latest[1])
         return bool(ok)
 
@@ -192,6 +217,9 @@ def run(events: int, seed: int) -> dict[str, list[Sample]]:
         os.rmdir(directory)
     return {
         "controller (apply + journal + 10 views), per event": path.controller,
+        "controller + encode 10 views (loop thread), per event": path.loop_thread,
+        "signed journal head after the views, per event": path.head,
+        "loop thread in all (controller + encode + head), per event": path.loop_all,
         "encode + send 10 views, per event": path.sending,
         "one seat screen's redraw (set_view + draw)": redraws,
         "tap -> that screen redrawn (in process)": taps,
@@ -222,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{SEATS} seats + console (10 clients), CPU 0, other core "
         f"{'saturated' if args.busy else 'not loaded by this bench'}, load average {load:.1f}"
     )
-    print(f"{'part':52s} {'n':>6s}  {'wall p50/p99/max ms':>22s}  {'CPU p50/p99/max ms':>20s}")
+    print(f"{'part':56s} {'n':>6s}  {'wall p50/p99/max ms':>22s}  {'CPU p50/p99/max ms':>20s}")
     for name, samples in parts.items():
         wall = [w * 1000 for w, _ in samples]
         cpu = [c * 1000 for _, c in samples]
@@ -233,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             for x in (wall, cpu)
         ]
-        print(f"{name:52s} {len(samples):6d}  {cells[0]:>22s}  {cells[1]:>20s}")
+        print(f"{name:56s} {len(samples):6d}  {cells[0]:>22s}  {cells[1]:>20s}")
     where = "other core busy" if args.busy else "this bench alone"
     for name, goal in GOALS.items():
         cpu = [c * 1000 for _, c in parts[name]]
@@ -247,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
 #: The issue's goals for the parts (p99).
 GOALS = {
     "controller (apply + journal + 10 views), per event": "< 2",
+    "controller + encode 10 views (loop thread), per event": "< 2",
+    "loop thread in all (controller + encode + head), per event": "-",
     "one seat screen's redraw (set_view + draw)": "< 8",
     "tap -> that screen redrawn (in process)": "< 20 under load",
 }

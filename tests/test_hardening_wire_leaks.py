@@ -68,11 +68,14 @@ class WitnessServer(TableServer):
         self.sent: dict[str, dict[bytes, Truth]] = collections.defaultdict(dict)
         self.lock = threading.Lock()
 
-    def _push_view(self, client: Any, *shared: Any) -> None:
+    def _push_view(self, client: Any, *shared: Any, **options: Any) -> None:
         audience = client.audience
         who = f"seat{client.seat}" if audience == "seat" else audience
         self.pending[client.id].append(self.truth_of(who))
-        super()._push_view(client, *shared)
+        before = client.offered_view
+        super()._push_view(client, *shared, **options)
+        if client.offered_view is before:  # nothing handed over (the same view as last time)
+            self.pending[client.id].pop()
 
     def _offer_view(self, client_id: int, data: bytes) -> None:
         client = self.clients.get(client_id)

@@ -115,3 +115,24 @@ def test_a_journal_failure_drops_the_twin_and_leaves_the_table_as_it_was() -> No
     with pytest.raises(IllegalAction, match="No space left"):
         controller.submit(te.Shuffle())
     assert controller.trials._twin is None and picture(soak.table) == before
+
+
+def test_the_twin_goes_on_to_the_next_hand_unless_the_table_changed_between_hands() -> None:
+    soak = ControlledSoak(7)
+    soak.play_hand()
+    controller = soak.controller
+    assert controller is not None and soak.table.hand is None
+    twin = controller.trials._twin
+    assert twin is not None
+    assert soak._apply(te.Shuffle())  # the shuffle is tried on the same twin, not a copy
+    assert controller.trials._twin is twin and picture(twin) == picture(soak.table)
+    assert soak._apply(te.Cut())
+    soak.finish_hand()
+    soak._between_hands()  # busted players leave, new ones sit down (through the controller)
+    twin = controller.trials._twin
+    assert twin is not None
+    seat = next(iter(soak.table.seating.seats.values()))
+    seat.stack += 5  # changed behind the controller: the log does not show it
+    assert soak._apply(te.Shuffle())
+    assert controller.trials._twin is not twin
+    assert picture(controller.trials._twin) == picture(soak.table)  # type: ignore[arg-type]

@@ -118,12 +118,16 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
         if isinstance(event, te.AdjustStack | te.AwardPot | te.VoidByFloor | te.UndoLast):
             meters.bump("overrides")
 
+    # Each event's signed head is written once its views are out (never more than one
+    # record behind the chain; a rotated journal does the same).
+    journal.defer_head = True
     controller = Controller(
         table,
         devices,
         registry,
         journal=journal_and_count,
         storage_ok=lambda: storage_has_room(data_dir),
+        journal_sync=lambda: current["journal"].sync_head(),
     )
     controller.data_dir = data_dir
     diag_section = data.get("diag", {})
@@ -177,6 +181,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
         since_rotation["hands"] += 1
         journal = after_hand(current["journal"], table, policy, since_rotation["hands"])
         if journal is not current["journal"]:  # rotated
+            journal.defer_head = True
             current["journal"] = journal
             since_rotation["hands"] = 0
             prune_history(history, policy)

@@ -30,6 +30,9 @@ class ClientState:
     lang: str = "es"
     outbox: deque[bytes] = field(default_factory=deque)
     latest_view: bytes | None = None
+    """The newest view not yet written to the connection (server thread)."""
+    offered_view: bytes | None = None
+    """The last view handed to the server thread for this client (loop thread)."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
     peer: str = ""

@@ -9,9 +9,11 @@ every socket. The two meet in two places only:
 * a controller listener, run on the loop thread after every dispatched item,
   computes each audience's view (:mod:`firmware.views.audience`) there, where the
   table is consistent, and hands the encoded bytes to the server thread with
-  ``call_soon_threadsafe``. It never blocks: each client keeps only the
-  latest view (a newer view replaces one not yet sent) plus a bounded queue
-  of other messages; a client whose queue overflows is closed.
+  ``call_soon_threadsafe`` (:mod:`~firmware.protocol.viewfeed`). It never
+  blocks: each client keeps only the latest view (a newer view replaces one
+  not yet sent) plus a bounded queue of other messages; a client whose queue
+  overflows is closed. A view identical to the one a client was last given is
+  not sent again.
 
 Listening: a Unix socket (screens on the controller itself; the socket file
 is created mode 0600) and TCP with TLS requiring a client certificate signed
@@ -24,7 +26,8 @@ unaffected.
 The server is split in modules: connection state in
 :mod:`~firmware.protocol.clients`, requests to table events in
 :mod:`~firmware.protocol.requests` (technician requests in
-:mod:`~firmware.protocol.handlers`), TLS helpers in
+:mod:`~firmware.protocol.handlers`), views in :mod:`~firmware.protocol.viewfeed`
+(encoded by :mod:`~firmware.protocol.viewpack`), TLS helpers in
 :mod:`~firmware.protocol.tls`; their public names are importable from here.
 """
 
@@ -62,10 +65,10 @@ from firmware.protocol.requests import (
 )
 from firmware.protocol.schema import check_fields
 from firmware.protocol.tls import common_name, server_ssl_context
+from firmware.protocol.viewfeed import ViewFeed
+from firmware.protocol.viewpack import ViewPacker
 from firmware.service.controller import Controller
 from firmware.service.safety import LogThrottle
-from firmware.views.audience import console_view, seat_view, technician_view
-from firmware.views.share import ViewShare
 
 log = logging.getLogger("firmware.protocol")
 
@@ -89,7 +92,7 @@ LIMIT_REFUSAL = {
 """Sent to a connection turned away by a cap, before it is closed."""
 
 
-class TableServer(TableRequests):
+class TableServer(ViewFeed, TableRequests):
     """Serves the table to seat screens and the dealer console.
 
     :param controller: The controller owning the table (its loop runs elsewhere).
@@ -141,6 +144,7 @@ class TableServer(TableRequests):
         self._ready = threading.Event()
         self._startup_error: BaseException | None = None
         self._stopping: asyncio.Event | None = None
+        self._packer = ViewPacker()
 
     # ------------------------------------------------------------ lifecycle
 
@@ -384,34 +388,6 @@ class TableServer(TableRequests):
             client.outbox.append(encode(localized(message, client.lang)))
         client.wake.set()
 
-    def _offer_view(self, client_id: int, data: bytes) -> None:
-        """Give a client its newest view (server thread; replaces one not yet sent)."""
-        client = self.clients.get(client_id)
-        if client is None or client.closed:
-            return
-        client.latest_view = data
-        client.wake.set()
-
-    # ------------------------------------------------------------ views (loop thread)
-
-    def _on_change(self, controller: Controller) -> None:
-        """Controller listener: compute every client's view and hand it over, never blocking."""
-        with self._clients_lock:
-            clients = [c for c in self.clients.values() if c.audience is not None]
-        inserted = controller.state.readers.get("console")
-        loop = self._loop
-        # One change, one share: what the views have in common is computed once, and
-        # clients of the same audience (seat, language, who is logged in) get the same
-        # bytes, encoded once.
-        share = ViewShare()
-        encoded: dict[tuple[Any, ...], bytes | None] = {}
-        for client in clients:
-            if client.badge is not None and loop is not None and not loop.is_closed():
-                gone = inserted != client.badge
-                with contextlib.suppress(RuntimeError):
-                    loop.call_soon_threadsafe(self._badge_seen, client, gone)
-            self._push_view(client, share, encoded)
-
     # ------------------------------------------------------------ badges (server thread)
 
     def _badge_seen(self, client: ClientState, gone: bool) -> None:
@@ -441,68 +417,6 @@ class TableServer(TableRequests):
             "Your badge left the reader, so you are logged out; insert it and log in again.",
             "protocol.login.badge_removed",
         )
-
-    def view_for(
-        self, client: ClientState, share: ViewShare | None = None
-    ) -> dict[str, Any] | None:
-        """``client``'s view of the table now (loop thread only); ``None`` before hello.
-
-        :param share: What the views of this change have in common (``_on_change``).
-        """
-        table = self.controller.table
-        audience = client.audience
-        view: dict[str, Any]
-        if audience == "seat":
-            assert client.seat is not None
-            view = seat_view(table, client.seat, client.lang, self.controller, share)
-        elif audience == "console":
-            view = console_view(table, client.lang, self.controller, share)
-        elif audience == "technician":
-            view = technician_view(self.controller, client.lang)
-        else:
-            return None
-        if audience != "seat":
-            # Per connection, not per table: who is logged in on this console.
-            view["staff"] = (
-                {"name": client.staff, "role": client.role} if client.staff is not None else None
-            )
-        return view
-
-    def _push_view(
-        self,
-        client: ClientState,
-        share: ViewShare | None = None,
-        encoded: dict[tuple[Any, ...], bytes | None] | None = None,
-    ) -> None:
-        """Compute ``client``'s view on the loop thread and hand it to the server thread.
-
-        :param encoded: The views of this change already encoded, by audience.
-        """
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            return
-        audience = client.audience
-        key = (audience, client.seat, client.lang, client.staff, client.role)
-        if encoded is not None and key in encoded:
-            data = encoded[key]
-        else:
-            view = self.view_for(client, share)
-            if view is None:
-                return
-            try:
-                data = encode(view)
-            except FrameError as exc:
-                log.error("The %s view for client %s cannot be sent: %s", audience, client.id, exc)
-                data = None
-            if encoded is not None:
-                encoded[key] = data
-        if data is None:
-            return
-        with contextlib.suppress(RuntimeError):  # the server loop is closing
-            loop.call_soon_threadsafe(self._offer_view, client.id, data)
-
-    def _request_view(self, client: ClientState) -> None:
-        self.controller.call_soon(lambda: self._push_view(client))
 
     # ------------------------------------------------------------ requests (server thread)
 

@@ -76,6 +76,8 @@ class Controller(Stops, TechnicianMode):
     :param storage_ok: Whether the journal's disk has room again; while the
         journal cannot be written the table is paused and this is checked
         every tick (``None``: retried on the next event instead).
+    :param journal_sync: Called after each item once its views are out: the signed
+        head its records left due (``Journal.defer_head``), off the screens' path.
     """
 
     def __init__(
@@ -87,6 +89,7 @@ class Controller(Stops, TechnicianMode):
         clock: Callable[[], float] = time.monotonic,
         tick_seconds: float = 1.0,
         storage_ok: Callable[[], bool] | None = None,
+        journal_sync: Callable[[], None] | None = None,
     ) -> None:
         self.table = table
         self.devices = dict(devices)
@@ -95,9 +98,9 @@ class Controller(Stops, TechnicianMode):
         self.clock = clock
         self.tick_seconds = tick_seconds
         self.storage_ok = storage_ok
+        self.journal_sync = journal_sync
         self.data_dir: str | None = None
         """The data directory, for the diagnostics' free-space item (set by ``serve``)."""
-        """Whether the journal can be written again (checked each tick while it could not)."""
         self.state = ControllerState()
         self.trials = Trials()
         """Where each event is tried before it is journaled (a twin of the table)."""
@@ -267,6 +270,11 @@ class Controller(Stops, TechnicianMode):
                 listener(self)
             except Exception as exc:
                 self._stopped_by_error(exc)
+        try:
+            if self.journal_sync is not None:
+                self.journal_sync()
+        except Exception as exc:  # the head cannot be written: as a journal failure
+            self._journal_failed(exc)
 
     def handle(self, event: DeviceEvent) -> None:
         """Turn one device event into table events, alerts and state (none in test mode)."""

@@ -210,11 +210,22 @@ class Journal:
         self._last_id: int = row[0] if row else 0
         self._last_hash: bytes = row[1] if row else GENESIS
         self._head_fd: int | None = None
+        self.defer_head = False
+        """Leave an event's signed head for :meth:`sync_head` (the controller's loop
+        calls it once that event's views are out); the next record writes it first,
+        so the head is never more than one record behind (issue 15)."""
+        self._head_due = False
         self._meta_cache: bytes | None = None
         """The metadata's digest for the head, kept until the metadata changes."""
 
     def close(self) -> None:
-        """Close the database (and the head file)."""
+        """Write a head still due, close the database (and the head file).
+
+        A head that cannot be written now is left one record behind, which a
+        restart accepts (as after a power cut between a record and its head).
+        """
+        with contextlib.suppress(JournalError):
+            self.sync_head()
         if self._head_fd is not None:
             os.close(self._head_fd)
             self._head_fd = None
@@ -241,6 +252,7 @@ class Journal:
 
     def _write(self, kind: str, record: bytes, meta: tuple[str, bytes] | None = None) -> int:
         """Commit one chained record (and a metadata row with it); keep the head."""
+        self.sync_head()  # never two records after the signed head
         digest = _digest(self._last_hash, record)
         number = self._last_id + 1
         row = (number, self._clock(), kind, record, self._last_hash, digest)
@@ -258,8 +270,20 @@ class Journal:
         if meta is not None:
             self._meta_cache = None
         if self.key is not None:
-            self._write_head()
+            if self.defer_head and meta is None:
+                self._head_due = True
+            else:
+                self._write_head()
         return number
+
+    def sync_head(self) -> None:
+        """Write the signed head an event left due (:attr:`defer_head`); else nothing.
+
+        :raises JournalError: if the head cannot be written (it stays due).
+        """
+        if self._head_due:
+            self._write_head()
+            self._head_due = False
 
     def _write_with_meta(self, row: tuple[Any, ...], meta: tuple[str, bytes]) -> None:
         """Commit a record and its metadata row in one transaction."""
@@ -308,7 +332,9 @@ class Journal:
                     finally:
                         os.close(folder)
             os.pwrite(self._head_fd, data, 0)
-            os.fsync(self._head_fd)
+            # The data and what reading it needs (the size, on the first write), not the
+            # times: a quarter less of the event's time in the kernel (issue 15).
+            os.fdatasync(self._head_fd)
         except OSError as exc:
             raise JournalError(
                 f"The journal's head {self.head_path} cannot be written ({exc})."

@@ -90,8 +90,10 @@ class Trials:
     :func:`trial_copy` taken when the hand starts (or whenever it may differ
     from the table), and every event the table accepts is applied to both, so
     the next event is tried on the twin as it is. The twin is dropped (and copied
-    again on the next event) after a refusal, a journal failure, between hands,
-    or when the table's log is not where the twin left it.
+    again on the next event) after a refusal, a journal failure, or when the
+    table's log is not where the twin left it. It goes on from one hand to the
+    next (copying it at each shuffle was most of that event's cost) while a
+    check between hands finds it alike: hand count, records, seating and deck.
     """
 
     def __init__(self) -> None:
@@ -112,8 +114,8 @@ class Trials:
         if (
             twin is None
             or self._of is not table
-            or table.hand is None
             or self._mark != self._where(table)
+            or (table.hand is None and not _alike_between_hands(twin, table))
         ):
             twin = trial_copy(table)
         twin.advance_clock(table.now)
@@ -132,6 +134,19 @@ class Trials:
     def drop(self) -> None:
         """Forget the twin (the table did not take what was tried)."""
         self._twin = None
+
+
+def _alike_between_hands(twin: Table, table: Table) -> bool:
+    """Whether ``twin`` is ``table`` in what a hand starts from (a cheap check between
+    hands, beside the log's length): hand count, records, seating, deck, floor hold."""
+    return (
+        twin.hand is None
+        and twin.hand_number == table.hand_number
+        and len(twin.records) == len(table.records)
+        and twin.deal_limit == table.deal_limit
+        and twin.seating == table.seating
+        and twin.deck == table.deck
+    )
 
 
 class LogThrottle:

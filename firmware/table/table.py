@@ -306,7 +306,8 @@ class Table:
             stakes = dataclasses.replace(stakes, chip_unit=self.raced_unit)
         self._next_button_before = self.seating.next_button
         # Taken before planning: planning itself marks missed blinds (CC-14, CC-15).
-        self._seats_before = copy.deepcopy(self.seating.seats)
+        # A seat holds plain values only: a shallow copy of each is a deep copy.
+        self._seats_before = {n: copy.copy(s) for n, s in self.seating.seats.items()}
         plan = self.seating.plan_hand(stakes)
         killed = self.penalties.hand_dealt(plan.seats)
         plan = dataclasses.replace(

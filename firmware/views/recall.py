@@ -50,8 +50,12 @@ def _record_shown(record: dict[str, Any]) -> dict[str, list[str]]:
     return shown
 
 
-def _recall_entry(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
-    """One finished hand as ``viewer`` (a seat, or ``None`` for the console) could see it."""
+def _recall_base(record: dict[str, Any]) -> dict[str, Any]:
+    """One finished hand as everyone at the table could see it: no hole card of its own.
+
+    Every audience's entry is this one with its own hole cards and, where a
+    reason names cards, the reasons redacted for what it could see.
+    """
     shown = _record_shown(record)
     roles = record["cards"]["by_role"]
     exposed = [c for role in ("exposed", "removed") for c in roles.get(role, [])]
@@ -59,10 +63,28 @@ def _recall_entry(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
     visible = set(board) | set(exposed)
     for cards in shown.values():
         visible.update(cards)
-    own: list[str] = []
-    if viewer is not None:
-        own = list(record["cards"]["hole"].get(str(viewer), []))
-        visible.update(own)
+    return {
+        "hand": record["hand"],
+        "button": record["button"],
+        "players": dict(record["players"]),
+        "board": board,
+        "exposed": exposed,
+        "hole": [],
+        "shown": shown,
+        "actions": _actions(record, visible),
+        "void": record["void"],
+        "pots": [
+            {"amount": p["amount"], "winners": list(p["winners"]), "shares": dict(p["shares"])}
+            for p in record["pots"]
+        ],
+        "starting_stacks": dict(record["starting_stacks"]),
+        "finishing_stacks": dict(record["finishing_stacks"]),
+        "_visible": visible,
+    }
+
+
+def _actions(record: dict[str, Any], visible: set[str]) -> list[dict[str, Any]]:
+    """The hand's actions, cards as lists and reasons redacted to ``visible``."""
     actions = []
     for action in record["actions"]:
         entry = dict(action)
@@ -71,52 +93,93 @@ def _recall_entry(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         if "reason" in entry:
             entry["reason"] = redact(entry["reason"], visible)
         actions.append(entry)
-    return {
-        "hand": record["hand"],
-        "button": record["button"],
-        "players": dict(record["players"]),
-        "board": board,
-        "exposed": exposed,
-        "hole": own,
-        "shown": shown,
-        "actions": actions,
-        "void": record["void"],
-        "pots": [
-            {"amount": p["amount"], "winners": list(p["winners"]), "shares": dict(p["shares"])}
-            for p in record["pots"]
-        ],
-        "starting_stacks": dict(record["starting_stacks"]),
-        "finishing_stacks": dict(record["finishing_stacks"]),
-    }
+    return actions
 
 
-_RECALL_CACHE: dict[tuple[int, int | None], tuple[dict[str, Any], dict[str, Any]]] = {}
-"""Recall entries already built, by record identity and viewer (records never change)."""
+def _recall_entry(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """One finished hand as ``viewer`` (a seat, or ``None`` for the console) could see it.
 
-
-def _cached_entry(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
-    key = (id(record), viewer)
-    hit = _RECALL_CACHE.get(key)
-    if hit is not None and hit[0] is record:
-        return hit[1]
-    if len(_RECALL_CACHE) > 4096:
-        _RECALL_CACHE.clear()
-    entry = _recall_entry(record, viewer)
-    _RECALL_CACHE[key] = (record, entry)
+    The parts every audience sees alike are built once per record and shared
+    between the audiences' entries (read only, as the entries themselves).
+    """
+    base = _cached_base(record)
+    visible = base["_visible"]
+    entry = {k: v for k, v in base.items() if k != "_visible"}
+    if viewer is None:
+        return entry
+    own = list(record["cards"]["hole"].get(str(viewer), []))
+    entry["hole"] = own
+    if own and any("reason" in a for a in record["actions"]):
+        entry["actions"] = _actions(record, visible | set(own))
     return entry
 
 
+_RECALL_CACHE: dict[tuple[int, int | str | None], tuple[dict[str, Any], dict[str, Any]]] = {}
+"""Recall entries already built, by record identity and viewer (records never change);
+viewer ``"base"``: the parts every audience sees alike."""
+
+
+def _cached(record: dict[str, Any], viewer: int | str | None) -> dict[str, Any] | None:
+    hit = _RECALL_CACHE.get((id(record), viewer))
+    return hit[1] if hit is not None and hit[0] is record else None
+
+
+def _keep(record: dict[str, Any], viewer: int | str | None, entry: dict[str, Any]) -> None:
+    if len(_RECALL_CACHE) > 4096:
+        _RECALL_CACHE.clear()
+    _RECALL_CACHE[(id(record), viewer)] = (record, entry)
+
+
+def _cached_base(record: dict[str, Any]) -> dict[str, Any]:
+    base = _cached(record, "base")
+    if base is None:
+        base = _recall_base(record)
+        _keep(record, "base", base)
+    return base
+
+
+def _cached_entry(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    entry = _cached(record, viewer)
+    if entry is None:
+        entry = _recall_entry(record, viewer)
+        _keep(record, viewer, entry)
+    return entry
+
+
+_RECALL_LISTS: dict[tuple[int, int | None], tuple[Any, ...]] = {}
+"""Each viewer's last recall, by records list and viewer: (records list, newest record,
+player at the seat, the recall), kept while no hand ends and nobody sits down."""
+
+
 def recall(table: Table, viewer: int | None) -> list[dict[str, Any]]:
-    """The last ten hands as ``viewer`` could see them (entries are shared: read only)."""
+    """The last ten hands as ``viewer`` could see them.
+
+    Read only: the entries are shared between views, and between the views of
+    one viewer the list itself is too, until a hand ends or the player at the
+    seat changes (an encoder may keep their bytes by identity).
+    """
     records = table.records
+    newest = records[-1] if records else None
+    player = None
     if viewer is not None:
-        # Only the hands of the player sitting there now, never a previous occupant's.
         seat = table.seating.seats.get(viewer)
         player = seat.player if seat is not None else None
+    key = (id(records), viewer)
+    hit = _RECALL_LISTS.get(key)
+    if hit is not None and hit[0] is records and hit[1] is newest and hit[2] == player:
+        kept: list[dict[str, Any]] = hit[3]
+        return kept
+    if viewer is not None:
+        # Only the hands of the player sitting there now, never a previous occupant's.
         mine = [
             r
             for r in records[-(RECALL_HANDS * 5) :]
             if viewer in r["seats"] and r["players"].get(str(viewer)) == player
         ]
-        return [_cached_entry(r, viewer) for r in mine[-RECALL_HANDS:]]
-    return [_cached_entry(r, None) for r in records[-RECALL_HANDS:]]
+        made = [_cached_entry(r, viewer) for r in mine[-RECALL_HANDS:]]
+    else:
+        made = [_cached_entry(r, None) for r in records[-RECALL_HANDS:]]
+    if len(_RECALL_LISTS) > 256:
+        _RECALL_LISTS.clear()
+    _RECALL_LISTS[key] = (records, newest, player, made)
+    return made
