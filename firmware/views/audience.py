@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from firmware.engine.cards import format_card, parse_cards
 from firmware.engine.evaluator import best_hand
 from firmware.engine.hand import Phase
+from firmware.engine.pots import Pot
 from firmware.engine.rules import Structure
 from firmware.i18n import CATALOG, tr
 from firmware.views.alerts import alert_text
@@ -275,9 +276,7 @@ def _table_now(
         "big_blind": th.plan.big_blind_seat,
         "board": _names(hand.board),
         "exposed": _exposed(th),
-        "pots": [
-            {"amount": p.amount, "seats": [seats[i] for i in p.eligible]} for p in hand.pots()
-        ],
+        "pots": _live_pots(hand.pots(), hand.stacks, hand.folded, seats),
         "pot_total": hand.pot_total,
         "actor": seats[hand.actor] if hand.actor is not None else None,
         "clock": clock,
@@ -288,6 +287,34 @@ def _table_now(
         "pot_shown": pot_shown(table),
     }
     return part, visible
+
+
+def _live_pots(
+    pots: list[Pot], stacks: list[int], folded: list[bool], seats: tuple[int, ...]
+) -> list[dict[str, Any]]:
+    """The pots as screens show them during the hand.
+
+    Only an all-in player makes a side pot: the engine's split of the bets by
+    level also separates what players have not matched *yet* (the big blind
+    before anyone calls, a raise not answered), which is no side pot while they
+    may still call. So two neighbouring levels are shown as one pot unless a
+    player eligible for the lower one is all in and out of the upper one. A side
+    pot one player wins because the others who matched it folded stays apart.
+    """
+    free = {i for i, stack in enumerate(stacks) if stack > 0 and not folded[i]}
+    shown: list[dict[str, Any]] = []
+    previous: frozenset[int] = frozenset()
+    for pot in pots:
+        eligible = frozenset(pot.eligible)
+        capped = any(stacks[i] == 0 for i in previous - eligible)
+        if shown and not capped:
+            shown[-1]["amount"] += pot.amount
+        else:
+            # Who may still win it: those in it, and anyone who can still put chips in.
+            who = sorted(eligible | free)
+            shown.append({"amount": pot.amount, "seats": [seats[i] for i in who]})
+        previous = eligible
+    return shown
 
 
 def _legal(table: Table, seat: int) -> dict[str, Any] | None:
