@@ -33,7 +33,18 @@ from firmware.engine.events import (
     VoidHand,
     to_record,
 )
-from firmware.engine.state import BOARD_SIZES, HandResult, HandState, Phase, PotResult
+from firmware.engine.state import (
+    BETTING,
+    BOARD,
+    BOARD_SIZES,
+    COMPLETE,
+    DEALING,
+    SHOWDOWN,
+    HandResult,
+    HandState,
+    Phase,
+    PotResult,
+)
 from firmware.errors import IllegalAction
 
 __all__ = ["BOARD_SIZES", "Hand", "HandResult", "HandState", "Phase", "PotResult"]
@@ -41,6 +52,8 @@ __all__ = ["BOARD_SIZES", "Hand", "HandResult", "HandState", "Phase", "PotResult
 
 class Hand(HandState):
     """The state of one hand. Build it with :meth:`start`, change it with :meth:`apply`."""
+
+    __slots__ = ()
 
     def __init__(self, start: StartHand) -> None:
         _check_start(start)
@@ -70,7 +83,7 @@ class Hand(HandState):
 
         :raises IllegalAction: if nobody is to act now.
         """
-        if self.phase is not Phase.BETTING or self.actor is None:
+        if self.phase is not BETTING or self.actor is None:
             raise IllegalAction(
                 f"Nobody is to act now; the hand is in the {self.phase.value} phase.",
                 key="error.action.nobody",
@@ -80,16 +93,16 @@ class Hand(HandState):
 
     def expected(self) -> tuple[str, int | None]:
         """What the hand waits for: ``(phase, player or number of cards)``."""
-        if self.phase is Phase.DEALING:
+        if self.phase is DEALING:
             # One card at a time, clockwise from the button's left (CC-2).
             fewest = min(len(h) for h in self.hole)
             need = next(i for i in range(self.player_count) if len(self.hole[i]) == fewest)
             return ("hole", need)
-        if self.phase is Phase.BETTING:
+        if self.phase is BETTING:
             return ("action", self.actor)
-        if self.phase is Phase.BOARD:
+        if self.phase is BOARD:
             return ("board", BOARD_SIZES[self.street + 1] - BOARD_SIZES[self.street])
-        if self.phase is Phase.SHOWDOWN:
+        if self.phase is SHOWDOWN:
             return ("show", showdown.next_to_show(self))
         return ("complete", None)
 
@@ -129,7 +142,7 @@ class Hand(HandState):
 
         :raises IllegalAction: with the reason, leaving the hand unchanged.
         """
-        if self.phase is Phase.COMPLETE:
+        if self.phase is COMPLETE:
             raise IllegalAction("The hand is over; start a new hand.", key="error.hand.over")
         # The common events first, called directly (native calls in the compiled
         # build); the same methods as in _HANDLERS, which dispatches the rest.
@@ -151,7 +164,7 @@ class Hand(HandState):
         self.events.append(event)
 
     def _deal_hole(self, event: DealHole) -> None:
-        if self.phase is not Phase.DEALING:
+        if self.phase is not DEALING:
             raise IllegalAction(
                 "Hole cards can only be dealt before the first betting round.",
                 key="error.deal.hole_late",
@@ -179,7 +192,7 @@ class Hand(HandState):
             self._begin_round()
 
     def _burn(self, event: Burn) -> None:
-        if self.phase is not Phase.BOARD:
+        if self.phase is not BOARD:
             raise IllegalAction(
                 "A card can be burned only before the flop, turn or river is dealt.",
                 key="error.burn.not_now",
@@ -189,7 +202,7 @@ class Hand(HandState):
         self.remember_cards([event.card])
 
     def _deal_board(self, event: DealBoard) -> None:
-        if self.phase is not Phase.BOARD:
+        if self.phase is not BOARD:
             raise IllegalAction(
                 "No board card may be dealt now: the betting round is not over "
                 f"(the hand is in the {self.phase.value} phase).",
@@ -268,7 +281,7 @@ class Hand(HandState):
             self.full_level = 0
             first = 0
         self.pending = {i for i in self.live if self.stacks[i] > 0}
-        self.phase = Phase.BETTING
+        self.phase = BETTING
         self.actor = None
         self.advance(first)
 
@@ -291,7 +304,7 @@ class Hand(HandState):
 
     def _check_turn(self, player: int) -> None:
         """Refuse an action by ``player`` unless he is the player to act."""
-        if self.phase is not Phase.BETTING or self.actor is None:
+        if self.phase is not BETTING or self.actor is None:
             raise IllegalAction(
                 f"No player may act now; the hand is in the {self.phase.value} phase.",
                 key="error.action.no_turn",
@@ -391,7 +404,7 @@ class Hand(HandState):
             return
         if not self._betting_possible():
             self.cards_up = True
-        self.phase = Phase.BOARD
+        self.phase = BOARD
 
     def _return_uncalled(self) -> None:
         """Give back the part of the largest bet that nobody matched (HG-1)."""
@@ -434,18 +447,26 @@ def _check_start(start: StartHand) -> None:
             "A hand needs at least two players (PE-4); seat another player first.",
             key="error.hand.too_few",
         )
-    lists = {
-        "seats": start.seats,
-        "names": start.names,
-        "antes": start.antes,
-        "blinds": start.blinds,
-        "dead": start.dead,
-    }
-    for name, values in lists.items():
-        if len(values) != n:
-            raise IllegalAction(
-                f"The hand has {n} players but {len(values)} {name}; give one value per player."
-            )
+    lengths_differ = (
+        len(start.seats) != n
+        or len(start.names) != n
+        or len(start.antes) != n
+        or len(start.blinds) != n
+        or len(start.dead) != n
+    )
+    if lengths_differ:
+        lists = {
+            "seats": start.seats,
+            "names": start.names,
+            "antes": start.antes,
+            "blinds": start.blinds,
+            "dead": start.dead,
+        }
+        for name, values in lists.items():
+            if len(values) != n:
+                raise IllegalAction(
+                    f"The hand has {n} players but {len(values)} {name}; give one value per player."
+                )
     for name, amounts in (
         ("stacks", start.stacks),
         ("antes", start.antes),
@@ -459,7 +480,7 @@ def _check_start(start: StartHand) -> None:
                 raise IllegalAction(
                     f"Every {name[:-1]} must be a whole number of chips, 0 or more, not {value!r}."
                 )
-    if any(s == 0 for s in start.stacks):
+    if 0 in start.stacks:  # every stack is an int by now
         raise IllegalAction(
             "Every player dealt in must have chips; a player with none cannot play the hand.",
             key="error.hand.empty_stack",

@@ -18,14 +18,14 @@ from __future__ import annotations
 from firmware.engine.evaluator import evaluate7
 from firmware.engine.events import Event, Muck, Show
 from firmware.engine.pots import split_pot
-from firmware.engine.state import HandResult, HandState, Phase, PotResult
+from firmware.engine.state import COMPLETE, SHOWDOWN, HandResult, HandState, PotResult
 from firmware.errors import IllegalAction
 
 
 def begin(hand: HandState) -> None:
     """Enter the showdown: fix the order and table hands already turned up."""
 
-    hand.phase = Phase.SHOWDOWN
+    hand.phase = SHOWDOWN
     hand.actor = None
     live = hand.live
     start = hand.aggressor if hand.aggressor is not None and hand.street == 3 else 0
@@ -56,7 +56,7 @@ def next_to_show(hand: HandState) -> int | None:
 def apply(hand: HandState, event: Show | Muck) -> None:
     """Apply a show or muck during the showdown (checked first)."""
 
-    if hand.phase is not Phase.SHOWDOWN:
+    if hand.phase is not SHOWDOWN:
         raise IllegalAction(
             "Cards can be shown or mucked only at the showdown.", key="error.showdown.not_now"
         )
@@ -180,7 +180,7 @@ def award(hand: HandState) -> None:
     hand.matched = [0] * hand.player_count
     hand.dead_posted = [0] * hand.player_count
     hand.bets = [0] * hand.player_count
-    hand.phase = Phase.COMPLETE
+    hand.phase = COMPLETE
     hand.actor = None
     hand.result = HandResult(
         pots=tuple(results),

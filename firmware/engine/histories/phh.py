@@ -69,7 +69,7 @@ from firmware.engine.events import (
     Muck,
     Show,
 )
-from firmware.engine.hand import Hand, Phase
+from firmware.engine.hand import Hand
 from firmware.engine.histories.amounts import MAX_CHIPS, from_chips, to_chips, unit_for
 from firmware.engine.histories.fasttoml import fast_toml
 from firmware.engine.histories.phh_actions import action_error, parse_actions
@@ -89,6 +89,7 @@ from firmware.engine.histories.phh_writer import (
 )
 from firmware.engine.rules import GameKind
 from firmware.engine.showdown import auto_showdown_event
+from firmware.engine.state import BOARD, COMPLETE, SHOWDOWN
 from firmware.errors import HandHistoryError, IllegalAction
 
 _Item = tuple[int, str, Event]
@@ -385,8 +386,6 @@ def play_phh(
     ):
         items = _with_holes(phh, items, holes or {})
     deferred: list[_Item] = []
-    apply = hand.apply
-    complete = Phase.COMPLETE
     item: _Item | None = None
     for item in items:
         event = item[2]
@@ -394,7 +393,7 @@ def play_phh(
         if kind is Show or kind is Muck:
             if kind is Show and _already_tabled(hand, event):  # type: ignore[arg-type]
                 continue
-            if hand.cards_up and hand.phase is Phase.BOARD:
+            if hand.cards_up and hand.phase is BOARD:
                 # PokerKit shows all-in hands before the runout; ours are tabled then.
                 if kind is Muck:
                     raise _fail(
@@ -406,7 +405,7 @@ def play_phh(
                     )
                 deferred.append(item)
                 continue
-        if hand.phase is complete:
+        if hand.phase is COMPLETE:
             raise _fail(
                 phh,
                 item[0],
@@ -414,17 +413,17 @@ def play_phh(
                 "comes after the hand is already over; remove it or check the actions before it.",
             )
         try:
-            apply(event)
+            hand.apply(event)
         except IllegalAction as exc:
             raise _illegal(phh, item, exc) from exc
-        if deferred and (hand.phase is complete or hand.phase is Phase.SHOWDOWN):
+        if deferred and (hand.phase is COMPLETE or hand.phase is SHOWDOWN):
             _apply_deferred(phh, hand, deferred)
             deferred = []
     last = item
     _apply_deferred(phh, hand, deferred)
     added = 0
-    if hand.phase is Phase.SHOWDOWN and finish_showdown:
-        while hand.phase is Phase.SHOWDOWN:
+    if hand.phase is SHOWDOWN and finish_showdown:
+        while hand.phase is SHOWDOWN:
             try:
                 hand.apply(auto_showdown_event(hand))
             except IllegalAction as exc:
@@ -435,7 +434,7 @@ def play_phh(
                     file=phh.source,
                 ) from exc
             added += 1
-    if hand.phase is not Phase.COMPLETE:
+    if hand.phase is not COMPLETE:
         waits, who = hand.expected()
         after = f"after action {last[0]} ({last[1]!r})" if last else "before any action"
         what = {
@@ -488,7 +487,7 @@ def _apply_deferred(phh: PHHHand, hand: Hand, deferred: list[_Item]) -> None:
         event = item[2]
         if isinstance(event, Show) and _already_tabled(hand, event):
             continue
-        if hand.phase is Phase.COMPLETE:
+        if hand.phase is COMPLETE:
             raise _fail(
                 phh,
                 item[0],
