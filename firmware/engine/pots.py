@@ -50,6 +50,12 @@ def build_pots(matched: Sequence[int], dead: int, live: Sequence[bool]) -> list[
     players = range(len(matched))
     live_players = [i for i in players if live[i]]
     live_levels = {matched[i] for i in live_players}
+    if len(live_levels) == 1:
+        # Every live player matched the same amount (no side pot, the usual case):
+        # one pot of everything, which every live player can win. The general
+        # reading below gives the same (matched chips are never negative).
+        amount = sum(matched) + dead
+        return [Pot(amount, tuple(live_players))] if amount else []
     cap = max(live_levels, default=0)
     levels = sorted(live_levels - {0})
     top = max(matched, default=0)

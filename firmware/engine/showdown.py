@@ -120,8 +120,18 @@ def apply_muck_forced(hand: HandState, player: int) -> None:
 
 
 def _maybe_award(hand: HandState) -> None:
-    contenders = [i for i in hand.showdown_order if not hand.mucked[i]]
-    if len(contenders) <= 1 or next_to_show(hand) is None:
+    """Award the pots once one contender is left or every contender has tabled in full."""
+    mucked = hand.mucked
+    shown = hand.shown
+    contenders = 0
+    waiting = False  # someone has neither tabled in full nor mucked (next_to_show)
+    for i in hand.showdown_order:
+        if not mucked[i]:
+            contenders += 1
+            cards = shown[i]
+            if cards is None or len(cards) != 2:
+                waiting = True
+    if contenders <= 1 or not waiting:
         award(hand)
 
 
@@ -160,13 +170,18 @@ def award(hand: HandState) -> None:
         if len(contenders) == 1:
             winners = contenders
         else:
-            values = {}
+            # The best hands among those tabled in full, in contender order.
+            best = -1
+            winners = []
             for i in contenders:
                 cards = shown[i]
-                if cards is not None and len(cards) == 2:  # tabled in full
-                    values[i] = strength(hand, i)
-            best = max(values.values())
-            winners = [i for i, value in values.items() if value == best]
+                if cards is not None and len(cards) == 2:
+                    value = strength(hand, i)
+                    if value > best:
+                        best = value
+                        winners = [i]
+                    elif value == best:
+                        winners.append(i)
         if len(winners) == 1:
             winner = winners[0]
             stacks[winner] += pot.amount
