@@ -146,18 +146,19 @@ class Hand(HandState):
             raise IllegalAction("The hand is over; start a new hand.", key="error.hand.over")
         # The common events first, called directly (native calls in the compiled
         # build); the same methods as in _HANDLERS, which dispatches the rest.
-        if type(event) is CheckCall:
-            self._check_call(event)
-        elif type(event) is DealHole:
-            self._deal_hole(event)
-        elif type(event) is Fold:
-            self._fold(event)
-        elif type(event) is BetRaise:
-            self._bet_raise(event)
-        elif type(event) is DealBoard:
-            self._deal_board(event)
+        kind = type(event)
+        if kind is CheckCall:
+            self._check_call(event)  # type: ignore[arg-type]
+        elif kind is DealHole:
+            self._deal_hole(event)  # type: ignore[arg-type]
+        elif kind is Fold:
+            self._fold(event)  # type: ignore[arg-type]
+        elif kind is BetRaise:
+            self._bet_raise(event)  # type: ignore[arg-type]
+        elif kind is DealBoard:
+            self._deal_board(event)  # type: ignore[arg-type]
         else:
-            handler = _HANDLERS.get(type(event))
+            handler = _HANDLERS.get(kind)
             if handler is None:
                 raise IllegalAction(f"The event {event!r} cannot be applied to a hand in progress.")
             handler(self, event)

@@ -29,6 +29,11 @@ class Pot:
     amount: int
     eligible: tuple[int, ...]
 
+    def __init__(self, amount: int, eligible: tuple[int, ...]) -> None:
+        # Spelled out so that the compiled build compiles it (see firmware.engine.events).
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "eligible", eligible)
+
 
 def build_pots(matched: Sequence[int], dead: int, live: Sequence[bool]) -> list[Pot]:
     """Build the main pot and side pots of any depth.
@@ -78,7 +83,7 @@ def build_pots(matched: Sequence[int], dead: int, live: Sequence[bool]) -> list[
             if c > previous:
                 amount += (c if c < level else level) - previous
         bar = level if level < cap else cap
-        eligible = tuple(i for i in live_players if matched[i] >= bar)
+        eligible = tuple([i for i in live_players if matched[i] >= bar])
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
         else:

@@ -43,11 +43,11 @@ class Phase(enum.Enum):
 
 # The phases as module constants: reading ``Phase.BETTING`` goes through the enum's
 # class look-up on every use (about 0.1 µs in CPython 3.11), a constant does not.
-DEALING: Final = Phase.DEALING
-BETTING: Final = Phase.BETTING
-BOARD: Final = Phase.BOARD
-SHOWDOWN: Final = Phase.SHOWDOWN
-COMPLETE: Final = Phase.COMPLETE
+DEALING: Final[Phase] = Phase.DEALING
+BETTING: Final[Phase] = Phase.BETTING
+BOARD: Final[Phase] = Phase.BOARD
+SHOWDOWN: Final[Phase] = Phase.SHOWDOWN
+COMPLETE: Final[Phase] = Phase.COMPLETE
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,19 @@ class PotResult:
     winners: tuple[int, ...]
     shares: tuple[tuple[int, int], ...]
 
+    def __init__(
+        self,
+        amount: int,
+        eligible: tuple[int, ...],
+        winners: tuple[int, ...],
+        shares: tuple[tuple[int, int], ...],
+    ) -> None:
+        # Spelled out so that the compiled build compiles it (see firmware.engine.events).
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "eligible", eligible)
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "shares", shares)
+
 
 @dataclass(frozen=True)
 class HandResult:
@@ -67,6 +80,17 @@ class HandResult:
     pots: tuple[PotResult, ...]
     finishing_stacks: tuple[int, ...]
     starting_stacks: tuple[int, ...]
+
+    def __init__(
+        self,
+        pots: tuple[PotResult, ...],
+        finishing_stacks: tuple[int, ...],
+        starting_stacks: tuple[int, ...],
+    ) -> None:
+        # Spelled out so that the compiled build compiles it (see firmware.engine.events).
+        object.__setattr__(self, "pots", pots)
+        object.__setattr__(self, "finishing_stacks", finishing_stacks)
+        object.__setattr__(self, "starting_stacks", starting_stacks)
 
     @property
     def net(self) -> tuple[int, ...]:

@@ -111,6 +111,12 @@ class PHHReplay:
     hand: Hand
     auto_showdown: int
 
+    def __init__(self, phh: PHHHand, hand: Hand, auto_showdown: int) -> None:
+        # Spelled out so that the compiled build compiles it (see firmware.engine.events).
+        object.__setattr__(self, "phh", phh)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "auto_showdown", auto_showdown)
+
 
 # --------------------------------------------------------------------- reading
 
