@@ -13,7 +13,7 @@ chips the players brought to the hand; after the award, the stacks alone do.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from firmware.engine import rulings, showdown
 from firmware.engine.betting import LegalActions, check_raise_amount, legal_actions
@@ -157,6 +157,8 @@ class Hand(HandState):
             self._bet_raise(event)  # type: ignore[arg-type]
         elif kind is DealBoard:
             self._deal_board(event)  # type: ignore[arg-type]
+        elif kind is Show or kind is Muck:
+            showdown.apply(self, event)  # type: ignore[arg-type]
         else:
             handler = _HANDLERS.get(kind)
             if handler is None:
@@ -172,7 +174,7 @@ class Hand(HandState):
             )
         player = event.player
         cards = event.cards
-        if player.__class__ is not int or not 0 <= player < self.player_count:
+        if type(player) is not int or not 0 <= player < self.player_count:
             self._check_player(player)
         hole = self.hole[player]
         held = len(hole) + len(cards)
@@ -187,7 +189,7 @@ class Hand(HandState):
         if None in cards:
             self.remember_cards(cards)
         else:
-            self.seen.update(cast("tuple[int, ...]", cards))
+            self.seen.update(cards)  # type: ignore[arg-type]  # no None among them
         self.hole_dealt += len(cards)
         if self.hole_dealt == 2 * self.player_count:
             self._begin_round()
@@ -321,7 +323,7 @@ class Hand(HandState):
 
     def _fold(self, event: Fold) -> None:
         player = event.player
-        if player.__class__ is not int or player != self.actor:
+        if type(player) is not int or player != self.actor:
             self._check_turn(player)
         self.folded[player] = True
         live = self.live
@@ -335,7 +337,7 @@ class Hand(HandState):
 
     def _check_call(self, event: CheckCall) -> None:
         player = event.player
-        if player.__class__ is not int or player != self.actor:
+        if type(player) is not int or player != self.actor:
             self._check_turn(player)
         current = self.current_bet
         stacks = self.stacks
@@ -356,7 +358,7 @@ class Hand(HandState):
 
     def _bet_raise(self, event: BetRaise) -> None:
         player = event.player
-        if player.__class__ is not int or player != self.actor:
+        if type(player) is not int or player != self.actor:
             self._check_turn(player)
         to = event.to
         check_raise_amount(self, player, to)
@@ -475,7 +477,7 @@ def _check_start(start: StartHand) -> None:
         ("dead", start.dead),
     ):
         for value in amounts:
-            if value.__class__ is int and value >= 0:
+            if type(value) is int and value >= 0:
                 continue
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise IllegalAction(
@@ -487,7 +489,7 @@ def _check_start(start: StartHand) -> None:
             key="error.hand.empty_stack",
         )
     if start.big_blind is not None and not (
-        start.big_blind.__class__ is int and 0 <= start.big_blind < n
+        type(start.big_blind) is int and 0 <= start.big_blind < n
     ):
         raise IllegalAction(
             f"The big blind must be one of the {n} players of the hand, not {start.big_blind!r}."

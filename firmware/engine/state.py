@@ -272,7 +272,7 @@ class HandState:
         known = self.seen
         fresh: set[int] = set()
         for card in cards:
-            if card.__class__ is int and 0 <= card < 52 and card not in known:
+            if type(card) is int and 0 <= card < 52 and card not in known:
                 if card in fresh:
                     break
                 fresh.add(card)

@@ -230,7 +230,7 @@ def _scan_toml(text: str) -> dict[str, Any] | None:
             return None
         if pos < end and text[pos] != "\n":
             return None
-        kind = value.__class__
+        kind = type(value)
         if kind is list:
             if value:
                 types = set(map(type, value))

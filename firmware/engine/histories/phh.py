@@ -344,7 +344,7 @@ def _int_list(
         )
     if unit is None:
         for v in raw:
-            if v.__class__ is not int or not 0 <= v <= MAX_CHIPS:
+            if type(v) is not int or not 0 <= v <= MAX_CHIPS:
                 break
         else:
             return tuple(raw)
