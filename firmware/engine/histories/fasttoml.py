@@ -6,7 +6,7 @@ PokerKit write them, are flat ``key = value`` lines; :func:`fast_toml` reads
 exactly those and hands everything else back to :mod:`tomllib`. Three readers,
 fastest first, each giving up (``None``) on anything it does not know:
 
-* :func:`_scan_toml`: the two layouts the writers produce (``key = value``
+* :func:`scan_toml`: the two layouts the writers produce (``key = value``
   with one space each side of ``=``, arrays inline or one item per line),
   each value read by the C JSON scanner straight from the text;
 * :func:`_plain_toml`: any spacing, values decoded as JSON;
@@ -66,9 +66,14 @@ def fast_toml(text: str) -> dict[str, Any] | None:
     arrays, duplicate keys, syntax errors) returns ``None`` so the caller
     falls back to :mod:`tomllib`, which then reads or rejects the text.
     """
-    data = _scan_toml(text)
+    data = scan_toml(text)
     if data is not None:
         return data
+    return other_toml(text)
+
+
+def other_toml(text: str) -> dict[str, Any] | None:
+    """:func:`fast_toml` without its first reader (for a caller that tried :func:`scan_toml`)."""
     data = _plain_toml(text)
     if data is not None:
         return data
@@ -184,8 +189,11 @@ def _is_bare_key(key: str) -> bool:
     return key.isascii() and key.replace("_", "a").replace("-", "a").isalnum()
 
 
-def _scan_toml(text: str) -> dict[str, Any] | None:
+def scan_toml(text: str) -> dict[str, Any] | None:
     """The layouts our writer (``tomli_w``) and PokerKit write, values read as JSON.
+
+    Every array it returns holds items of one type (all ``int``, all ``str`` or
+    all ``bool``), which :func:`fast_toml`'s other readers do not promise.
 
     ``key = value`` lines, exactly one space each side of ``=`` and nothing
     after the value, and empty lines. A value is a string, ``true``/``false``,

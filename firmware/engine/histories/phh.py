@@ -71,7 +71,7 @@ from firmware.engine.events import (
 )
 from firmware.engine.hand import Hand
 from firmware.engine.histories.amounts import MAX_CHIPS, from_chips, to_chips, unit_for
-from firmware.engine.histories.fasttoml import fast_toml
+from firmware.engine.histories.fasttoml import other_toml, scan_toml
 from firmware.engine.histories.phh_actions import action_error, parse_actions
 from firmware.engine.histories.phh_hand import (
     _KNOWN_FIELDS,
@@ -174,7 +174,10 @@ def loads_phh(text: str, *, name: str = "<text>", unit: Decimal | None = None) -
     """Read one PHH hand from its TOML text (see :func:`load_phh`)."""
     if not text.strip():
         raise HandHistoryError(f"{name} is empty; it holds no hand.")
-    data = fast_toml(text)
+    data = scan_toml(text)
+    if data is not None:
+        return _from_mapping(data, name, unit, exact=True, uniform=True)
+    data = other_toml(text)
     if data is not None:
         return _from_mapping(data, name, unit, exact=True)
     try:
@@ -203,11 +206,14 @@ _AMOUNT_FIELDS: Final = (
 )
 
 
-def _file_unit(data: dict[str, Any], name: str, exact: bool = False) -> Decimal | None:
+def _file_unit(
+    data: dict[str, Any], name: str, exact: bool = False, uniform: bool = False
+) -> Decimal | None:
     """The unit that makes every amount of the hand whole (``None``: they are).
 
     :param exact: The values come from :func:`fast_toml`, which reads no decimal
         number (only the actions' text can hold one).
+    :param uniform: Every array of ``data`` holds items of one type (see :func:`_strings`).
     """
     values: list[Decimal] = []
     if not exact:
@@ -216,7 +222,7 @@ def _file_unit(data: dict[str, Any], name: str, exact: bool = False) -> Decimal 
             items = raw if isinstance(raw, list) else [raw]
             values.extend(v for v in items if isinstance(v, Decimal))
     actions = data.get("actions")
-    if isinstance(actions, list) and _strings(actions) and "." in "".join(actions):
+    if isinstance(actions, list) and _strings(actions, uniform) and "." in "".join(actions):
         for text in actions:
             if "." in text and " cbr " in text:
                 words = text.split("#", 1)[0].split()
@@ -230,16 +236,30 @@ def _file_unit(data: dict[str, Any], name: str, exact: bool = False) -> Decimal 
     return unit_for(values)
 
 
-def _strings(values: list[Any]) -> bool:
-    """Whether every item of ``values`` is a ``str`` (one pass in C)."""
-    return not values or set(map(type, values)) == _STR_TYPE
+def _strings(values: list[Any], uniform: bool = False) -> bool:
+    """Whether every item of ``values`` is a ``str`` (one pass in C).
+
+    :param uniform: The items are known to be of one type (arrays read by
+        :func:`~firmware.engine.histories.fasttoml.scan_toml`): the first tells.
+    """
+    if not values:
+        return True
+    if uniform:
+        return type(values[0]) is str
+    return set(map(type, values)) == _STR_TYPE
 
 
 _STR_TYPE: Final = {str}
+_INT_TYPE: Final = {int}
 
 
 def _from_mapping(
-    data: dict[str, Any], name: str, unit: Decimal | None = None, *, exact: bool = False
+    data: dict[str, Any],
+    name: str,
+    unit: Decimal | None = None,
+    *,
+    exact: bool = False,
+    uniform: bool = False,
 ) -> PHHHand:
     variant = data.get("variant")
     if variant is None and data and all(isinstance(v, dict) for v in data.values()):
@@ -257,8 +277,8 @@ def _from_mapping(
         if required not in data:
             raise HandHistoryError(f"{name} lacks the required field {required!r}; add it.")
     if unit is None:
-        unit = _file_unit(data, name, exact)
-    stacks = _int_list(data, "starting_stacks", name, None, unit)
+        unit = _file_unit(data, name, exact, uniform)
+    stacks = _int_list(data, "starting_stacks", name, None, unit, uniform)
     n = len(stacks)
     if n < 2:
         raise HandHistoryError(f"{name} has {n} starting stack(s); a hand needs two players.")
@@ -270,8 +290,8 @@ def _from_mapping(
     raw_antes = data["antes"]
     if not isinstance(raw_antes, (list, bool)):
         data = {**data, "antes": [raw_antes] * n}
-    antes = _int_list(data, "antes", name, n, unit)
-    blinds = _int_list(data, "blinds_or_straddles", name, n, unit)
+    antes = _int_list(data, "antes", name, n, unit, uniform)
+    blinds = _int_list(data, "blinds_or_straddles", name, n, unit, uniform)
     amounts: dict[str, int | None] = {}
     needed = ("small_bet", "big_bet") if variant == "FT" else ("min_bet",)
     for key in ("min_bet", "small_bet", "big_bet"):
@@ -282,10 +302,12 @@ def _from_mapping(
                     f"{name} lacks the field {key!r}, which the variant {variant} requires."
                 )
             amounts[key] = None
-            continue
-        amounts[key] = to_chips(value, unit, f"the field {key!r}", name)
+        elif type(value) is int and unit is None and 0 <= value <= MAX_CHIPS:
+            amounts[key] = value  # what to_chips gives, without wording its error first
+        else:
+            amounts[key] = to_chips(value, unit, f"the field {key!r}", name)
     actions = data["actions"]
-    if not isinstance(actions, list) or not _strings(actions):
+    if not isinstance(actions, list) or not _strings(actions, uniform):
         raise HandHistoryError(f"In {name}, the field 'actions' must be a list of strings.")
     if len(actions) > MAX_ACTIONS:
         raise HandHistoryError(
@@ -296,16 +318,21 @@ def _from_mapping(
     if not isinstance(trimming, bool):
         raise HandHistoryError(f"In {name}, the field 'ante_trimming_status' must be true/false.")
 
-    def optional(key: str) -> tuple[int, ...] | None:
-        return _int_list(data, key, name, n, unit) if key in data else None
-
-    seats = _int_list(data, "seats", name, n, None) if "seats" in data else None
+    seats = _int_list(data, "seats", name, n, None, uniform) if "seats" in data else None
     players: tuple[str, ...] | None = None
     if "players" in data:
         raw = data["players"]
-        if not isinstance(raw, list) or len(raw) != n or not all(isinstance(p, str) for p in raw):
+        if not isinstance(raw, list) or len(raw) != n or not _strings(raw, uniform):
             raise HandHistoryError(f"In {name}, the field 'players' must list {n} names.")
         players = tuple(raw)
+    finishing = (
+        _int_list(data, "finishing_stacks", name, n, unit, uniform)
+        if "finishing_stacks" in data
+        else None
+    )
+    dead = _int_list(data, "_dead", name, n, unit, uniform) if "_dead" in data else None
+    winnings = _int_list(data, "winnings", name, n, unit, uniform) if "winnings" in data else None
+    unknown = data.keys() - _KNOWN_FIELDS
     return PHHHand(
         source=name,
         variant=str(variant),
@@ -317,13 +344,13 @@ def _from_mapping(
         starting_stacks=stacks,
         actions=tuple(actions),
         ante_trimming_status=trimming,
-        finishing_stacks=optional("finishing_stacks"),
+        finishing_stacks=finishing,
         seats=seats,
         players=players,
-        dead=optional("_dead"),
-        ignored={k: v for k, v in data.items() if k not in _KNOWN_FIELDS},
+        dead=dead,
+        ignored={k: v for k, v in data.items() if k in unknown} if unknown else {},
         unit=unit,
-        winnings=optional("winnings"),
+        winnings=winnings,
     )
 
 
@@ -333,6 +360,7 @@ def _int_list(
     name: str,
     length: int | None = None,
     unit: Decimal | None = None,
+    uniform: bool = False,
 ) -> tuple[int, ...]:
     raw = data[key]
     if not isinstance(raw, list):
@@ -342,12 +370,15 @@ def _int_list(
             f"In {name}, the field {key!r} has {len(raw)} values but the hand has {length} "
             "players; give one value per player."
         )
-    if unit is None:
-        for v in raw:
-            if type(v) is not int or not 0 <= v <= MAX_CHIPS:
-                break
-        else:
-            return tuple(raw)
+    if unit is None and (
+        not raw
+        or (
+            (type(raw[0]) is int if uniform else set(map(type, raw)) == _INT_TYPE)
+            and min(raw) >= 0
+            and max(raw) <= MAX_CHIPS
+        )
+    ):
+        return tuple(raw)  # whole chips already (the checks in C)
     return tuple(
         to_chips(v, unit, f"value {i + 1} of the field {key!r}", name) for i, v in enumerate(raw)
     )
