@@ -67,9 +67,8 @@ if "--pure" in sys.argv:
 
 from pokerkit import HandHistory  # noqa: E402
 
-from firmware.engine.histories.phh import hand_to_phh, loads_phh, play_phh  # noqa: E402
-from firmware.engine.rules import Structure  # noqa: E402
-from tests.pokerkit_harness import play_random_hand  # noqa: E402
+from firmware.engine.histories.phh import loads_phh, play_phh  # noqa: E402
+from tests.pokerkit_harness import BENCH_SEED, benchmark_corpus  # noqa: E402
 
 COMPILED = importlib.util.find_spec("firmware.engine.hand").origin.endswith(".so")  # type: ignore[union-attr]
 
@@ -77,22 +76,10 @@ warnings.filterwarnings("ignore", category=UserWarning)
 
 
 def generate(count: int, seed: int) -> list[str]:
-    """Return ``count`` PHH texts of random hands both engines agree on."""
-    texts: list[str] = []
-    s = seed
-    while len(texts) < count:
-        outcome = play_random_hand(s)
-        s += 1
-        start = outcome.start
-        if outcome.findings or start.config.structure is Structure.POT_LIMIT:
-            continue
-        if any(start.antes) and any(start.dead):
-            continue
-        assert outcome.hand.result is not None
-        if list(outcome.hand.result.finishing_stacks) != [int(x) for x in outcome.state.stacks]:
-            continue  # odd-chip rule difference: keep only hands with one right answer
-        texts.append(hand_to_phh(outcome.hand))
-    return texts
+    """Return ``count`` PHH texts of random hands both engines agree on
+    (``tests/pokerkit_harness.py``, :func:`benchmark_corpus`; the same hands
+    ``tests/test_replay_paths.py`` replays by both paths)."""
+    return [text for text, _ in benchmark_corpus(count, seed)]
 
 
 def ours(texts: list[str]) -> list[list[int]]:
@@ -136,7 +123,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=BENCH_SEED)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument(
         "--pure", action="store_true", help="hide compiled modules; print our timings as JSON"

@@ -41,7 +41,7 @@ def _expected_default(field: dataclasses.Field[object]) -> object:
 @pytest.mark.parametrize("cls", SPELLED_OUT, ids=lambda c: c.__name__)
 def test_init_takes_the_fields_in_order_with_their_defaults(cls: type) -> None:
     assert "__init__" in vars(cls), f"{cls.__name__} no longer spells out its __init__"
-    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    params = list(inspect.signature(vars(cls)["__init__"]).parameters.values())[1:]
     fields = dataclasses.fields(cls)
     assert [p.name for p in params] == [f.name for f in fields]
     assert [p.default for p in params] == [_expected_default(f) for f in fields]
