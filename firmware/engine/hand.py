@@ -184,7 +184,22 @@ class Hand(HandState):
                 "hole cards; each player gets exactly two.",
                 key="error.deal.too_many",
             )
-        self.check_new_cards(cards)
+        if len(cards) == 2:
+            a, b = cards
+            known = self.seen
+            fresh = (
+                type(a) is int
+                and type(b) is int
+                and 0 <= a < 52
+                and 0 <= b < 52
+                and a != b
+                and a not in known
+                and b not in known
+            )
+            if not fresh:
+                self.check_new_cards(cards)  # words the refusal (or passes unseen cards)
+        else:
+            self.check_new_cards(cards)
         hole.extend(cards)
         if None in cards:
             self.remember_cards(cards)
@@ -414,12 +429,14 @@ class Hand(HandState):
         if self.player_count < 2:
             return
         bets = self.bets
-        highest = max(bets)
-        top = bets.index(highest)  # the first of equals
-        second = max(max(bets[:top], default=0), max(bets[top + 1 :], default=0))
-        excess = highest - second
+        ordered = sorted(bets)
+        highest = ordered[-1]
+        excess = highest - ordered[-2]  # over the largest other bet (equal ones: nothing)
+        if excess <= 0:
+            return
+        top = bets.index(highest)
         # A killed hand's bet is dead money: only a live bettor gets his excess back.
-        if excess > 0 and not self.folded[top]:
+        if not self.folded[top]:
             self.bets[top] -= excess
             self.matched[top] -= excess
             self.stacks[top] += excess
