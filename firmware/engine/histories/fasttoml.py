@@ -160,7 +160,6 @@ _ARRAY_COMMA_ONLY: Final = re.compile(r"\[[ \t\n]*,")
 _LIMIT: Final = 10**18
 """Integers of 19 digits or more go to the slower readers (as :data:`_INT` does)."""
 _INTS: Final = frozenset({int})
-_STRS: Final = frozenset({str})
 _BOOLS: Final = frozenset({bool})
 PHH_FIELDS: Final = frozenset(
     {
@@ -240,12 +239,18 @@ def scan_toml(text: str) -> dict[str, Any] | None:
             return None
         kind = type(value)
         if kind is list:
-            if value:
+            if value and type(value[0]) is str:
+                # Long lists (the actions) are strings: join fails on any other item.
+                try:
+                    "".join(value)
+                except TypeError:
+                    return None
+            elif value:
                 types = set(map(type, value))
                 if types == _INTS:
                     if max(value) >= _LIMIT or min(value) <= -_LIMIT:
                         return None
-                elif types != _STRS and types != _BOOLS:
+                elif types != _BOOLS:
                     return None
         elif kind is int:
             if not -_LIMIT < value < _LIMIT:
