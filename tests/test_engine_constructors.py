@@ -20,6 +20,12 @@ from firmware.engine.histories.phh_hand import PHHHand
 from firmware.engine.pots import Pot
 from firmware.engine.state import HandResult, PotResult
 
+pytestmark = pytest.mark.skipif(
+    events.__file__.endswith(".so"),
+    reason="the compiled build's __init__ has no Python signature and typed fields; "
+    "these tests read the source, which the pure build runs",
+)
+
 SPELLED_OUT = [
     *(cls for cls in events.EVENT_KINDS if dataclasses.fields(cls)),
     Pot,
