@@ -13,7 +13,8 @@ memory, checks that both engines reach the same finishing stacks, then times
   checked by the engine, pots awarded);
 * PokerKit: ``HandHistory.loads`` + iterating the states to the end.
 
-Each timing is the smallest CPU time of ``R`` runs. The hands and everything made
+Each timing is the smallest CPU time of ``R`` runs, ours and PokerKit's taking
+turns so that a change of load during the run weighs on both alike. The hands and everything made
 while generating them are moved out of the garbage collector's reach first
 (``gc.collect(); gc.freeze()``), for both engines alike: otherwise every full
 collection during a timed run also walks the benchmark's own data (tens of
@@ -22,7 +23,8 @@ thousands of PokerKit objects), which a replay on the table does not have.
 
 If the engine's modules are compiled (``make compiled``, mypyc), the compiled
 engine is timed in this process and the pure-Python engine in a subprocess
-started with ``--pure``, which imports every ``firmware`` module from its
+started with ``--pure`` (which times PokerKit again, taking turns with it, for
+the pure engine's ratios), which imports every ``firmware`` module from its
 ``.py`` source (the extensions hidden); both are printed against PokerKit.
 """
 
@@ -41,7 +43,8 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -67,9 +70,8 @@ if "--pure" in sys.argv:
 
 from pokerkit import HandHistory  # noqa: E402
 
-from firmware.engine.histories.phh import hand_to_phh, loads_phh, play_phh  # noqa: E402
-from firmware.engine.rules import Structure  # noqa: E402
-from tests.pokerkit_harness import play_random_hand  # noqa: E402
+from firmware.engine.histories.phh import loads_phh, play_phh  # noqa: E402
+from tests.pokerkit_harness import BENCH_SEED, benchmark_corpus  # noqa: E402
 
 COMPILED = importlib.util.find_spec("firmware.engine.hand").origin.endswith(".so")  # type: ignore[union-attr]
 
@@ -77,22 +79,10 @@ warnings.filterwarnings("ignore", category=UserWarning)
 
 
 def generate(count: int, seed: int) -> list[str]:
-    """Return ``count`` PHH texts of random hands both engines agree on."""
-    texts: list[str] = []
-    s = seed
-    while len(texts) < count:
-        outcome = play_random_hand(s)
-        s += 1
-        start = outcome.start
-        if outcome.findings or start.config.structure is Structure.POT_LIMIT:
-            continue
-        if any(start.antes) and any(start.dead):
-            continue
-        assert outcome.hand.result is not None
-        if list(outcome.hand.result.finishing_stacks) != [int(x) for x in outcome.state.stacks]:
-            continue  # odd-chip rule difference: keep only hands with one right answer
-        texts.append(hand_to_phh(outcome.hand))
-    return texts
+    """Return ``count`` PHH texts of random hands both engines agree on
+    (``tests/pokerkit_harness.py``, :func:`benchmark_corpus`; the same hands
+    ``tests/test_replay_paths.py`` replays by both paths)."""
+    return [text for text, _ in benchmark_corpus(count, seed)]
 
 
 def ours(texts: list[str]) -> list[list[int]]:
@@ -117,18 +107,36 @@ def pokerkit(texts: list[str]) -> list[list[int]]:
     return out
 
 
-def best(func: object, texts: list[str], repeat: int) -> float:
-    """Smallest CPU time (``time.process_time``) of ``repeat`` runs of ``func(texts)``.
+def best_of(jobs: dict[str, tuple[Callable[[Any], object], Any]], repeat: int) -> dict[str, float]:
+    """Smallest CPU time (``time.process_time``) of ``repeat`` runs of each job ``func(items)``.
 
     CPU time rather than wall time: on a shared, loaded machine the wall time of the
-    same run swings by 3x, the CPU time much less.
+    same run swings by 3x, the CPU time much less. The jobs take turns (ours, then
+    PokerKit, then ours again...), so that a change in the machine's load during
+    the run weighs on both sides alike rather than on whichever ran last.
     """
-    times = []
+    times: dict[str, list[float]] = {name: [] for name in jobs}
     for _ in range(repeat):
-        t0 = time.process_time()
-        func(texts)  # type: ignore[operator]
-        times.append(time.process_time() - t0)
-    return min(times)
+        for name, (func, items) in jobs.items():
+            t0 = time.process_time()
+            func(items)
+            times[name].append(time.process_time() - t0)
+    return {name: min(values) for name, values in times.items()}
+
+
+def timings(texts: list[str], repeat: int) -> dict[str, float]:
+    """Parse + play and play only, ours and PokerKit's, taking turns (see :func:`best_of`)."""
+    loaded = [loads_phh(t) for t in texts]
+    histories = [HandHistory.loads(t) for t in texts]
+    return best_of(
+        {
+            "parse_play": (ours, texts),
+            "pk_parse_play": (pokerkit, texts),
+            "play": (lambda items: [play_phh(h) for h in items], loaded),
+            "pk_play": (lambda items: [list(h) for h in items], histories),
+        },
+        repeat,
+    )
 
 
 def main() -> int:
@@ -136,7 +144,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=BENCH_SEED)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument(
         "--pure", action="store_true", help="hide compiled modules; print our timings as JSON"
@@ -145,12 +153,9 @@ def main() -> int:
     texts = generate(args.hands, args.seed)
     gc.collect()
     gc.freeze()
-    if args.pure:  # subprocess of a compiled run: time the pure-Python engine only
+    if args.pure:  # subprocess of a compiled run: time the pure-Python engine (and PokerKit)
         assert not COMPILED
-        loaded = [loads_phh(t) for t in texts]
-        t_ours = best(ours, texts, args.repeat)
-        p_ours = best(lambda items: [play_phh(h) for h in items], loaded, args.repeat)
-        print(json.dumps({"parse_play": t_ours, "play": p_ours}))
+        print(json.dumps(timings(texts, args.repeat)))
         return 0
     actions = sum(len(loads_phh(t).actions) for t in texts)
     if ours(texts) != pokerkit(texts):
@@ -163,34 +168,40 @@ def main() -> int:
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
         pure = json.loads(out.strip().splitlines()[-1])
     label = "compiled" if COMPILED else "pure"
-    t_ours = best(ours, texts, args.repeat)
-    t_pk = best(pokerkit, texts, args.repeat)
+    got = timings(texts, args.repeat)
+    t_ours, t_pk, p_ours, p_pk = (
+        got["parse_play"],
+        got["pk_parse_play"],
+        got["play"],
+        got["pk_play"],
+    )
     n = len(texts)
     print(
         f"{n} hands, {actions} PHH actions (mean {actions / n:.1f} per hand), best of {args.repeat}"
+        " (CPU time, ours and PokerKit taking turns)"
     )
     print(f"engine modules in this process: {label}")
 
     def row(name: str, t: float, ref: float) -> None:
-        print(f"{name:<36}{n / t:>12,.0f}{t / n * 1e6:>12,.0f}{ref / t:>9.1f}x")
+        print(f"{name:<40}{n / t:>12,.0f}{t / n * 1e6:>12,.0f}{ref / t:>9.1f}x")
 
-    print(f"{'engine':<36}{'hands/s':>12}{'us/hand':>12}{'ratio':>10}")
+    print(f"{'engine':<40}{'hands/s':>12}{'us/hand':>12}{'ratio':>10}")
     row("PokerKit 0.7.7 (parse + play)", t_pk, t_pk)
     if pure is not None:
-        row("ours, pure (strict parse + play)", pure["parse_play"], t_pk)
+        row(
+            "PokerKit, in the pure run (parse + play)", pure["pk_parse_play"], pure["pk_parse_play"]
+        )
+        row("ours, pure (strict parse + play)", pure["parse_play"], pure["pk_parse_play"])
     row(f"ours, {label} (strict parse + play)", t_ours, t_pk)
-    loaded = [loads_phh(t) for t in texts]
-    histories = [HandHistory.loads(t) for t in texts]
-    p_ours = best(lambda items: [play_phh(h) for h in items], loaded, args.repeat)
-    p_pk = best(lambda items: [list(h) for h in items], histories, args.repeat)
     row("PokerKit 0.7.7 (play only)", p_pk, p_pk)
     if pure is not None:
-        row("ours, pure (play only)", pure["play"], p_pk)
+        row("ours, pure (play only)", pure["play"], pure["pk_play"])
     row(f"ours, {label} (play only)", p_ours, p_pk)
     goal = ">= 100" if COMPILED else ">= 40"
     print(f"RATIO|replay {label} / PokerKit (parse + play)|{t_pk / t_ours:.1f}|{goal}")
     if pure is not None:
-        print(f"RATIO|replay pure / PokerKit (parse + play)|{t_pk / pure['parse_play']:.1f}|>= 40")
+        ratio = pure["pk_parse_play"] / pure["parse_play"]
+        print(f"RATIO|replay pure / PokerKit (parse + play)|{ratio:.1f}|>= 40")
     if args.profile:
         profiler = cProfile.Profile()
         profiler.runcall(ours, texts)

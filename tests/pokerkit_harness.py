@@ -446,3 +446,34 @@ def odd_chip_levels_only(outcome: Outcome) -> bool:
     return bool(split) and all(
         d == 0 or (i in winners and abs(d) <= len(split)) for i, d in enumerate(diffs)
     )
+
+
+BENCH_SEED = 10_000
+"""First seed of the replay benchmark's hands (``bench/bench_engine.py --seed``)."""
+
+
+def benchmark_corpus(count: int, seed: int = BENCH_SEED) -> list[tuple[str, Outcome]]:
+    """The replay benchmark's hands: ``count`` random hands as PHH text, with how they went.
+
+    No-limit and fixed-limit hands both engines agree on, from ``seed`` on:
+    pot-limit hands (no PHH variant), hands with both matched and dead antes
+    (two PHH readings) and hands whose finishing stacks differ by the odd-chip
+    rule are left out, so each kept hand has one right answer.
+    """
+    from firmware.engine.histories.phh import hand_to_phh
+
+    corpus: list[tuple[str, Outcome]] = []
+    s = seed
+    while len(corpus) < count:
+        outcome = play_random_hand(s)
+        s += 1
+        start = outcome.start
+        if outcome.findings or start.config.structure is Structure.POT_LIMIT:
+            continue
+        if any(start.antes) and any(start.dead):
+            continue
+        assert outcome.hand.result is not None
+        if list(outcome.hand.result.finishing_stacks) != [int(x) for x in outcome.state.stacks]:
+            continue  # odd-chip rule difference: keep only hands with one right answer
+        corpus.append((hand_to_phh(outcome.hand), outcome))
+    return corpus

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Final
 
 from firmware.engine.rules import GameKind, Structure
 from firmware.engine.state import HandState
+from firmware.errors import IllegalAction
 
 if TYPE_CHECKING:
     from firmware.engine.events import Event
@@ -82,19 +83,19 @@ def full_bets(hand: HandState) -> int:
 
 def raise_refusal(hand: HandState, player: int) -> str | None:
     """Return why ``player`` may not bet or raise now, or ``None`` if he may."""
-    stack = hand.stacks[player]
-    to_call = hand.current_bet - hand.bets[player]
-    if stack <= to_call:
+    stacks = hand.stacks
+    bets = hand.bets
+    current = hand.current_bet
+    if stacks[player] <= current - bets[player]:
         return "You cannot raise: calling already takes all your chips."
-    others_can_respond = any(
-        j != player and not hand.folded[j] and hand.stacks[j] + hand.bets[j] > hand.current_bet
-        for j in range(hand.player_count)
-    )
-    if not others_can_respond:
+    for j in hand.live:  # the players who have not folded
+        if j != player and stacks[j] + bets[j] > current:
+            break  # someone can still respond to a raise
+    else:
         return "You cannot raise: every other player is all-in or already covered; call or fold."
     acted = hand.acted_level[player]
     config = hand.config
-    fixed = config.structure is _FIXED_LIMIT
+    fixed = hand.fixed_limit
     # A player who checked (acted at bet level 0) faced no wager: a short
     # all-in opening bet is the first wager he faces, so he may raise it.
     # Fixed-limit: raising reopens only with a full (or counted-as-full, TDA
@@ -112,13 +113,12 @@ def raise_refusal(hand: HandState, player: int) -> str | None:
             "You cannot raise: the bet was increased only by an all-in smaller than a full raise "
             "since you acted, so betting is not reopened to you (TDA-10); call or fold."
         )
-    if config.structure is _FIXED_LIMIT and full_bets(hand) >= config.raise_cap:
-        in_hand = sum(1 for f in hand.folded if not f)
-        if not (config.game is _CASH and in_hand == 2):
-            return (
-                f"You cannot raise: the round is capped at one bet and {config.raise_cap - 1} "
-                "raises (CC-8); call or fold."
-            )
+    capped = fixed and full_bets(hand) >= config.raise_cap
+    if capped and not (config.game is _CASH and len(hand.live) == 2):
+        return (
+            f"You cannot raise: the round is capped at one bet and {config.raise_cap - 1} "
+            "raises (CC-8); call or fold."
+        )
     return None
 
 
@@ -163,8 +163,6 @@ def legal_actions(hand: HandState, player: int) -> LegalActions:
 
 def check_raise_amount(hand: HandState, player: int, to: int) -> None:
     """Raise :class:`~firmware.errors.IllegalAction` unless ``to`` is a legal total."""
-    from firmware.errors import IllegalAction
-
     refusal = raise_refusal(hand, player)
     if refusal is not None:
         raise IllegalAction(refusal, key="error.action.no_raise", seat=hand.seats[player])
@@ -218,7 +216,6 @@ def interpret_chip_bet(hand: HandState, player: int, total: int) -> tuple[Event,
         all the player's chips.
     """
     from firmware.engine.events import BetRaise, CheckCall
-    from firmware.errors import IllegalAction
 
     all_in_to = hand.stacks[player] + hand.bets[player]
     total = min(total, all_in_to)

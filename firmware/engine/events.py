@@ -5,6 +5,12 @@ dataclasses; :func:`to_record` turns one into a dict of ints, strings, lists
 and ``None`` (msgpack-serializable) and :func:`from_record` turns it back, so
 a journal of records replays to exactly the same state.
 
+Each event spells out its ``__init__`` (the one :func:`~dataclasses.dataclass`
+would write, field by field): the compiled build (mypyc) compiles it to C, where
+the generated one stays interpreted Python, about eight times slower per event.
+``tests/test_engine_constructors.py`` checks that every such ``__init__`` takes
+exactly the fields, in order, with their defaults.
+
 Players are numbered by their *position index* in the hand: index 0 is the
 first player to the left of the button, the last index is the button (in a
 heads-up hand, index 0 is the big blind and index 1 the button, who posts the
@@ -70,6 +76,26 @@ class StartHand(Event):
     dead: tuple[int, ...]
     big_blind: int | None = None
 
+    def __init__(
+        self,
+        config: HandConfig,
+        seats: tuple[int, ...],
+        names: tuple[str, ...],
+        stacks: tuple[int, ...],
+        antes: tuple[int, ...],
+        blinds: tuple[int, ...],
+        dead: tuple[int, ...],
+        big_blind: int | None = None,
+    ) -> None:
+        object.__setattr__(self, "config", config)
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "stacks", stacks)
+        object.__setattr__(self, "antes", antes)
+        object.__setattr__(self, "blinds", blinds)
+        object.__setattr__(self, "dead", dead)
+        object.__setattr__(self, "big_blind", big_blind)
+
 
 @dataclass(frozen=True)
 class DealHole(Event):
@@ -78,12 +104,19 @@ class DealHole(Event):
     player: int
     cards: tuple[int | None, ...]
 
+    def __init__(self, player: int, cards: tuple[int | None, ...]) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "cards", cards)
+
 
 @dataclass(frozen=True)
 class Burn(Event):
     """A card burned before a board card (``None`` when not read)."""
 
     card: int | None
+
+    def __init__(self, card: int | None) -> None:
+        object.__setattr__(self, "card", card)
 
 
 @dataclass(frozen=True)
@@ -92,6 +125,9 @@ class DealBoard(Event):
 
     cards: tuple[int, ...]
 
+    def __init__(self, cards: tuple[int, ...]) -> None:
+        object.__setattr__(self, "cards", cards)
+
 
 @dataclass(frozen=True)
 class Fold(Event):
@@ -99,12 +135,18 @@ class Fold(Event):
 
     player: int
 
+    def __init__(self, player: int) -> None:
+        object.__setattr__(self, "player", player)
+
 
 @dataclass(frozen=True)
 class CheckCall(Event):
     """The player to act checks, or calls the current bet (all-in if short)."""
 
     player: int
+
+    def __init__(self, player: int) -> None:
+        object.__setattr__(self, "player", player)
 
 
 @dataclass(frozen=True)
@@ -114,6 +156,10 @@ class BetRaise(Event):
     player: int
     to: int
 
+    def __init__(self, player: int, to: int) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "to", to)
+
 
 @dataclass(frozen=True)
 class Show(Event):
@@ -122,12 +168,19 @@ class Show(Event):
     player: int
     cards: tuple[int, ...]
 
+    def __init__(self, player: int, cards: tuple[int, ...]) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "cards", cards)
+
 
 @dataclass(frozen=True)
 class Muck(Event):
     """At showdown the player throws his hand away unshown; it can never win."""
 
     player: int
+
+    def __init__(self, player: int) -> None:
+        object.__setattr__(self, "player", player)
 
 
 @dataclass(frozen=True)
@@ -142,6 +195,10 @@ class KillHand(Event):
     player: int
     reason: str
 
+    def __init__(self, player: int, reason: str) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "reason", reason)
+
 
 @dataclass(frozen=True)
 class VoidHand(Event):
@@ -153,6 +210,9 @@ class VoidHand(Event):
 
     reason: str
 
+    def __init__(self, reason: str) -> None:
+        object.__setattr__(self, "reason", reason)
+
 
 @dataclass(frozen=True)
 class AwardPots(Event):
@@ -160,6 +220,10 @@ class AwardPots(Event):
 
     winners: tuple[int, ...]
     reason: str
+
+    def __init__(self, winners: tuple[int, ...], reason: str) -> None:
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "reason", reason)
 
 
 EVENT_KINDS: Final[dict[type[Event], str]] = {

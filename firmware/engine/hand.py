@@ -13,7 +13,7 @@ chips the players brought to the hand; after the award, the stacks alone do.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from firmware.engine import rulings, showdown
 from firmware.engine.betting import LegalActions, check_raise_amount, legal_actions
@@ -33,7 +33,18 @@ from firmware.engine.events import (
     VoidHand,
     to_record,
 )
-from firmware.engine.state import BOARD_SIZES, HandResult, HandState, Phase, PotResult
+from firmware.engine.state import (
+    BETTING,
+    BOARD,
+    BOARD_SIZES,
+    COMPLETE,
+    DEALING,
+    SHOWDOWN,
+    HandResult,
+    HandState,
+    Phase,
+    PotResult,
+)
 from firmware.errors import IllegalAction
 
 __all__ = ["BOARD_SIZES", "Hand", "HandResult", "HandState", "Phase", "PotResult"]
@@ -41,6 +52,8 @@ __all__ = ["BOARD_SIZES", "Hand", "HandResult", "HandState", "Phase", "PotResult
 
 class Hand(HandState):
     """The state of one hand. Build it with :meth:`start`, change it with :meth:`apply`."""
+
+    __slots__ = ()
 
     def __init__(self, start: StartHand) -> None:
         _check_start(start)
@@ -70,7 +83,7 @@ class Hand(HandState):
 
         :raises IllegalAction: if nobody is to act now.
         """
-        if self.phase is not Phase.BETTING or self.actor is None:
+        if self.phase is not BETTING or self.actor is None:
             raise IllegalAction(
                 f"Nobody is to act now; the hand is in the {self.phase.value} phase.",
                 key="error.action.nobody",
@@ -80,16 +93,16 @@ class Hand(HandState):
 
     def expected(self) -> tuple[str, int | None]:
         """What the hand waits for: ``(phase, player or number of cards)``."""
-        if self.phase is Phase.DEALING:
+        if self.phase is DEALING:
             # One card at a time, clockwise from the button's left (CC-2).
             fewest = min(len(h) for h in self.hole)
             need = next(i for i in range(self.player_count) if len(self.hole[i]) == fewest)
             return ("hole", need)
-        if self.phase is Phase.BETTING:
+        if self.phase is BETTING:
             return ("action", self.actor)
-        if self.phase is Phase.BOARD:
+        if self.phase is BOARD:
             return ("board", BOARD_SIZES[self.street + 1] - BOARD_SIZES[self.street])
-        if self.phase is Phase.SHOWDOWN:
+        if self.phase is SHOWDOWN:
             return ("show", showdown.next_to_show(self))
         return ("complete", None)
 
@@ -129,36 +142,39 @@ class Hand(HandState):
 
         :raises IllegalAction: with the reason, leaving the hand unchanged.
         """
-        if self.phase is Phase.COMPLETE:
+        if self.phase is COMPLETE:
             raise IllegalAction("The hand is over; start a new hand.", key="error.hand.over")
         # The common events first, called directly (native calls in the compiled
         # build); the same methods as in _HANDLERS, which dispatches the rest.
-        if type(event) is CheckCall:
-            self._check_call(event)
-        elif type(event) is DealHole:
-            self._deal_hole(event)
-        elif type(event) is Fold:
-            self._fold(event)
-        elif type(event) is BetRaise:
-            self._bet_raise(event)
-        elif type(event) is DealBoard:
-            self._deal_board(event)
+        kind = type(event)
+        if kind is CheckCall:
+            self._check_call(event)  # type: ignore[arg-type]
+        elif kind is DealHole:
+            self._deal_hole(event)  # type: ignore[arg-type]
+        elif kind is Fold:
+            self._fold(event)  # type: ignore[arg-type]
+        elif kind is BetRaise:
+            self._bet_raise(event)  # type: ignore[arg-type]
+        elif kind is DealBoard:
+            self._deal_board(event)  # type: ignore[arg-type]
+        elif kind is Show or kind is Muck:
+            showdown.apply(self, event)  # type: ignore[arg-type]
         else:
-            handler = _HANDLERS.get(type(event))
+            handler = _HANDLERS.get(kind)
             if handler is None:
                 raise IllegalAction(f"The event {event!r} cannot be applied to a hand in progress.")
             handler(self, event)
         self.events.append(event)
 
     def _deal_hole(self, event: DealHole) -> None:
-        if self.phase is not Phase.DEALING:
+        if self.phase is not DEALING:
             raise IllegalAction(
                 "Hole cards can only be dealt before the first betting round.",
                 key="error.deal.hole_late",
             )
         player = event.player
         cards = event.cards
-        if player.__class__ is not int or not 0 <= player < self.player_count:
+        if type(player) is not int or not 0 <= player < self.player_count:
             self._check_player(player)
         hole = self.hole[player]
         held = len(hole) + len(cards)
@@ -168,18 +184,33 @@ class Hand(HandState):
                 "hole cards; each player gets exactly two.",
                 key="error.deal.too_many",
             )
-        self.check_new_cards(cards)
+        if len(cards) == 2:
+            a, b = cards
+            known = self.seen
+            fresh = (
+                type(a) is int
+                and type(b) is int
+                and 0 <= a < 52
+                and 0 <= b < 52
+                and a != b
+                and a not in known
+                and b not in known
+            )
+            if not fresh:
+                self.check_new_cards(cards)  # words the refusal (or passes unseen cards)
+        else:
+            self.check_new_cards(cards)
         hole.extend(cards)
         if None in cards:
             self.remember_cards(cards)
         else:
-            self.seen.update(cast("tuple[int, ...]", cards))
+            self.seen.update(cards)  # type: ignore[arg-type]  # no None among them
         self.hole_dealt += len(cards)
         if self.hole_dealt == 2 * self.player_count:
             self._begin_round()
 
     def _burn(self, event: Burn) -> None:
-        if self.phase is not Phase.BOARD:
+        if self.phase is not BOARD:
             raise IllegalAction(
                 "A card can be burned only before the flop, turn or river is dealt.",
                 key="error.burn.not_now",
@@ -189,7 +220,7 @@ class Hand(HandState):
         self.remember_cards([event.card])
 
     def _deal_board(self, event: DealBoard) -> None:
-        if self.phase is not Phase.BOARD:
+        if self.phase is not BOARD:
             raise IllegalAction(
                 "No board card may be dealt now: the betting round is not over "
                 f"(the hand is in the {self.phase.value} phase).",
@@ -268,7 +299,7 @@ class Hand(HandState):
             self.full_level = 0
             first = 0
         self.pending = {i for i in self.live if self.stacks[i] > 0}
-        self.phase = Phase.BETTING
+        self.phase = BETTING
         self.actor = None
         self.advance(first)
 
@@ -291,7 +322,7 @@ class Hand(HandState):
 
     def _check_turn(self, player: int) -> None:
         """Refuse an action by ``player`` unless he is the player to act."""
-        if self.phase is not Phase.BETTING or self.actor is None:
+        if self.phase is not BETTING or self.actor is None:
             raise IllegalAction(
                 f"No player may act now; the hand is in the {self.phase.value} phase.",
                 key="error.action.no_turn",
@@ -307,7 +338,7 @@ class Hand(HandState):
 
     def _fold(self, event: Fold) -> None:
         player = event.player
-        if player.__class__ is not int or player != self.actor:
+        if type(player) is not int or player != self.actor:
             self._check_turn(player)
         self.folded[player] = True
         live = self.live
@@ -321,7 +352,7 @@ class Hand(HandState):
 
     def _check_call(self, event: CheckCall) -> None:
         player = event.player
-        if player.__class__ is not int or player != self.actor:
+        if type(player) is not int or player != self.actor:
             self._check_turn(player)
         current = self.current_bet
         stacks = self.stacks
@@ -342,7 +373,7 @@ class Hand(HandState):
 
     def _bet_raise(self, event: BetRaise) -> None:
         player = event.player
-        if player.__class__ is not int or player != self.actor:
+        if type(player) is not int or player != self.actor:
             self._check_turn(player)
         to = event.to
         check_raise_amount(self, player, to)
@@ -391,19 +422,21 @@ class Hand(HandState):
             return
         if not self._betting_possible():
             self.cards_up = True
-        self.phase = Phase.BOARD
+        self.phase = BOARD
 
     def _return_uncalled(self) -> None:
         """Give back the part of the largest bet that nobody matched (HG-1)."""
         if self.player_count < 2:
             return
         bets = self.bets
-        highest = max(bets)
-        top = bets.index(highest)  # the first of equals
-        second = max(max(bets[:top], default=0), max(bets[top + 1 :], default=0))
-        excess = highest - second
+        ordered = sorted(bets)
+        highest = ordered[-1]
+        excess = highest - ordered[-2]  # over the largest other bet (equal ones: nothing)
+        if excess <= 0:
+            return
+        top = bets.index(highest)
         # A killed hand's bet is dead money: only a live bettor gets his excess back.
-        if excess > 0 and not self.folded[top]:
+        if not self.folded[top]:
             self.bets[top] -= excess
             self.matched[top] -= excess
             self.stacks[top] += excess
@@ -434,18 +467,26 @@ def _check_start(start: StartHand) -> None:
             "A hand needs at least two players (PE-4); seat another player first.",
             key="error.hand.too_few",
         )
-    lists = {
-        "seats": start.seats,
-        "names": start.names,
-        "antes": start.antes,
-        "blinds": start.blinds,
-        "dead": start.dead,
-    }
-    for name, values in lists.items():
-        if len(values) != n:
-            raise IllegalAction(
-                f"The hand has {n} players but {len(values)} {name}; give one value per player."
-            )
+    lengths_differ = (
+        len(start.seats) != n
+        or len(start.names) != n
+        or len(start.antes) != n
+        or len(start.blinds) != n
+        or len(start.dead) != n
+    )
+    if lengths_differ:
+        lists = {
+            "seats": start.seats,
+            "names": start.names,
+            "antes": start.antes,
+            "blinds": start.blinds,
+            "dead": start.dead,
+        }
+        for name, values in lists.items():
+            if len(values) != n:
+                raise IllegalAction(
+                    f"The hand has {n} players but {len(values)} {name}; give one value per player."
+                )
     for name, amounts in (
         ("stacks", start.stacks),
         ("antes", start.antes),
@@ -453,19 +494,19 @@ def _check_start(start: StartHand) -> None:
         ("dead", start.dead),
     ):
         for value in amounts:
-            if value.__class__ is int and value >= 0:
+            if type(value) is int and value >= 0:
                 continue
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise IllegalAction(
                     f"Every {name[:-1]} must be a whole number of chips, 0 or more, not {value!r}."
                 )
-    if any(s == 0 for s in start.stacks):
+    if 0 in start.stacks:  # every stack is an int by now
         raise IllegalAction(
             "Every player dealt in must have chips; a player with none cannot play the hand.",
             key="error.hand.empty_stack",
         )
     if start.big_blind is not None and not (
-        start.big_blind.__class__ is int and 0 <= start.big_blind < n
+        type(start.big_blind) is int and 0 <= start.big_blind < n
     ):
         raise IllegalAction(
             f"The big blind must be one of the {n} players of the hand, not {start.big_blind!r}."

@@ -29,6 +29,11 @@ class Pot:
     amount: int
     eligible: tuple[int, ...]
 
+    def __init__(self, amount: int, eligible: tuple[int, ...]) -> None:
+        # Spelled out so that the compiled build compiles it (see firmware.engine.events).
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "eligible", eligible)
+
 
 def build_pots(matched: Sequence[int], dead: int, live: Sequence[bool]) -> list[Pot]:
     """Build the main pot and side pots of any depth.
@@ -50,6 +55,12 @@ def build_pots(matched: Sequence[int], dead: int, live: Sequence[bool]) -> list[
     players = range(len(matched))
     live_players = [i for i in players if live[i]]
     live_levels = {matched[i] for i in live_players}
+    if len(live_levels) == 1:
+        # Every live player matched the same amount (no side pot, the usual case):
+        # one pot of everything, which every live player can win. The general
+        # reading below gives the same (matched chips are never negative).
+        amount = sum(matched) + dead
+        return [Pot(amount, tuple(live_players))] if amount else []
     cap = max(live_levels, default=0)
     levels = sorted(live_levels - {0})
     top = max(matched, default=0)
@@ -72,7 +83,7 @@ def build_pots(matched: Sequence[int], dead: int, live: Sequence[bool]) -> list[
             if c > previous:
                 amount += (c if c < level else level) - previous
         bar = level if level < cap else cap
-        eligible = tuple(i for i in live_players if matched[i] >= bar)
+        eligible = tuple([i for i in live_players if matched[i] >= bar])
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
         else:

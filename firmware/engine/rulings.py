@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from firmware.engine import showdown
 from firmware.engine.events import AwardPots, KillHand, VoidHand
-from firmware.engine.state import HandResult, HandState, Phase, PotResult
+from firmware.engine.state import (
+    BETTING,
+    BOARD,
+    COMPLETE,
+    DEALING,
+    SHOWDOWN,
+    HandResult,
+    HandState,
+    PotResult,
+)
 from firmware.errors import IllegalAction
 
 
@@ -28,7 +37,7 @@ def kill_hand(hand: HandState, event: KillHand) -> None:
             f"{hand.who(player).capitalize()}'s hand is already dead.",
             key="error.ruling.already_dead",
         )
-    if hand.phase is Phase.SHOWDOWN:
+    if hand.phase is SHOWDOWN:
         if showdown.tabled_in_full(hand, player):
             raise IllegalAction(
                 f"{hand.who(player).capitalize()}'s hand is tabled and cannot be killed (TDA-29); "
@@ -49,16 +58,16 @@ def kill_hand(hand: HandState, event: KillHand) -> None:
         hand.returned.append((player, uncalled))
     hand.fold(player)
     hand.pending.discard(player)
-    if hand.phase is Phase.DEALING:
+    if hand.phase is DEALING:
         return  # the betting round, when it starts, skips the dead hand
     if len(hand.live) == 1:
         hand.end_round()
         return
-    if hand.phase is Phase.BETTING and hand.actor == player:
+    if hand.phase is BETTING and hand.actor == player:
         hand.advance(player + 1)
-    elif hand.phase is Phase.BETTING and hand.actor is not None:
+    elif hand.phase is BETTING and hand.actor is not None:
         hand.advance(hand.actor)
-    elif hand.phase is Phase.BOARD and sum(1 for i in hand.live if hand.stacks[i] > 0) < 2:
+    elif hand.phase is BOARD and sum(1 for i in hand.live if hand.stacks[i] > 0) < 2:
         hand.cards_up = True  # no more betting is possible: every live hand is turned up (TDA-9)
 
 
@@ -75,7 +84,7 @@ def void_hand(hand: HandState, event: VoidHand) -> None:
     hand.matched = [0] * hand.player_count
     hand.dead_posted = [0] * hand.player_count
     hand.bets = [0] * hand.player_count
-    hand.phase = Phase.COMPLETE
+    hand.phase = COMPLETE
     hand.actor = None
     hand.pending = set()
     hand.voided = event.reason
@@ -107,7 +116,7 @@ def award_pots(hand: HandState, event: AwardPots) -> None:
     hand.matched = [0] * hand.player_count
     hand.dead_posted = [0] * hand.player_count
     hand.bets = [0] * hand.player_count
-    hand.phase = Phase.COMPLETE
+    hand.phase = COMPLETE
     hand.actor = None
     hand.pending = set()
     hand.result = HandResult(

@@ -18,14 +18,14 @@ from __future__ import annotations
 from firmware.engine.evaluator import evaluate7
 from firmware.engine.events import Event, Muck, Show
 from firmware.engine.pots import split_pot
-from firmware.engine.state import HandResult, HandState, Phase, PotResult
+from firmware.engine.state import COMPLETE, SHOWDOWN, HandResult, HandState, PotResult
 from firmware.errors import IllegalAction
 
 
 def begin(hand: HandState) -> None:
     """Enter the showdown: fix the order and table hands already turned up."""
 
-    hand.phase = Phase.SHOWDOWN
+    hand.phase = SHOWDOWN
     hand.actor = None
     live = hand.live
     start = hand.aggressor if hand.aggressor is not None and hand.street == 3 else 0
@@ -56,7 +56,7 @@ def next_to_show(hand: HandState) -> int | None:
 def apply(hand: HandState, event: Show | Muck) -> None:
     """Apply a show or muck during the showdown (checked first)."""
 
-    if hand.phase is not Phase.SHOWDOWN:
+    if hand.phase is not SHOWDOWN:
         raise IllegalAction(
             "Cards can be shown or mucked only at the showdown.", key="error.showdown.not_now"
         )
@@ -120,8 +120,18 @@ def apply_muck_forced(hand: HandState, player: int) -> None:
 
 
 def _maybe_award(hand: HandState) -> None:
-    contenders = [i for i in hand.showdown_order if not hand.mucked[i]]
-    if len(contenders) <= 1 or next_to_show(hand) is None:
+    """Award the pots once one contender is left or every contender has tabled in full."""
+    mucked = hand.mucked
+    shown = hand.shown
+    contenders = 0
+    waiting = False  # someone has neither tabled in full nor mucked (next_to_show)
+    for i in hand.showdown_order:
+        if not mucked[i]:
+            contenders += 1
+            cards = shown[i]
+            if cards is None or len(cards) != 2:
+                waiting = True
+    if contenders <= 1 or not waiting:
         award(hand)
 
 
@@ -160,13 +170,18 @@ def award(hand: HandState) -> None:
         if len(contenders) == 1:
             winners = contenders
         else:
-            values = {}
+            # The best hands among those tabled in full, in contender order.
+            best = -1
+            winners = []
             for i in contenders:
                 cards = shown[i]
-                if cards is not None and len(cards) == 2:  # tabled in full
-                    values[i] = strength(hand, i)
-            best = max(values.values())
-            winners = [i for i, value in values.items() if value == best]
+                if cards is not None and len(cards) == 2:
+                    value = strength(hand, i)
+                    if value > best:
+                        best = value
+                        winners = [i]
+                    elif value == best:
+                        winners.append(i)
         if len(winners) == 1:
             winner = winners[0]
             stacks[winner] += pot.amount
@@ -180,7 +195,7 @@ def award(hand: HandState) -> None:
     hand.matched = [0] * hand.player_count
     hand.dead_posted = [0] * hand.player_count
     hand.bets = [0] * hand.player_count
-    hand.phase = Phase.COMPLETE
+    hand.phase = COMPLETE
     hand.actor = None
     hand.result = HandResult(
         pots=tuple(results),

@@ -41,6 +41,15 @@ class Phase(enum.Enum):
     """The pots have been awarded."""
 
 
+# The phases as module constants: reading ``Phase.BETTING`` goes through the enum's
+# class look-up on every use (about 0.1 µs in CPython 3.11), a constant does not.
+DEALING: Final[Phase] = Phase.DEALING
+BETTING: Final[Phase] = Phase.BETTING
+BOARD: Final[Phase] = Phase.BOARD
+SHOWDOWN: Final[Phase] = Phase.SHOWDOWN
+COMPLETE: Final[Phase] = Phase.COMPLETE
+
+
 @dataclass(frozen=True)
 class PotResult:
     """How one pot was decided."""
@@ -50,6 +59,19 @@ class PotResult:
     winners: tuple[int, ...]
     shares: tuple[tuple[int, int], ...]
 
+    def __init__(
+        self,
+        amount: int,
+        eligible: tuple[int, ...],
+        winners: tuple[int, ...],
+        shares: tuple[tuple[int, int], ...],
+    ) -> None:
+        # Spelled out so that the compiled build compiles it (see firmware.engine.events).
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "eligible", eligible)
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "shares", shares)
+
 
 @dataclass(frozen=True)
 class HandResult:
@@ -58,6 +80,17 @@ class HandResult:
     pots: tuple[PotResult, ...]
     finishing_stacks: tuple[int, ...]
     starting_stacks: tuple[int, ...]
+
+    def __init__(
+        self,
+        pots: tuple[PotResult, ...],
+        finishing_stacks: tuple[int, ...],
+        starting_stacks: tuple[int, ...],
+    ) -> None:
+        # Spelled out so that the compiled build compiles it (see firmware.engine.events).
+        object.__setattr__(self, "pots", pots)
+        object.__setattr__(self, "finishing_stacks", finishing_stacks)
+        object.__setattr__(self, "starting_stacks", starting_stacks)
 
     @property
     def net(self) -> tuple[int, ...]:
@@ -73,6 +106,52 @@ class HandState:
     :class:`~firmware.engine.hand.Hand` subclasses it and is the only class
     that changes it (through ``Hand.apply``).
     """
+
+    # Slots: the pure build's attribute reads and writes go to fixed offsets instead of
+    # an instance dict (too many keys for CPython's shared-key dicts); the compiled
+    # build ignores this (its native classes have fixed attributes anyway).
+    __slots__ = (
+        "acted_level",
+        "actor",
+        "aggressor",
+        "bets",
+        "blinds",
+        "board",
+        "burns",
+        "cards_up",
+        "config",
+        "current_bet",
+        "dead_posted",
+        "events",
+        "fixed_limit",
+        "folded",
+        "full_bets",
+        "full_level",
+        "hole",
+        "hole_dealt",
+        "last_raise",
+        "limit_offset",
+        "live",
+        "matched",
+        "mucked",
+        "names",
+        "opener",
+        "orders",
+        "pending",
+        "phase",
+        "player_count",
+        "result",
+        "returned",
+        "seats",
+        "seen",
+        "showdown_order",
+        "shown",
+        "stacks",
+        "starting_stacks",
+        "street",
+        "strengths",
+        "voided",
+    )
 
     def __init__(self, start: StartHand) -> None:
         n = len(start.stacks)
@@ -91,7 +170,7 @@ class HandState:
         self.hole: list[list[int | None]] = [[] for _ in range(n)]
         self.board: list[int] = []
         self.burns: list[int | None] = []
-        self.phase = Phase.DEALING
+        self.phase = DEALING
         self.street = 0
         self.actor: int | None = None
         self.current_bet = 0
@@ -193,7 +272,7 @@ class HandState:
         known = self.seen
         fresh: set[int] = set()
         for card in cards:
-            if card.__class__ is int and 0 <= card < 52 and card not in known:
+            if type(card) is int and 0 <= card < 52 and card not in known:
                 if card in fresh:
                     break
                 fresh.add(card)

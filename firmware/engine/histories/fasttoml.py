@@ -6,7 +6,7 @@ PokerKit write them, are flat ``key = value`` lines; :func:`fast_toml` reads
 exactly those and hands everything else back to :mod:`tomllib`. Three readers,
 fastest first, each giving up (``None``) on anything it does not know:
 
-* :func:`_scan_toml`: the two layouts the writers produce (``key = value``
+* :func:`scan_toml`: the two layouts the writers produce (``key = value``
   with one space each side of ``=``, arrays inline or one item per line),
   each value read by the C JSON scanner straight from the text;
 * :func:`_plain_toml`: any spacing, values decoded as JSON;
@@ -66,9 +66,14 @@ def fast_toml(text: str) -> dict[str, Any] | None:
     arrays, duplicate keys, syntax errors) returns ``None`` so the caller
     falls back to :mod:`tomllib`, which then reads or rejects the text.
     """
-    data = _scan_toml(text)
+    data = scan_toml(text)
     if data is not None:
         return data
+    return other_toml(text)
+
+
+def other_toml(text: str) -> dict[str, Any] | None:
+    """:func:`fast_toml` without its first reader (for a caller that tried :func:`scan_toml`)."""
     data = _plain_toml(text)
     if data is not None:
         return data
@@ -155,7 +160,6 @@ _ARRAY_COMMA_ONLY: Final = re.compile(r"\[[ \t\n]*,")
 _LIMIT: Final = 10**18
 """Integers of 19 digits or more go to the slower readers (as :data:`_INT` does)."""
 _INTS: Final = frozenset({int})
-_STRS: Final = frozenset({str})
 _BOOLS: Final = frozenset({bool})
 PHH_FIELDS: Final = frozenset(
     {
@@ -184,8 +188,11 @@ def _is_bare_key(key: str) -> bool:
     return key.isascii() and key.replace("_", "a").replace("-", "a").isalnum()
 
 
-def _scan_toml(text: str) -> dict[str, Any] | None:
+def scan_toml(text: str) -> dict[str, Any] | None:
     """The layouts our writer (``tomli_w``) and PokerKit write, values read as JSON.
+
+    Every array it returns holds items of one type (all ``int``, all ``str`` or
+    all ``bool``), which :func:`fast_toml`'s other readers do not promise.
 
     ``key = value`` lines, exactly one space each side of ``=`` and nothing
     after the value, and empty lines. A value is a string, ``true``/``false``,
@@ -230,14 +237,20 @@ def _scan_toml(text: str) -> dict[str, Any] | None:
             return None
         if pos < end and text[pos] != "\n":
             return None
-        kind = value.__class__
+        kind = type(value)
         if kind is list:
-            if value:
+            if value and type(value[0]) is str:
+                # Long lists (the actions) are strings: join fails on any other item.
+                try:
+                    "".join(value)
+                except TypeError:
+                    return None
+            elif value:
                 types = set(map(type, value))
                 if types == _INTS:
                     if max(value) >= _LIMIT or min(value) <= -_LIMIT:
                         return None
-                elif types != _STRS and types != _BOOLS:
+                elif types != _BOOLS:
                     return None
         elif kind is int:
             if not -_LIMIT < value < _LIMIT:

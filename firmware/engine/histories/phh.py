@@ -69,9 +69,9 @@ from firmware.engine.events import (
     Muck,
     Show,
 )
-from firmware.engine.hand import Hand, Phase
+from firmware.engine.hand import Hand
 from firmware.engine.histories.amounts import MAX_CHIPS, from_chips, to_chips, unit_for
-from firmware.engine.histories.fasttoml import fast_toml
+from firmware.engine.histories.fasttoml import other_toml, scan_toml
 from firmware.engine.histories.phh_actions import action_error, parse_actions
 from firmware.engine.histories.phh_hand import (
     _KNOWN_FIELDS,
@@ -89,6 +89,7 @@ from firmware.engine.histories.phh_writer import (
 )
 from firmware.engine.rules import GameKind
 from firmware.engine.showdown import auto_showdown_event
+from firmware.engine.state import BOARD, COMPLETE, SHOWDOWN
 from firmware.errors import HandHistoryError, IllegalAction
 
 _Item = tuple[int, str, Event]
@@ -109,6 +110,12 @@ class PHHReplay:
     phh: PHHHand
     hand: Hand
     auto_showdown: int
+
+    def __init__(self, phh: PHHHand, hand: Hand, auto_showdown: int) -> None:
+        # Spelled out so that the compiled build compiles it (see firmware.engine.events).
+        object.__setattr__(self, "phh", phh)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "auto_showdown", auto_showdown)
 
 
 # --------------------------------------------------------------------- reading
@@ -167,7 +174,10 @@ def loads_phh(text: str, *, name: str = "<text>", unit: Decimal | None = None) -
     """Read one PHH hand from its TOML text (see :func:`load_phh`)."""
     if not text.strip():
         raise HandHistoryError(f"{name} is empty; it holds no hand.")
-    data = fast_toml(text)
+    data = scan_toml(text)
+    if data is not None:
+        return _from_mapping(data, name, unit, exact=True, uniform=True)
+    data = other_toml(text)
     if data is not None:
         return _from_mapping(data, name, unit, exact=True)
     try:
@@ -196,11 +206,14 @@ _AMOUNT_FIELDS: Final = (
 )
 
 
-def _file_unit(data: dict[str, Any], name: str, exact: bool = False) -> Decimal | None:
+def _file_unit(
+    data: dict[str, Any], name: str, exact: bool = False, uniform: bool = False
+) -> Decimal | None:
     """The unit that makes every amount of the hand whole (``None``: they are).
 
     :param exact: The values come from :func:`fast_toml`, which reads no decimal
         number (only the actions' text can hold one).
+    :param uniform: Every array of ``data`` holds items of one type (see :func:`_strings`).
     """
     values: list[Decimal] = []
     if not exact:
@@ -209,7 +222,7 @@ def _file_unit(data: dict[str, Any], name: str, exact: bool = False) -> Decimal 
             items = raw if isinstance(raw, list) else [raw]
             values.extend(v for v in items if isinstance(v, Decimal))
     actions = data.get("actions")
-    if isinstance(actions, list) and _strings(actions) and "." in "".join(actions):
+    if isinstance(actions, list) and _strings(actions, uniform) and "." in "".join(actions):
         for text in actions:
             if "." in text and " cbr " in text:
                 words = text.split("#", 1)[0].split()
@@ -223,16 +236,30 @@ def _file_unit(data: dict[str, Any], name: str, exact: bool = False) -> Decimal 
     return unit_for(values)
 
 
-def _strings(values: list[Any]) -> bool:
-    """Whether every item of ``values`` is a ``str`` (one pass in C)."""
-    return not values or set(map(type, values)) == _STR_TYPE
+def _strings(values: list[Any], uniform: bool = False) -> bool:
+    """Whether every item of ``values`` is a ``str`` (one pass in C).
+
+    :param uniform: The items are known to be of one type (arrays read by
+        :func:`~firmware.engine.histories.fasttoml.scan_toml`): the first tells.
+    """
+    if not values:
+        return True
+    if uniform:
+        return type(values[0]) is str
+    return set(map(type, values)) == _STR_TYPE
 
 
 _STR_TYPE: Final = {str}
+_INT_TYPE: Final = {int}
 
 
 def _from_mapping(
-    data: dict[str, Any], name: str, unit: Decimal | None = None, *, exact: bool = False
+    data: dict[str, Any],
+    name: str,
+    unit: Decimal | None = None,
+    *,
+    exact: bool = False,
+    uniform: bool = False,
 ) -> PHHHand:
     variant = data.get("variant")
     if variant is None and data and all(isinstance(v, dict) for v in data.values()):
@@ -250,8 +277,8 @@ def _from_mapping(
         if required not in data:
             raise HandHistoryError(f"{name} lacks the required field {required!r}; add it.")
     if unit is None:
-        unit = _file_unit(data, name, exact)
-    stacks = _int_list(data, "starting_stacks", name, None, unit)
+        unit = _file_unit(data, name, exact, uniform)
+    stacks = _int_list(data, "starting_stacks", name, None, unit, uniform)
     n = len(stacks)
     if n < 2:
         raise HandHistoryError(f"{name} has {n} starting stack(s); a hand needs two players.")
@@ -263,8 +290,8 @@ def _from_mapping(
     raw_antes = data["antes"]
     if not isinstance(raw_antes, (list, bool)):
         data = {**data, "antes": [raw_antes] * n}
-    antes = _int_list(data, "antes", name, n, unit)
-    blinds = _int_list(data, "blinds_or_straddles", name, n, unit)
+    antes = _int_list(data, "antes", name, n, unit, uniform)
+    blinds = _int_list(data, "blinds_or_straddles", name, n, unit, uniform)
     amounts: dict[str, int | None] = {}
     needed = ("small_bet", "big_bet") if variant == "FT" else ("min_bet",)
     for key in ("min_bet", "small_bet", "big_bet"):
@@ -275,10 +302,12 @@ def _from_mapping(
                     f"{name} lacks the field {key!r}, which the variant {variant} requires."
                 )
             amounts[key] = None
-            continue
-        amounts[key] = to_chips(value, unit, f"the field {key!r}", name)
+        elif type(value) is int and unit is None and 0 <= value <= MAX_CHIPS:
+            amounts[key] = value  # what to_chips gives, without wording its error first
+        else:
+            amounts[key] = to_chips(value, unit, f"the field {key!r}", name)
     actions = data["actions"]
-    if not isinstance(actions, list) or not _strings(actions):
+    if not isinstance(actions, list) or not _strings(actions, uniform):
         raise HandHistoryError(f"In {name}, the field 'actions' must be a list of strings.")
     if len(actions) > MAX_ACTIONS:
         raise HandHistoryError(
@@ -289,16 +318,21 @@ def _from_mapping(
     if not isinstance(trimming, bool):
         raise HandHistoryError(f"In {name}, the field 'ante_trimming_status' must be true/false.")
 
-    def optional(key: str) -> tuple[int, ...] | None:
-        return _int_list(data, key, name, n, unit) if key in data else None
-
-    seats = _int_list(data, "seats", name, n, None) if "seats" in data else None
+    seats = _int_list(data, "seats", name, n, None, uniform) if "seats" in data else None
     players: tuple[str, ...] | None = None
     if "players" in data:
         raw = data["players"]
-        if not isinstance(raw, list) or len(raw) != n or not all(isinstance(p, str) for p in raw):
+        if not isinstance(raw, list) or len(raw) != n or not _strings(raw, uniform):
             raise HandHistoryError(f"In {name}, the field 'players' must list {n} names.")
         players = tuple(raw)
+    finishing = (
+        _int_list(data, "finishing_stacks", name, n, unit, uniform)
+        if "finishing_stacks" in data
+        else None
+    )
+    dead = _int_list(data, "_dead", name, n, unit, uniform) if "_dead" in data else None
+    winnings = _int_list(data, "winnings", name, n, unit, uniform) if "winnings" in data else None
+    unknown = data.keys() - _KNOWN_FIELDS
     return PHHHand(
         source=name,
         variant=str(variant),
@@ -310,13 +344,13 @@ def _from_mapping(
         starting_stacks=stacks,
         actions=tuple(actions),
         ante_trimming_status=trimming,
-        finishing_stacks=optional("finishing_stacks"),
+        finishing_stacks=finishing,
         seats=seats,
         players=players,
-        dead=optional("_dead"),
-        ignored={k: v for k, v in data.items() if k not in _KNOWN_FIELDS},
+        dead=dead,
+        ignored={k: v for k, v in data.items() if k in unknown} if unknown else {},
         unit=unit,
-        winnings=optional("winnings"),
+        winnings=winnings,
     )
 
 
@@ -326,6 +360,7 @@ def _int_list(
     name: str,
     length: int | None = None,
     unit: Decimal | None = None,
+    uniform: bool = False,
 ) -> tuple[int, ...]:
     raw = data[key]
     if not isinstance(raw, list):
@@ -335,12 +370,15 @@ def _int_list(
             f"In {name}, the field {key!r} has {len(raw)} values but the hand has {length} "
             "players; give one value per player."
         )
-    if unit is None:
-        for v in raw:
-            if v.__class__ is not int or not 0 <= v <= MAX_CHIPS:
-                break
-        else:
-            return tuple(raw)
+    if unit is None and (
+        not raw
+        or (
+            (type(raw[0]) is int if uniform else set(map(type, raw)) == _INT_TYPE)
+            and min(raw) >= 0
+            and max(raw) <= MAX_CHIPS
+        )
+    ):
+        return tuple(raw)  # whole chips already (the checks in C)
     return tuple(
         to_chips(v, unit, f"value {i + 1} of the field {key!r}", name) for i, v in enumerate(raw)
     )
@@ -385,8 +423,6 @@ def play_phh(
     ):
         items = _with_holes(phh, items, holes or {})
     deferred: list[_Item] = []
-    apply = hand.apply
-    complete = Phase.COMPLETE
     item: _Item | None = None
     for item in items:
         event = item[2]
@@ -394,7 +430,7 @@ def play_phh(
         if kind is Show or kind is Muck:
             if kind is Show and _already_tabled(hand, event):  # type: ignore[arg-type]
                 continue
-            if hand.cards_up and hand.phase is Phase.BOARD:
+            if hand.cards_up and hand.phase is BOARD:
                 # PokerKit shows all-in hands before the runout; ours are tabled then.
                 if kind is Muck:
                     raise _fail(
@@ -406,7 +442,7 @@ def play_phh(
                     )
                 deferred.append(item)
                 continue
-        if hand.phase is complete:
+        if hand.phase is COMPLETE:
             raise _fail(
                 phh,
                 item[0],
@@ -414,17 +450,17 @@ def play_phh(
                 "comes after the hand is already over; remove it or check the actions before it.",
             )
         try:
-            apply(event)
+            hand.apply(event)
         except IllegalAction as exc:
             raise _illegal(phh, item, exc) from exc
-        if deferred and (hand.phase is complete or hand.phase is Phase.SHOWDOWN):
+        if deferred and (hand.phase is COMPLETE or hand.phase is SHOWDOWN):
             _apply_deferred(phh, hand, deferred)
             deferred = []
     last = item
     _apply_deferred(phh, hand, deferred)
     added = 0
-    if hand.phase is Phase.SHOWDOWN and finish_showdown:
-        while hand.phase is Phase.SHOWDOWN:
+    if hand.phase is SHOWDOWN and finish_showdown:
+        while hand.phase is SHOWDOWN:
             try:
                 hand.apply(auto_showdown_event(hand))
             except IllegalAction as exc:
@@ -435,7 +471,7 @@ def play_phh(
                     file=phh.source,
                 ) from exc
             added += 1
-    if hand.phase is not Phase.COMPLETE:
+    if hand.phase is not COMPLETE:
         waits, who = hand.expected()
         after = f"after action {last[0]} ({last[1]!r})" if last else "before any action"
         what = {
@@ -488,7 +524,7 @@ def _apply_deferred(phh: PHHHand, hand: Hand, deferred: list[_Item]) -> None:
         event = item[2]
         if isinstance(event, Show) and _already_tabled(hand, event):
             continue
-        if hand.phase is Phase.COMPLETE:
+        if hand.phase is COMPLETE:
             raise _fail(
                 phh,
                 item[0],

@@ -60,53 +60,54 @@ def action_error(source: str, index: int, text: str, why: str) -> HandHistoryErr
 def fast_event(text: str, players: int) -> Event | None:
     """The event of a plainly written action, or ``None`` to take the full path.
 
-    Only spellings :func:`parse_action` reads the same way are handled here;
-    any other text (including every error) goes through the full path.
+    Only the exact spellings our writer and PokerKit produce are read here
+    (one space between words, nothing after the last one), by slices of the
+    text and table look-ups, without splitting it into words; any other text
+    (other spacing, comments, and every error) goes through
+    :func:`parse_action`, which reads the plain spellings the same way.
     """
     simple = _SIMPLE.get(text)
     if simple is not None:
         return simple[1] if simple[0] < players else None
-    if "#" in text:
-        return None
-    words = text.split()
-    count = len(words)
-    if count < 2:
-        return None
-    first = words[0]
-    if first == "d":
-        verb = words[1]
-        if count == 3 and verb == "db":
-            chunk = words[2]
-            codes = CARD_CODES
-            if len(chunk) == 6:
-                a = codes.get(chunk[:2])
-                b = codes.get(chunk[2:4])
-                c = codes.get(chunk[4:])
-                if a is None or b is None or c is None:
-                    return None
-                return DealBoard((a, b, c))
-            card = codes.get(chunk)
-            return None if card is None else DealBoard((card,))
-        if count == 4 and verb == "dh":
-            who = PLAYER_LABELS.get(words[2])
-            hole = _PAIRS.get(words[3])
-            if who is None or who >= players or hole is None:
+    head = text[:5]
+    if head == "d dh ":
+        # "d dh pN XXYY": the label between the prefix and the last five characters.
+        if text[-5:-4] != " ":
+            return None
+        who = PLAYER_LABELS.get(text[5:-5])
+        hole = _PAIRS.get(text[-4:])
+        if who is None or who >= players or hole is None:
+            return None
+        return DealHole(who, hole)
+    if head == "d db ":
+        codes = CARD_CODES
+        size = len(text)
+        if size == 11:
+            a = codes.get(text[5:7])
+            b = codes.get(text[7:9])
+            c = codes.get(text[9:])
+            if a is None or b is None or c is None:
                 return None
-            return DealHole(who, hole)
+            return DealBoard((a, b, c))
+        if size == 7:
+            card = codes.get(text[5:])
+            return None if card is None else DealBoard((card,))
         return None
-    player = PLAYER_LABELS.get(first)
+    space = text.find(" ")
+    if space < 0:
+        return None
+    player = PLAYER_LABELS.get(text[:space])
     if player is None or player >= players:
         return None
-    if count == 2:
-        simple = _SIMPLE.get(f"{first} {words[1]}")
-        return None if simple is None else simple[1]
-    if count == 3:
-        verb, arg = words[1], words[2]
-        if verb == "cbr" and len(arg) <= 18 and arg.isascii() and arg.isdigit():
+    verb = text[space + 1 : space + 5]
+    if verb == "cbr ":
+        arg = text[space + 5 :]
+        if len(arg) <= 18 and arg.isascii() and arg.isdigit():
             return BetRaise(player, int(arg))
-        if verb == "sm":
-            shown = _SHOWN_PAIRS.get(arg)
-            return None if shown is None else Show(player, shown)
+        return None
+    if verb[:3] == "sm ":
+        shown = _SHOWN_PAIRS.get(text[space + 4 :])
+        return None if shown is None else Show(player, shown)
     return None
 
 
@@ -228,8 +229,16 @@ def parse_actions(
     :raises HandHistoryError: at the first action whose syntax is not PHH hold'em syntax.
     """
     out: list[tuple[int, str, Event]] = []
+    simple_table = _SIMPLE
     for index, text in enumerate(actions):
-        event = fast_event(text, players) if unit is None else None
+        event: Event | None = None
+        if unit is None:
+            # "pN cc", "pN f" and "pN sm" (about half the actions) without a call.
+            simple = simple_table.get(text)
+            if simple is not None and simple[0] < players:
+                event = simple[1]
+            else:
+                event = fast_event(text, players)
         if event is None:
             event = parse_action(source, players, index, text, unit)
             if event is None:

@@ -95,6 +95,46 @@ class PHHHand:
     unit: Decimal | None = None
     winnings: tuple[int, ...] | None = None
 
+    def __init__(
+        self,
+        source: str,
+        variant: str,
+        antes: tuple[int, ...],
+        blinds_or_straddles: tuple[int, ...],
+        min_bet: int | None,
+        small_bet: int | None,
+        big_bet: int | None,
+        starting_stacks: tuple[int, ...],
+        actions: tuple[str, ...],
+        ante_trimming_status: bool = False,
+        finishing_stacks: tuple[int, ...] | None = None,
+        seats: tuple[int, ...] | None = None,
+        players: tuple[str, ...] | None = None,
+        dead: tuple[int, ...] | None = None,
+        ignored: dict[str, Any] | None = None,
+        unit: Decimal | None = None,
+        winnings: tuple[int, ...] | None = None,
+    ) -> None:
+        # Spelled out so that the compiled build compiles it (see firmware.engine.events);
+        # ``ignored=None`` stands for the field's default, a new empty dict.
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "antes", antes)
+        object.__setattr__(self, "blinds_or_straddles", blinds_or_straddles)
+        object.__setattr__(self, "min_bet", min_bet)
+        object.__setattr__(self, "small_bet", small_bet)
+        object.__setattr__(self, "big_bet", big_bet)
+        object.__setattr__(self, "starting_stacks", starting_stacks)
+        object.__setattr__(self, "actions", actions)
+        object.__setattr__(self, "ante_trimming_status", ante_trimming_status)
+        object.__setattr__(self, "finishing_stacks", finishing_stacks)
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "dead", dead)
+        object.__setattr__(self, "ignored", {} if ignored is None else ignored)
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "winnings", winnings)
+
     @property
     def player_count(self) -> int:
         """Number of players in the hand."""
