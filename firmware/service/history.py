@@ -158,7 +158,7 @@ class HandHistory:
 
     def to_script(self, number: int) -> str:
         """Hand ``number``'s table events as table-script lines."""
-        from firmware.table.script import format_event
+        from firmware.table.script_write import format_event
 
         row = self._db.execute("SELECT script FROM hands WHERE number = ?", (number,)).fetchone()
         if row is None:
