@@ -40,6 +40,9 @@ class StoreConnection:
         """Times a statement found the server gone and was sent again."""
         self._conn: psycopg.AsyncConnection[Any] | None = None
         self._connecting = asyncio.Lock()
+        self._using = asyncio.Lock()
+        """Held by a statement or a transaction: no statement lands inside another's
+        transaction."""
         self._closed = False
 
     @property
@@ -60,12 +63,34 @@ class StoreConnection:
         while True:
             conn = await self._connected()
             try:
-                return await conn.execute(query, params)
+                async with self._using:
+                    return await conn.execute(query, params)
             except psycopg.OperationalError as exc:
                 if self._closed:
                     raise
                 self.outages += 1
                 log.warning("The store was lost (%s); the statement is sent again.", exc)
+                await self._drop(conn)
+
+    async def transaction(self, statements: list[tuple[str, Params | None]]) -> None:
+        """Run ``statements`` in one transaction; if the server is gone, wait for it and
+        run them all again (each statement must be safe to repeat after a commit whose
+        reply was lost: an insert ``ON CONFLICT DO NOTHING``, an update to a value).
+
+        :raises psycopg.OperationalError: only after :meth:`close`.
+        """
+        while True:
+            conn = await self._connected()
+            try:
+                async with self._using, conn.transaction():
+                    for query, params in statements:
+                        await conn.execute(query, params)
+                return
+            except psycopg.OperationalError as exc:
+                if self._closed:
+                    raise
+                self.outages += 1
+                log.warning("The store was lost (%s); the transaction is sent again.", exc)
                 await self._drop(conn)
 
     async def _connected(self) -> psycopg.AsyncConnection[Any]:
