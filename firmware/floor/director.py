@@ -36,27 +36,24 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from psycopg import AsyncConnection
-from psycopg.types.json import Jsonb
 
 from firmware.errors import IllegalAction
 from firmware.floor import director_state, mtt
 from firmware.floor.commands import CommandQueue
 from firmware.floor.ingest import Ingested
+from firmware.floor.orders import Command, Orders
 from firmware.floor.outbox import SCHEMA as OUTBOX_SCHEMA
-from firmware.floor.outbox import Entry, Outbox, Statement, answered, run_transaction
+from firmware.floor.outbox import Outbox, Statement
 from firmware.floor.storeconn import StoreConnection
 from firmware.table.draws import Move, table_should_pause
 from firmware.table.tournament import LevelSchedule
 
 log = logging.getLogger(__name__)
 
-Command = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
-"""Sends a command to a table and returns its reply."""
 
 LOG_SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament_log (
@@ -93,7 +90,7 @@ class TournamentSpec:
 
 
 @dataclass
-class Director:
+class Director(Orders):
     """Runs one tournament over its tables.
 
     :param spec: The tournament.
@@ -505,97 +502,6 @@ class Director:
             self._stop_hand_for_hand("FLOOR-HFH: the final table plays on its own.")
         await self._deal_all(None)
 
-    def _move(self, move: Move[str]) -> None:
-        """Take the player off (after his hand) and seat him with exactly his chips; the
-        room changes now, the tables when the commands are carried out."""
-        self._moves([move])
-
-    def _moves(self, moves: list[Move[str]]) -> None:
-        """Moves decided together: every player is taken off before any sits down."""
-        removals = []
-        for move in moves:
-            player, source, target = move.player, move.from_table, move.to_table
-            if self.room.get(source, {}).get(move.from_seat) == player:
-                del self.room[source][move.from_seat]
-            self.room[target][move.to_seat] = player
-            self.arriving.add((target, move.to_seat))
-            self.leaving[player] = source
-            follow = {"table": target, "seat": move.to_seat, "player": player}
-            entry = self._give(
-                source,
-                {"kind": "remove", "seat": move.from_seat, "player": player},
-                f"{source}:{move.from_seat}",
-                follow | {"reason": move.reason},
-            )
-            removals.append((entry, self._remove_task(entry, move.from_seat)))
-        for entry, removed in removals:
-            assert entry.follow is not None
-            self._follow(entry, removed)
-
-    def _follow(self, entry: Entry, removed: asyncio.Future[dict[str, Any]]) -> None:
-        """The second half of a move: seat the player taken off with the chips he had."""
-        assert entry.follow is not None
-        player, source, reason = entry.follow["player"], entry.table, entry.follow["reason"]
-        target, seat = str(entry.follow["table"]), int(entry.follow["seat"])
-
-        async def arrive() -> None:
-            chips = int((await removed)["chips"])
-            self.arriving.discard((target, seat))
-            self.leaving.pop(player, None)
-            self.outbox.settle(entry.id)  # the move goes on from here, or ends
-            if chips == 0:  # busted in a hand: placed when the floor sees it
-                if player in self.live:
-                    self.gone[player] = source
-                if self.room.get(target, {}).get(seat) == player:
-                    del self.room[target][seat]
-                self.queue.put_nowait(None)  # the room changed: balance again
-                return
-            order = {"kind": "seat", "seat": seat, "player": player, "chips": chips}
-            key, follow = f"{target}:{seat}", {"reason": reason}
-            sit = self._give(target, order, key, follow, f"{entry.id}-seat")
-            await self._sat(sit, reason)
-            self._note(reason)
-            self.queue.put_nowait(None)  # a held table may deal again
-
-        self.orders.after((target, seat), arrive)
-
-    def _remove(self, table: str, seat: int, player: str) -> asyncio.Task[dict[str, Any]]:
-        body = {"kind": "remove", "seat": seat, "player": player}
-        return self._remove_task(self._give(table, body, f"{table}:{seat}"), seat)
-
-    def _remove_task(self, entry: Entry, seat: int) -> asyncio.Task[dict[str, Any]]:
-        async def remove() -> dict[str, Any]:
-            reply = await self._deliver(entry)
-            self._check([reply], f"take {entry.body['player']} off table {entry.table}")
-            if entry.follow is None:
-                self.outbox.settle(entry.id)
-            return reply
-
-        return self.orders.after((entry.table, seat), remove)
-
-    def _seat(
-        self, player: str, table: str, seat: int, chips: int, reason: str
-    ) -> asyncio.Task[None]:
-        self.room[table][seat] = player
-        order = {"kind": "seat", "seat": seat, "player": player, "chips": chips}
-        entry = self._give(table, order, f"{table}:{seat}", {"reason": reason})
-        return self.orders.after((table, seat), lambda: self._sat(entry, reason))
-
-    async def _sat(self, entry: Entry, reason: str) -> None:
-        """Send a seat command; its seat assignment is written with the next state."""
-        reply = await self._deliver(entry)
-        body = entry.body
-        self._check([reply], f"seat {body['player']} at table {entry.table}")
-        self.outbox.settle(entry.id)
-        self._sql.append(
-            (
-                "INSERT INTO seat_assignments "
-                "(tournament_id, player_id, table_id, seat, chips, reason) "
-                "VALUES (%s, %s, %s, %s, %s, %s)",
-                (self.spec.id, body["player"], entry.table, body["seat"], body["chips"], reason),
-            )
-        )
-
     async def _hold_short_tables(self) -> None:
         """A table three or more players short of the fullest waits until the players
         moved to it arrive (TDA-25); it deals again once it is not. Counts the players
@@ -637,34 +543,8 @@ class Director:
         self._check(list(replies), "set the dealing")
         return dict(zip(tables, replies, strict=True))
 
-    # ------------------------------------------------------------ the outbox
-
-    def _give(
-        self,
-        table: str,
-        body: dict[str, Any],
-        key: str = "",
-        follow: dict[str, Any] | None = None,
-        command_id: str | None = None,
-    ) -> Entry:
-        """A command decided now: written with the next state, sent after it."""
-        return self.outbox.add(table, key or f"{table}:deal", body, follow, command_id)
-
-    async def _deliver(self, entry: Entry) -> dict[str, Any]:
-        """Send a command once it is stored (storing the state now if it is not); keep
-        the reply. A command of the outbox is settled by whoever acts on its reply."""
-        if not entry.stored:
-            await self._save_state()
-        reply = await self.command(entry.table, entry.body)
-        await answered(self.conn, entry, reply)
-        if entry.body.get("kind") in ("deal", "levels"):
-            self.outbox.settle(entry.id)
-        return reply
-
-    async def _send(self, table: str, body: dict[str, Any]) -> dict[str, Any]:
-        """Store, send and settle one command; its reply."""
-        key = f"{table}:deal" if body.get("kind") == "deal" else f"{table}:{body.get('kind')}"
-        return await self._deliver(self._give(table, body, key))
+    def _document(self) -> dict[str, Any]:
+        return director_state.document(self)
 
     def _blind(self, table: str, key: str) -> int:
         value = self.status.get(table, {}).get(key)
@@ -672,40 +552,3 @@ class Director:
 
     def _count(self) -> int:
         return sum(len(s) for s in self.room.values())
-
-    def _check(self, replies: list[dict[str, Any]], what: str) -> None:
-        for reply in replies:
-            if not reply.get("ok"):
-                raise IllegalAction(f"A table refused to {what}: {reply.get('error')}")
-
-    def _note(self, text: str, kind: str = "note") -> None:
-        log.info(text)
-        self.decisions.append(text)
-        self._log.append((kind, text))
-
-    async def _save_state(self) -> None:
-        """Write the state, the commands decided since the last write, the statements
-        waiting and the log, in one transaction (commands are sent only after it)."""
-        async with self._saving:
-            entries, statements = self.outbox.take()
-            sql, self._sql = self._sql, []
-            logged, self._log = self._log, []
-            state = Jsonb(director_state.document(self))
-            await run_transaction(
-                self.conn,
-                [
-                    ("UPDATE tournaments SET state = %s WHERE id = %s", (state, self.spec.id)),
-                    *statements,
-                    *sql,
-                    *(
-                        (
-                            "INSERT INTO tournament_log (tournament_id, kind, text) "
-                            "VALUES (%s, %s, %s)",
-                            (self.spec.id, kind, text),
-                        )
-                        for kind, text in logged
-                    ),
-                ],
-            )
-            for entry in entries:
-                entry.stored = True

@@ -25,7 +25,8 @@ import random
 from typing import Any, TypeVar
 
 from firmware.floor import director_state
-from firmware.floor.director import Command, Director
+from firmware.floor.director import Director
+from firmware.floor.orders import Command
 from firmware.floor.outbox import Entry, unsettled
 
 D = TypeVar("D", bound=Director)
