@@ -76,12 +76,22 @@ class FloorProcess:
 
     def start(self) -> None:
         """Start the floor (again)."""
+        self.starts += 1
+        out = (self.config.parent / f"floor-{self.starts}.log").open("wb")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "firmware.cli.main", "floor", "--config", str(self.config)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
-        self.starts += 1
+        out.close()
+
+    def output(self) -> str:
+        """What every start of the floor printed (its log lines included)."""
+        return "".join(
+            f"--- floor start {n}\n"
+            + (self.config.parent / f"floor-{n}.log").read_text(errors="replace")[-3000:]
+            for n in range(1, self.starts + 1)
+        )
 
     def kill(self) -> None:
         """kill -9."""
@@ -327,6 +337,15 @@ async def run_tournament_faults(
         and stacks == [(winner, args.tournament * CHIPS)]
         and open_rows == [(0,)]
     )
+    if not correct:
+        print(floor.output(), flush=True)
+        for row in await _query(pg.conninfo, "SELECT kind, text FROM tournament_log ORDER BY id"):
+            print("log:", *row)
+        for row in await _query(
+            pg.conninfo,
+            "SELECT n, table_id, body, follow, reply, settled FROM floor_commands ORDER BY n",
+        ):
+            print("command:", *row)
     return {
         "players": args.tournament,
         "tables": args.tables,

@@ -131,6 +131,12 @@ class Director(Orders):
     leaving: dict[str, str] = field(default_factory=dict)
     """Moving players not yet taken off: the table they leave."""
     held: set[str] = field(default_factory=set)
+    vanished: dict[str, str] = field(default_factory=dict)
+    moving: dict[str, int] = field(default_factory=dict)
+    """Each moving player's moves not finished (a player may be moved on before he
+    arrives: a table breaks into one that breaks next)."""
+    """Seats (``table:seat``) a moving player never reached, busted on the way: a
+    later move of his from there takes nobody off."""
     """Tables waiting, three or more players short (TDA-25)."""
     error: str = ""
     """Why the tournament stopped, if a table refused the floor (shown to the staff)."""

@@ -98,6 +98,7 @@ def document(d: Director) -> dict[str, Any]:
         "gone": dict(d.gone),
         "arriving": sorted([t, s] for t, s in d.arriving),
         "leaving": dict(d.leaving),
+        "vanished": dict(d.vanished),
         "cursor": dict(d.cursor),
         "error": d.error,
     }
@@ -138,6 +139,7 @@ def restore(d: Director, state: dict[str, Any]) -> None:
     d.gone = dict(state["gone"])
     d.arriving = {(str(t), int(s)) for t, s in state["arriving"]}
     d.leaving = dict(state["leaving"])
+    d.vanished = dict(state.get("vanished", {}))
     d.cursor = {t: int(n) for t, n in state["cursor"].items()}
     d.decisions = list(state["decisions"])
     d.error = str(state.get("error", ""))

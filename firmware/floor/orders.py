@@ -48,6 +48,8 @@ class Orders:
     gone: dict[str, str]
     arriving: set[tuple[str, int]]
     leaving: dict[str, str]
+    vanished: dict[str, str]
+    moving: dict[str, int]
     decisions: list[str]
     queue: asyncio.Queue[Ingested | None]
     orders: CommandQueue
@@ -74,7 +76,8 @@ class Orders:
                 del self.room[source][move.from_seat]
             self.room[target][move.to_seat] = player
             self.arriving.add((target, move.to_seat))
-            self.leaving[player] = source
+            # Moved again before he arrived: he still sits where his first move takes him off.
+            self.leaving.setdefault(player, source)
             follow = {"table": target, "seat": move.to_seat, "player": player}
             entry = self._give(
                 source,
@@ -92,17 +95,25 @@ class Orders:
         assert entry.follow is not None
         player, source, reason = entry.follow["player"], entry.table, entry.follow["reason"]
         target, seat = str(entry.follow["table"]), int(entry.follow["seat"])
+        self.moving[player] = self.moving.get(player, 0) + 1
 
         async def arrive() -> None:
             chips = int((await removed)["chips"])
             self.arriving.discard((target, seat))
-            self.leaving.pop(player, None)
+            left = self.moving.pop(player, 1) - 1
+            if left:
+                self.moving[player] = left
+            if chips and left:
+                self.leaving[player] = target  # he sits there until his next move
+            else:
+                self.leaving.pop(player, None)
             self.outbox.settle(entry.id)  # the move goes on from here, or ends
             if chips == 0:  # busted in a hand: placed when the floor sees it
                 if player in self.live:
                     self.gone[player] = source
                 if self.room.get(target, {}).get(seat) == player:
                     del self.room[target][seat]
+                self.vanished[f"{target}:{seat}"] = player  # a later move from there: none
                 self.queue.put_nowait(None)  # the room changed: balance again
                 return
             order = {"kind": "seat", "seat": seat, "player": player, "chips": chips}
@@ -120,6 +131,14 @@ class Orders:
 
     def _remove_task(self, entry: Entry, seat: int) -> asyncio.Task[dict[str, Any]]:
         async def remove() -> dict[str, Any]:
+            player = entry.body["player"]
+            if entry.follow is not None and self.vanished.get(entry.key) == player:
+                # Moved on again before he arrived, but he busted on the way: he never sat
+                # here, so there is nobody to take off (his bust is placed by its hand).
+                del self.vanished[entry.key]
+                reply = {"ok": True, "chips": 0, "player": player, "error": "", "id": entry.id}
+                await answered(self.conn, entry, reply)
+                return reply
             reply = await self._deliver(entry)
             self._check([reply], f"take {entry.body['player']} off table {entry.table}")
             if entry.follow is None:
