@@ -1,8 +1,9 @@
 """The director's connection to PostgreSQL, reconnected whenever the server comes back.
 
-The director writes its decisions one statement at a time (autocommit; no
-transaction spans two statements), so a statement cut off by a lost server
-can simply be sent again on a new connection once the server is back. The
+The director writes its state, with the commands it decided, in one
+transaction (:meth:`StoreConnection.transaction`), and a few statements on
+their own (autocommit); a statement or a transaction cut off by a lost
+server is simply sent again on a new connection once the server is back. The
 statements it sends are written to be repeated: a row that may already be
 there is inserted with ``ON CONFLICT DO NOTHING``, the state is an ``UPDATE``
 of the latest; only a log line or a seat assignment whose commit was lost
