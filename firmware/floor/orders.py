@@ -187,7 +187,7 @@ class Orders:
         """Send a command once it is stored (storing the state now if it is not); keep
         the reply. A command of the outbox is settled by whoever acts on its reply."""
         if not entry.stored:
-            await self._save_state()
+            await self._save_state(entry)
         reply = await self.command(entry.table, entry.body)
         await answered(self.conn, entry, reply)
         if entry.body.get("kind") in ("deal", "levels"):
@@ -209,10 +209,12 @@ class Orders:
         self.decisions.append(text)
         self._log.append((kind, text))
 
-    async def _save_state(self) -> None:
+    async def _save_state(self, needed_for: Entry | None = None) -> None:
         """Write the state, the commands decided since the last write, the statements
         waiting and the log, in one transaction (commands are sent only after it)."""
         async with self._saving:
+            if needed_for is not None and needed_for.stored:
+                return  # another task's write stored it meanwhile
             entries, statements = self.outbox.take()
             sql, self._sql = self._sql, []
             logged, self._log = self._log, []
