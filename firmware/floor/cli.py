@@ -3,7 +3,9 @@
 ``pokertable floor --config floor.toml`` runs the floor against configured
 servers: ``[nats]`` (``url``, ``user``, ``password``), ``[database]``
 (``conninfo``), ``[web]`` (``host``, ``port``) and ``[[staff]]`` accounts
-as in a table's configuration (badge, name, role, pin_hash). Two floors may
+as in a table's configuration (badge, name, role, pin_hash). It resumes the
+tournament the store says was running, or starts the one a ``[tournament]``
+section describes (:mod:`firmware.floor.tournament_run`). Two floors may
 run with one configuration: the one holding the room's lease
 (:mod:`firmware.floor.lease`) ingests and serves, the other stands by and
 takes over when the first stops; a floor that loses its lease exits with 75.
@@ -38,6 +40,7 @@ from firmware.floor.lease import LOST_EXIT, Lease
 from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import DEMO_LEVELS, SimTable
+from firmware.floor.tournament_run import open_director, spec_from_config
 from firmware.floor.web import FloorWeb
 from firmware.floor.webstore import NoticeListener
 from firmware.protocol.auth import StaffDirectory
@@ -141,7 +144,7 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
 
 
 async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
-    known = {"nats", "database", "web", "staff"}
+    known = {"nats", "database", "web", "staff", "tournament"}
     unknown = sorted(set(config) - known)
     if unknown:
         raise ConfigError(f"Unknown floor configuration section(s): {', '.join(unknown)}.")
@@ -152,6 +155,11 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
         raise ConfigError("The floor needs [nats] url and [database] conninfo.")
     conninfo = str(database["conninfo"])
     staff = _staff(config.get("staff", []))
+    section = config.get("tournament")
+    if section is not None:
+        if not isinstance(section, dict):
+            raise ConfigError("[tournament] must be a table of keys.")
+        spec_from_config(section)  # a wrong section fails before the lease is taken
     # Two floors may run for one room: the one holding the lease ingests (lease.py).
     lease = Lease(conninfo)
     if await _standby(lease) and not await lease.acquire(stop):
@@ -162,19 +170,32 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
     )
     await floor.open()
     notices = NoticeListener(conninfo)
+    ingest = asyncio.create_task(floor.ingest_forever())
+    director = await open_director(floor, section, lambda text: print(text, flush=True))
+    control = None
+    running: asyncio.Task[None] | None = None
+    if director is not None:
+        control = TournamentControl(director, asyncio.get_running_loop())
+        running = asyncio.create_task(director.run())
     web = FloorWeb(
         conninfo,
         staff,
         str(web_section.get("host", "127.0.0.1")),
         int(web_section.get("port", 8080)),
+        control=control,
     )
     web.start()
     await notices.start(floor.nc)
     print(f"Floor dashboard at {web.url}/, clock at {web.url}/clock", flush=True)
-    ingest = asyncio.create_task(floor.ingest_forever())
     stopped = asyncio.create_task(stop.wait())
     lost = asyncio.create_task(lease.lost.wait())
-    await asyncio.wait({stopped, lost}, return_when=asyncio.FIRST_COMPLETED)
+    waits: set[asyncio.Task[Any]] = {stopped, lost}
+    if director is not None:
+        waits.add(asyncio.create_task(_announce_end(director)))
+    while not (stop.is_set() or lease.lost.is_set()):
+        _done, waits = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    if running is not None:
+        running.cancel()
     floor.stopping.set()
     await ingest
     web.stop()
@@ -185,6 +206,15 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
         print("The floor lost its lease; it stops so that it restarts as a standby.", flush=True)
         return LOST_EXIT
     return 0
+
+
+async def _announce_end(director: StaffDirector) -> None:
+    await director.finished.wait()
+    st = director.standings
+    if director.error:
+        print(f"The tournament stopped: {director.error}", flush=True)
+    elif st is not None:
+        print(f"Tournament {director.spec.id} is over: {st.champion} wins.", flush=True)
 
 
 async def _standby(lease: Lease) -> bool:

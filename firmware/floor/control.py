@@ -181,7 +181,7 @@ class StaffDirector(Director):
             else:
                 due = [t for t in self.room if self.hfh.may_deal(t)]
                 order = {"kind": "deal", "hands": 1, "round": self.hfh.round}
-                replies = await asyncio.gather(*(self.command(t, dict(order)) for t in due))
+                replies = await asyncio.gather(*(self._send(t, dict(order)) for t in due))
                 self._check(list(replies), "deal the hand-for-hand hand")
             await self.conn.execute(
                 "UPDATE clock_pauses SET paused_at = NULL, paused_seconds = paused_seconds + %s "
@@ -193,7 +193,7 @@ class StaffDirector(Director):
             await self._save_state()
 
     async def _all(self, command: dict[str, Any], what: str) -> None:
-        replies = await asyncio.gather(*(self.command(t, dict(command)) for t in self.room))
+        replies = await asyncio.gather(*(self._send(t, dict(command)) for t in self.room))
         self._check(list(replies), what)
 
 

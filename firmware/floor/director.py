@@ -23,6 +23,11 @@ Commands run as tasks (:class:`~firmware.floor.commands.CommandQueue`): the
 room is updated when the director decides, and a move waiting for the hand
 to end at one table holds up nothing else. The commands for one seat keep
 their order.
+
+Nothing is sent before it is stored: each command is written to the outbox
+(:mod:`firmware.floor.outbox`) in one transaction with the state that decided
+it (:mod:`firmware.floor.director_state`), so a floor killed at any moment is
+resumed from the store by :mod:`firmware.floor.resume`.
 """
 
 from __future__ import annotations
@@ -31,25 +36,24 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from psycopg import AsyncConnection
-from psycopg.types.json import Jsonb
 
 from firmware.errors import IllegalAction
-from firmware.floor import mtt
+from firmware.floor import director_state, mtt
 from firmware.floor.commands import CommandQueue
 from firmware.floor.ingest import Ingested
+from firmware.floor.orders import Command, Orders
+from firmware.floor.outbox import SCHEMA as OUTBOX_SCHEMA
+from firmware.floor.outbox import Outbox, Statement
 from firmware.floor.storeconn import StoreConnection
 from firmware.table.draws import Move, table_should_pause
 from firmware.table.tournament import LevelSchedule
 
 log = logging.getLogger(__name__)
 
-Command = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
-"""Sends a command to a table and returns its reply."""
 
 LOG_SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament_log (
@@ -86,7 +90,7 @@ class TournamentSpec:
 
 
 @dataclass
-class Director:
+class Director(Orders):
     """Runs one tournament over its tables.
 
     :param spec: The tournament.
@@ -127,13 +131,33 @@ class Director:
     leaving: dict[str, str] = field(default_factory=dict)
     """Moving players not yet taken off: the table they leave."""
     held: set[str] = field(default_factory=set)
+    vanished: dict[str, str] = field(default_factory=dict)
+    moving: dict[str, int] = field(default_factory=dict)
+    """Each moving player's moves not finished (a player may be moved on before he
+    arrives: a table breaks into one that breaks next)."""
+    """Seats (``table:seat``) a moving player never reached, busted on the way: a
+    later move of his from there takes nobody off."""
     """Tables waiting, three or more players short (TDA-25)."""
     error: str = ""
     """Why the tournament stopped, if a table refused the floor (shown to the staff)."""
+    cursor: dict[str, int] = field(default_factory=dict)
+    """Each table's last record whose finished hands the director has handled."""
+    hfh_dealt: int | None = None
+    """The hand-for-hand round whose deal orders were given."""
+    replay: list[Ingested] = field(default_factory=list)
+    """Hands stored before a restart that the director had not handled (run first)."""
+    restarted: bool = False
+    """Rebuilt from the store (:mod:`firmware.floor.resume`): repair before going on."""
+    resent: list[asyncio.Task[Any]] = field(default_factory=list)
+    """Deal and clock orders given again after a restart."""
     _log: list[tuple[str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.orders = CommandQueue(self._fail)
+        self.outbox = Outbox(self.spec.id)
+        self._sql: list[Statement] = []
+        """Statements written with the next state (registrations, places, seats)."""
+        self._saving = asyncio.Lock()
         self._stored: dict[str, tuple[int, int | None]] = {}
         """Each entry's place and prize as last written to the store."""
         self._deciding = asyncio.Lock()
@@ -151,6 +175,7 @@ class Director:
             (self.spec.id, self.spec.name, self.spec.buy_in, self.spec.starting_chips),
         )
         await self.conn.execute(LOG_SCHEMA)
+        await self.conn.execute(OUTBOX_SCHEMA)
 
     async def register(self, player: str) -> None:
         """Register a player before the start (one entry; the draw seats everyone);
@@ -160,7 +185,8 @@ class Director:
         if player in self.players:
             raise IllegalAction(f"{player} is already registered.")
         self.players.append(player)
-        await self._store_entry(player, self._add_entry(player)[1])
+        self._store_entry(player, self._add_entry(player)[1])
+        await self._save_state()
 
     def _add_entry(self, player: str) -> tuple[str, int]:
         """One more entry for ``player``: its name and number."""
@@ -169,15 +195,20 @@ class Director:
         self.live[player] = mtt.entry_name(player, entry)
         return self.live[player], entry
 
-    async def _store_entry(self, player: str, entry: int) -> None:
-        await self.conn.execute(
-            "INSERT INTO players (id, name) VALUES (%s, %s) ON CONFLICT (id) DO NOTHING",
-            (player, player),
+    def _store_entry(self, player: str, entry: int) -> None:
+        """Write the entry with the next state."""
+        self._sql.append(
+            (
+                "INSERT INTO players (id, name) VALUES (%s, %s) ON CONFLICT (id) DO NOTHING",
+                (player, player),
+            )
         )
-        await self.conn.execute(
-            "INSERT INTO registrations (tournament_id, player_id, entry) VALUES (%s, %s, %s) "
-            "ON CONFLICT DO NOTHING",  # sent again after a lost server: stored once
-            (self.spec.id, player, entry),
+        self._sql.append(
+            (
+                "INSERT INTO registrations (tournament_id, player_id, entry) "
+                "VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",  # repeated: stored once
+                (self.spec.id, player, entry),
+            )
         )
 
     # ------------------------------------------------------------ start
@@ -187,6 +218,7 @@ class Director:
         start the level clock on all tables at one instant (TDA-17) and let them deal."""
         spec = self.spec
         draw = mtt.draw_over_tables(self.players, spec.tables, spec.seats_per_table, self.rng)
+        self.cursor = await director_state.last_hands(self.conn, spec.tables)
         self.room = {t: {} for t in spec.tables}
         count = len(self.players)
         self.standings = mtt.Standings(count, self._prizes(count))
@@ -203,10 +235,6 @@ class Director:
         breaks change at that moment everywhere, whenever the command arrives."""
         at = time.time()
         tables = list(self.room)
-        replies = await asyncio.gather(
-            *(self.command(t, {"kind": "levels", "action": action, "at": at}) for t in tables)
-        )
-        self._check(replies, f"{action} the level clock")
         if action == "start":
             self.started_at = at
         elif action == "pause":
@@ -214,6 +242,11 @@ class Director:
         elif self.clock_paused_at is not None:
             self.clock_paused += at - self.clock_paused_at
             self.clock_paused_at = None
+        entries = [
+            self._give(t, {"kind": "levels", "action": action, "at": at}, "levels") for t in tables
+        ]
+        replies = await asyncio.gather(*(self._deliver(e) for e in entries))
+        self._check(list(replies), f"{action} the level clock")
         self._note(f"TDA-17: the level clock {action}s on {len(tables)} tables at once.", "clock")
         await self._save_state()
 
@@ -239,14 +272,13 @@ class Director:
             player still in, the maximum reached, no empty seat).
         """
         async with self._deciding:
-            seat, stored, seated = self._enter(player)
-        await stored
+            seat, seated = self._enter(player)
         await self._write_places()  # more entries: the places of those out move down
         await seated  # a move waiting elsewhere does not hold the entry
         await self._save_state()
         return seat
 
-    def _enter(self, player: str) -> tuple[mtt.Seat[str], asyncio.Future[None], asyncio.Task[None]]:
+    def _enter(self, player: str) -> tuple[mtt.Seat[str], asyncio.Task[None]]:
         st = self.standings
         if st is None or self.finished.is_set():
             raise IllegalAction("Late entries are taken only while the tournament runs.")
@@ -258,21 +290,15 @@ class Director:
         # decision can take the seat or slip a command for it in before this one.
         name, entry = self._add_entry(player)
         st.add_entries(1, self._prizes(st.entries + 1))
-        stored = asyncio.ensure_future(self._store_entry(player, entry))
-        self.room[seat.table][seat.seat] = player
-
-        async def sit() -> None:
-            await stored  # the registration exists before its seat assignment
-            chips, reason = self.spec.starting_chips, f"{what}, TDA-13 draw"
-            await self._sit(player, seat.table, seat.seat, chips, reason)
-
-        seated = self.orders.after((seat.table, seat.seat), sit)
+        self._store_entry(player, entry)  # written with the seat's command
+        chips, reason = self.spec.starting_chips, f"{what}, TDA-13 draw"
+        seated = self._seat(player, seat.table, seat.seat, chips, reason)
         self._note(
             f"{what}: {name} drew seat {seat.seat} at table {seat.table}; "
             f"{st.entries} entries, prize pool {sum(st.prizes)}.",
             "entry",
         )
-        return seat, stored, seated
+        return seat, seated
 
     # ------------------------------------------------------------ running
 
@@ -283,8 +309,19 @@ class Director:
     async def run(self) -> None:
         """Handle what the tables report until the tournament is over."""
         while not self.finished.is_set():
-            ingested = await self.queue.get()
+            ingested: Ingested | None
             try:
+                if self.replay:
+                    ingested = self.replay.pop(0)
+                elif self.restarted:
+                    from firmware.floor.resume import repair
+
+                    self.restarted = False
+                    async with self._deciding:
+                        await repair(self)
+                    continue
+                else:
+                    ingested = await self.queue.get()
                 async with self._deciding:
                     await self._report(ingested)
             except IllegalAction as exc:
@@ -300,7 +337,12 @@ class Director:
                 await self._hold_short_tables()
                 await self._save_state()
             return
-        self.status[ingested.table_id] = ingested.status
+        if ingested.seq <= self.cursor.get(ingested.table_id, 0):
+            return  # handled before a restart (replayed from the store)
+        if ingested.status:
+            self.status[ingested.table_id] = ingested.status
+        if ingested.hands:
+            self.cursor[ingested.table_id] = ingested.seq
         for hand in ingested.hands:
             await self._hand_finished(ingested.table_id, hand, ingested.time)
 
@@ -382,11 +424,14 @@ class Director:
                 continue
             self._stored[name] = (place, st.won.get(name))
             player, _, entry = name.partition(" #")
-            await self.conn.execute(
-                "UPDATE registrations SET place = %s, prize = %s "
-                "WHERE tournament_id = %s AND player_id = %s AND entry = %s",
-                (place, st.won.get(name), self.spec.id, player, int(entry or 1)),
+            self._sql.append(
+                (
+                    "UPDATE registrations SET place = %s, prize = %s "
+                    "WHERE tournament_id = %s AND player_id = %s AND entry = %s",
+                    (place, st.won.get(name), self.spec.id, player, int(entry or 1)),
+                )
             )
+        await self._save_state()  # the places with the eliminations that gave them
 
     # ------------------------------------------------------------ hand-for-hand (FLOOR-HFH)
 
@@ -445,28 +490,15 @@ class Director:
         await self.orders.settle()  # every move under way ends first
         final = next(t for t in reversed(order) if t in self.room)
         seats = mtt.final_table_draw(self.room, final, self.spec.seats_per_table, self.rng)
-        taken = {
-            (table, seat, player): self.orders.after(
-                (table, seat),
-                lambda t=table, s=seat, p=player: self.command(  # type: ignore[misc]
-                    t, {"kind": "remove", "seat": s, "player": p}
-                ),
-            )
+        moves = [
+            Move(player, table, seat, final, seats[player], "HG-5 final table draw")
             for table, seated in self.room.items()
             for seat, player in seated.items()
-        }
-        chips: dict[str, int] = {}
-        for (_table, _seat, player), task in taken.items():
-            reply = await task
-            self._check([reply], f"take {player} off for the final table")
-            chips[player] = int(reply["chips"])
+        ]
         self.room = {final: {}}
         self.held.clear()
-        for player, seat in sorted(seats.items(), key=lambda item: item[1]):
-            if chips[player] == 0:
-                self.gone[player] = final  # busted in a hand the floor has not seen yet
-                continue
-            self._seat(player, final, seat, chips[player], "HG-5 final table draw")
+        self._moves(moves)  # everyone is taken off before anyone sits down again
+        await self._save_state()
         await self.orders.settle()
         self._note(f"HG-5: final table at {final}, every seat drawn again.")
         if self.hfh is not None:
@@ -475,60 +507,6 @@ class Director:
             await self._eliminate(busts)
             self._stop_hand_for_hand("FLOOR-HFH: the final table plays on its own.")
         await self._deal_all(None)
-
-    def _move(self, move: Move[str]) -> None:
-        """Take the player off (after his hand) and seat him with exactly his chips; the
-        room changes now, the tables when the commands are carried out."""
-        player, source, target = move.player, move.from_table, move.to_table
-        del self.room[source][move.from_seat]
-        self.room[target][move.to_seat] = player
-        self.arriving.add((target, move.to_seat))
-        self.leaving[player] = source
-        removed = self._remove(source, move.from_seat, player)
-
-        async def arrive() -> None:
-            chips = int((await removed)["chips"])
-            self.arriving.discard((target, move.to_seat))
-            self.leaving.pop(player, None)
-            if chips == 0:  # busted in a hand: placed when the floor sees it
-                if player in self.live:
-                    self.gone[player] = source
-                if self.room.get(target, {}).get(move.to_seat) == player:
-                    del self.room[target][move.to_seat]
-                self.queue.put_nowait(None)  # the room changed: balance again
-                return
-            await self._sit(player, target, move.to_seat, chips, move.reason)
-            self._note(move.reason)
-            self.queue.put_nowait(None)  # a held table may deal again
-
-        self.orders.after((target, move.to_seat), arrive)
-
-    def _remove(self, table: str, seat: int, player: str) -> asyncio.Task[dict[str, Any]]:
-        async def remove() -> dict[str, Any]:
-            reply = await self.command(table, {"kind": "remove", "seat": seat, "player": player})
-            self._check([reply], f"take {player} off table {table}")
-            return reply
-
-        return self.orders.after((table, seat), remove)
-
-    def _seat(
-        self, player: str, table: str, seat: int, chips: int, reason: str
-    ) -> asyncio.Task[None]:
-        self.room[table][seat] = player
-        return self.orders.after(
-            (table, seat), lambda: self._sit(player, table, seat, chips, reason)
-        )
-
-    async def _sit(self, player: str, table: str, seat: int, chips: int, reason: str) -> None:
-        reply = await self.command(
-            table, {"kind": "seat", "seat": seat, "player": player, "chips": chips}
-        )
-        self._check([reply], f"seat {player} at table {table}")
-        await self.conn.execute(
-            "INSERT INTO seat_assignments (tournament_id, player_id, table_id, seat, chips, reason)"
-            " VALUES (%s, %s, %s, %s, %s, %s)",
-            (self.spec.id, player, table, seat, chips, reason),
-        )
 
     async def _hold_short_tables(self) -> None:
         """A table three or more players short of the fullest waits until the players
@@ -551,22 +529,28 @@ class Director:
                     "until the players moved to it arrive.",
                     "hold",
                 )
-                self._check([await self.command(table, {"kind": "deal", "hands": 0})], "hold")
+                self._check([await self._send(table, {"kind": "deal", "hands": 0})], "hold")
             elif not short and table in self.held:
                 self.held.discard(table)
                 self._note(f"TDA-25: table {table} is balanced; play resumes there.", "hold")
-                self._check([await self.command(table, {"kind": "deal", "hands": None})], "deal")
+                self._check([await self._send(table, {"kind": "deal", "hands": None})], "deal")
 
     # ------------------------------------------------------------ helpers
 
     async def _deal_all(self, hands: int | None, round_: int = 0) -> dict[str, dict[str, Any]]:
         tables = list(self.room)
         order: dict[str, Any] = {"kind": "deal", "hands": hands, "round": round_}
-        replies = await asyncio.gather(*(self.command(t, dict(order)) for t in tables))
-        self._check(replies, "set the dealing")
+        entries = [self._give(t, dict(order), f"{t}:deal") for t in tables]
         if hands is None:
             self.held.clear()
+        elif hands == 1:
+            self.hfh_dealt = round_
+        replies = await asyncio.gather(*(self._deliver(e) for e in entries))
+        self._check(list(replies), "set the dealing")
         return dict(zip(tables, replies, strict=True))
+
+    def _document(self) -> dict[str, Any]:
+        return director_state.document(self)
 
     def _blind(self, table: str, key: str) -> int:
         value = self.status.get(table, {}).get(key)
@@ -574,48 +558,3 @@ class Director:
 
     def _count(self) -> int:
         return sum(len(s) for s in self.room.values())
-
-    def _check(self, replies: list[dict[str, Any]], what: str) -> None:
-        for reply in replies:
-            if not reply.get("ok"):
-                raise IllegalAction(f"A table refused to {what}: {reply.get('error')}")
-
-    def _note(self, text: str, kind: str = "note") -> None:
-        log.info(text)
-        self.decisions.append(text)
-        self._log.append((kind, text))
-
-    async def _save_state(self) -> None:
-        st = self.standings
-        level, on_break = self.level_now()
-        state = {
-            "room": {t: {str(s): p for s, p in seated.items()} for t, seated in self.room.items()},
-            "left": st.left if st else len(self.players),
-            "entries": st.entries if st else len(self.players),
-            "prizes": st.prizes if st else [],
-            "hand_for_hand": self.hfh is not None,
-            "hfh_round": self.hfh.round if self.hfh is not None else None,
-            "held": sorted(self.held),
-            "level": level,
-            "on_break": on_break,
-            "late_open": bool(st) and level <= self.spec.late_until_level,
-            "levels": list(self.spec.levels),
-            "started_at": self.started_at,
-            "clock_paused_at": self.clock_paused_at,
-            "clock_paused": self.clock_paused,
-            "chips": self.spec.starting_chips * (st.entries if st else len(self.players)),
-            "winner": st.champion if st else "",
-            "finished": self.finished.is_set(),
-            "decisions": self.decisions[-20:],
-        }
-        logged, self._log = self._log, []
-        # No transaction block: the director's tasks share the connection, and each
-        # statement stands on its own (the log is in order; the state is the latest).
-        await self.conn.execute(
-            "UPDATE tournaments SET state = %s WHERE id = %s", (Jsonb(state), self.spec.id)
-        )
-        for kind, text in logged:
-            await self.conn.execute(
-                "INSERT INTO tournament_log (tournament_id, kind, text) VALUES (%s, %s, %s)",
-                (self.spec.id, kind, text),
-            )

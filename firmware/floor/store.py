@@ -21,6 +21,8 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
+from firmware.floor.outbox import SCHEMA as OUTBOX_SCHEMA
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -95,6 +97,7 @@ async def create_schema(conn: AsyncConnection[Any]) -> None:
     """Create every table of the store if missing (idempotent)."""
     async with conn.transaction():
         await conn.execute(SCHEMA)
+        await conn.execute(OUTBOX_SCHEMA)
 
 
 @dataclass

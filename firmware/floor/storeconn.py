@@ -1,8 +1,9 @@
 """The director's connection to PostgreSQL, reconnected whenever the server comes back.
 
-The director writes its decisions one statement at a time (autocommit; no
-transaction spans two statements), so a statement cut off by a lost server
-can simply be sent again on a new connection once the server is back. The
+The director writes its state, with the commands it decided, in one
+transaction (:meth:`StoreConnection.transaction`), and a few statements on
+their own (autocommit); a statement or a transaction cut off by a lost
+server is simply sent again on a new connection once the server is back. The
 statements it sends are written to be repeated: a row that may already be
 there is inserted with ``ON CONFLICT DO NOTHING``, the state is an ``UPDATE``
 of the latest; only a log line or a seat assignment whose commit was lost
@@ -40,6 +41,9 @@ class StoreConnection:
         """Times a statement found the server gone and was sent again."""
         self._conn: psycopg.AsyncConnection[Any] | None = None
         self._connecting = asyncio.Lock()
+        self._using = asyncio.Lock()
+        """Held by a statement or a transaction: no statement lands inside another's
+        transaction."""
         self._closed = False
 
     @property
@@ -60,12 +64,34 @@ class StoreConnection:
         while True:
             conn = await self._connected()
             try:
-                return await conn.execute(query, params)
+                async with self._using:
+                    return await conn.execute(query, params)
             except psycopg.OperationalError as exc:
                 if self._closed:
                     raise
                 self.outages += 1
                 log.warning("The store was lost (%s); the statement is sent again.", exc)
+                await self._drop(conn)
+
+    async def transaction(self, statements: list[tuple[str, Params | None]]) -> None:
+        """Run ``statements`` in one transaction; if the server is gone, wait for it and
+        run them all again (each statement must be safe to repeat after a commit whose
+        reply was lost: an insert ``ON CONFLICT DO NOTHING``, an update to a value).
+
+        :raises psycopg.OperationalError: only after :meth:`close`.
+        """
+        while True:
+            conn = await self._connected()
+            try:
+                async with self._using, conn.transaction():
+                    for query, params in statements:
+                        await conn.execute(query, params)
+                return
+            except psycopg.OperationalError as exc:
+                if self._closed:
+                    raise
+                self.outages += 1
+                log.warning("The store was lost (%s); the transaction is sent again.", exc)
                 await self._drop(conn)
 
     async def _connected(self) -> psycopg.AsyncConnection[Any]:
