@@ -20,6 +20,7 @@ from typing import Any
 import nats
 import pytest
 
+from firmware.engine.bots import RandomBot
 from firmware.errors import IllegalAction
 from firmware.floor.commands import send_command
 from firmware.floor.ingest import ensure_stream
@@ -168,6 +169,19 @@ def _wall(sim: SimTable, table_time: float) -> float:
     return time.time() - (sim.controller.table_time() - table_time)
 
 
+def _dealt_after(sims: list[SimTable], played: dict[str, int]) -> bool:
+    """Whether every table has finished a hand since ``played``; a table that can never
+    deal again (fewer than two players with chips) fails at once, saying so."""
+    for sim in sims:
+        live = [s for s in sim.table.seating.seats.values() if s.stack > 0]
+        if len(live) < 2 and sim.table.hand is None:
+            raise AssertionError(
+                f"{sim.table_id} has {len(live)} player(s) with chips after "
+                f"{len(sim.table.records)} hands: it can never deal again."
+            )
+    return all(len(s.table.records) > played[s.table_id] for s in sims)
+
+
 def _on_break(sim: SimTable) -> bool:
     levels = sim.table.levels
     assert levels is not None and levels.started_at is not None
@@ -195,12 +209,6 @@ async def _start_clocks(url: str, sims: list[SimTable]) -> tuple[float, float, d
     return at, late, reply
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="Known flake, not yet diagnosed: after the break a simulated table sometimes "
-    "deals no further hand within the wait (3 in about 14 runs); the timing checks "
-    "before that point have held in every run.",
-)
 def test_tda_17_levels_and_breaks_change_at_one_moment_on_every_table(
     nats_server: NatsServer, tmp_path: Path
 ) -> None:
@@ -222,6 +230,11 @@ def test_tda_17_levels_and_breaks_change_at_one_moment_on_every_table(
         for i, t in enumerate(["T1", "T2", "T3"])
     ]
     for sim in sims:
+        # Bots that never raise: two players who only check, call or fold cannot bust each
+        # other, so every table can always deal. (Random raises reach all-in; a heads-up
+        # table then loses a player within 41-69 hands, which an idle machine plays before
+        # the break: that table could never deal again, and the test waited for nothing.)
+        sim.bot = RandomBot(sim.rng, aggression=0.0)
         sim.seat({1: ("a" + sim.table_id, 10**6), 2: ("b" + sim.table_id, 10**6)})
         sim.hands_to_play = 0  # no hand before the floor starts the clock
         sim.start()
@@ -238,7 +251,9 @@ def test_tda_17_levels_and_breaks_change_at_one_moment_on_every_table(
         # margin (half of that) is for reading two clocks on a loaded machine.
         assert abs(start - at) < 1.5, (sim.table_id, start - at)
     played = {s.table_id: len(s.table.records) for s in sims}
-    assert wait_until(lambda: all(len(s.table.records) > played[s.table_id] for s in sims))
+    assert wait_until(lambda: _dealt_after(sims, played)), {
+        s.table_id: (played[s.table_id], len(s.table.records), s.table.now) for s in sims
+    }
     for sim in sims:
         sim.stop()
     for sim in sims:
