@@ -14,11 +14,9 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,8 +26,6 @@ import pytest
 
 pytestmark = [pytest.mark.xdist_group("floor"), pytest.mark.slow]
 
-CHROMIUM = "/usr/bin/chromium"
-DRIVER = "/usr/bin/chromedriver"
 DEMO = (
     "--demo", "--tables", "3", "--players", "20", "--port", "0", "--pace", "0.1",
     "--start-from-dashboard", "--confirm-moves",
@@ -61,28 +57,6 @@ def demo() -> Iterator[dict[str, str]]:
     proc.send_signal(signal.SIGTERM)
     rest = proc.communicate(timeout=120)[0]
     assert proc.returncode == 0, "".join(lines) + rest
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
-        pytest.fail("Install chromium and chromium-driver (apt-get) for the browser test.")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1280,1000",
-    ):  # fmt: skip
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
 
 
 async def _table_calls_the_floor(url: str, call: bool = True) -> None:
