@@ -143,6 +143,18 @@ def test_floor_person_runs_the_room_from_the_browser(
     click("t-start")
     assert text("flash") == "The tournament has started: seats drawn and clocks running."
 
+    # A late registration (FLOOR-LATE, open for the demo's first two one-minute levels):
+    # the player sits down at the table drawn.
+    assert text("entries-status") == "Open until the end of level 2. Up to 2 entries per player."
+    driver.find_element(By.ID, "entry-player").send_keys("Late Lucas")
+    click("entry-late")
+    late = re.fullmatch(
+        r"Late registration: Late Lucas drew table (T\d), seat (\d+)\.", text("flash")
+    )
+    assert late, text("flash")
+    drawn = f"table-{late.group(1)}"
+    until("/?refresh=0", lambda d: "Late Lucas" in text(drawn))
+
     def three_tables_playing(d: Any) -> bool:
         cards = d.find_elements(By.CSS_SELECTOR, ".table")
         return len(cards) == 3 and all("Player" in c.text for c in cards)
@@ -206,8 +218,9 @@ def test_floor_person_runs_the_room_from_the_browser(
     level = text("level")
     assert re.fullmatch(r"Nivel \d+: ciegas \d+/\d+, ante \d+|Descanso", level), level
     assert re.fullmatch(r"\d\d:\d\d", text("time"))
-    assert "de 20" in text("players")
-    assert len(driver.find_elements(By.CSS_SELECTOR, "#payouts tr")) == 5  # FLOOR-PAY
+    assert "de 21" in text("players")  # 20 registered and one late
+    # FLOOR-PAY: 21 entries (20 and the late one) pay nine places (up to 20: five).
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#payouts tr")) == 9
     shot("floor-clock-es.png")
     driver.get(base + "/?refresh=0")
     click("t-resume")
