@@ -131,7 +131,7 @@ def room(pg_conninfo: str) -> Iterator[tuple[Room, FloorWeb]]:
     room.close()
 
 
-def test_floor_person_registers_late_and_re_enters_from_the_browser(
+def test_floor_late_registration_and_re_entry_from_the_dashboard_in_a_browser(
     room: tuple[Room, FloorWeb], browser: Any, pg_conninfo: str, tmp_path: Path
 ) -> None:
     from selenium.webdriver.common.by import By
