@@ -262,6 +262,10 @@ def test_tda_17_levels_and_breaks_change_at_one_moment_on_every_table(
         break_from, break_to = levels.started_at + 3.0, levels.started_at + 9.0
         started = [r["started_at"] for r in sim.table.records]
         assert not [t for t in started if break_from <= t < break_to], sim.table_id
+        # The simulated dealer waits for the break's end, as a dealer reading the clock
+        # does: the floor gets no refusal alert from a table trying to deal through it.
+        keys = [a.params.get("reason", {}).get("key") for a in sim.controller.alerts]
+        assert "error.levels.on_break" not in keys, sim.table_id
         after = [r for r in sim.table.records if r["started_at"] >= break_to]
         assert after and all(r["posts"] for r in after)
         blinds = {p["blind"] for r in after for p in r["posts"].values()}
