@@ -240,14 +240,16 @@ def test_tda_17_levels_and_breaks_change_at_one_moment_on_every_table(
         sim.start()
         assert sim.link is not None and sim.link.wait_for(lambda k: k.connected)
     at, late, reply = run(_start_clocks(nats_server.url, sims))
-    assert reply["ok"] and late - at >= 3.0  # T3's order came at least 3 s after the instant
+    # T3's order came about 3 s after the instant (when T1's break began); the tables'
+    # clocks are kept in milliseconds, so the break may be seen a fraction of one early.
+    assert reply["ok"] and late - at >= 2.99
     assert _on_break(sims[2])  # T3 is on the break at once
     assert wait_until(lambda: not any(_on_break(s) for s in sims))
     for sim in sims:
         levels = sim.table.levels
         assert levels is not None and levels.started_at is not None
         start = _wall(sim, levels.started_at)
-        # Told at least 3 s late, T3 would be 3 s off without the common instant; the
+        # Told about 3 s late, T3 would be 3 s off without the common instant; the
         # margin (half of that) is for reading two clocks on a loaded machine.
         assert abs(start - at) < 1.5, (sim.table_id, start - at)
     played = {s.table_id: len(s.table.records) for s in sims}
