@@ -16,9 +16,11 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -27,7 +29,7 @@ from typing import Any, TypeVar
 import psycopg
 import pytest
 
-from firmware.floor import webstore
+from firmware.floor import control, webstore
 from firmware.floor.control import StaffDirector, TournamentControl
 from firmware.floor.director import TournamentSpec
 from firmware.floor.ingest import Ingested
@@ -54,6 +56,8 @@ class Room:
         self.sent: list[tuple[str, dict[str, Any]]] = []
         self.director: StaffDirector | None = None
         self.running: Any = None
+        self.hold: asyncio.Event | None = None
+        """Set: seat commands wait for it (a table that does not answer)."""
 
     def call(self, make: Callable[[], Awaitable[T]]) -> T:
         """Run a coroutine on the director's loop; its result."""
@@ -65,6 +69,8 @@ class Room:
 
     async def command(self, table: str, cmd: dict[str, Any]) -> dict[str, Any]:
         self.sent.append((table, cmd))
+        if self.hold is not None and cmd.get("kind") == "seat":
+            await self.hold.wait()
         return {"ok": True, "chips": 1000, "playing": False}
 
     async def open(self, conninfo: str) -> StaffDirector:
@@ -284,11 +290,7 @@ def test_an_entry_without_the_session_token_changes_nothing(
 
 
 def _login(base: str, badge: str) -> str:
-    class Keep(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args: Any) -> None:
-            return None  # keep the 303 and its cookie
-
-    opener = urllib.request.build_opener(Keep)
+    opener = urllib.request.build_opener(_Keep)
     request = urllib.request.Request(f"{base}/login", data=f"badge={badge}&pin=1234".encode())
     with pytest.raises(urllib.error.HTTPError) as answer:
         opener.open(request)
@@ -303,3 +305,54 @@ async def _seat_of(d: StaffDirector, player: str) -> tuple[str, int]:
 async def _to_level_2(d: StaffDirector) -> None:
     assert d.started_at is not None
     d.started_at -= 60 * 60  # an hour of level 1 has gone by
+
+
+def test_an_entry_whose_table_does_not_answer_is_said_to_be_under_way(
+    room: tuple[Room, FloorWeb], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page does not hang on a table that is slow to answer: it says the entry is
+    still under way (in the page's language), and the entry completes once the table
+    answers."""
+    r, web = room
+    d = r.director
+    assert d is not None
+    monkeypatch.setattr(control, "ANSWER_SECONDS", 0.5)  # the product's wait, made short
+
+    async def hold() -> None:
+        r.hold = asyncio.Event()
+
+    r.call(hold)
+    cookie = _login(web.url, "floor1")
+    page = _get(f"{web.url}/?refresh=0&lang=es", cookie)
+    token = re.search(r"name='csrf' value='([^']+)'", page)
+    assert token is not None
+    body = urllib.parse.urlencode({"csrf": token.group(1), "player": "Zed", "kind": "late"})
+    request = urllib.request.Request(
+        f"{web.url}/do/enter?lang=es", data=body.encode(), headers={"Cookie": cookie}
+    )
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        urllib.request.build_opener(_Keep).open(request)
+    assert answer.value.code == 303
+    page = _get(f"{web.url}/?refresh=0&lang=es", cookie)
+    assert (
+        "<p class='alert' id='flash'>La sala todavía lo está llevando a cabo: una mesa aún no "
+        "ha respondido." in page
+    )
+
+    async def answer_now() -> None:
+        assert r.hold is not None
+        r.hold.set()
+        await d.orders.settle()
+
+    r.call(answer_now)
+    assert d.entries.get("Zed") == 1 and any("Zed" in seated.values() for seated in d.room.values())
+
+
+class _Keep(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any) -> None:
+        return None  # keep the 303 (and its cookie) as the answer
+
+
+def _get(url: str, cookie: str) -> str:
+    with urllib.request.urlopen(urllib.request.Request(url, headers={"Cookie": cookie})) as page:
+        return str(page.read().decode())

@@ -34,6 +34,10 @@ from firmware.table.draws import Move
 
 T = TypeVar("T")
 
+ANSWER_SECONDS = 120.0
+"""How long a dashboard request waits for the director before it says the action is
+still under way (it goes on: a table cut off answers when it is back)."""
+
 
 @dataclass(frozen=True)
 class Step:
@@ -256,7 +260,14 @@ class TournamentControl:
             return await make()
 
         future: Future[T] = asyncio.run_coroutine_threadsafe(run(), self.loop)
-        return future.result(120)
+        try:
+            return future.result(ANSWER_SECONDS)
+        except TimeoutError as exc:  # still under way on the loop (a table slow to answer)
+            raise IllegalAction(
+                "The floor is still carrying this out: a table has not answered yet. "
+                "Look at the dashboard again in a moment before repeating it.",
+                key="floor.t.under_way",
+            ) from exc
 
     def plan(self) -> Plan:
         """The plan shown now."""
