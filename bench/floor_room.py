@@ -265,6 +265,8 @@ class CuttableLink:
         self.target = (host, port)
         self.port = 0
         self.cut_now = False
+        self.refused = 0
+        """Connections refused while cut (a table trying to come back)."""
         self._server: asyncio.base_events.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
 
@@ -298,6 +300,7 @@ class CuttableLink:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self.cut_now:
+            self.refused += 1
             writer.transport.abort()
             writer.close()
             return
@@ -306,6 +309,11 @@ class CuttableLink:
         except OSError:
             writer.transport.abort()
             writer.close()
+            return
+        if self.cut_now:  # cut while this connection was being opened: it must not survive
+            self.refused += 1
+            for end in (writer, up_writer):
+                end.transport.abort()
             return
         self._writers.update((writer, up_writer))
 

@@ -20,6 +20,7 @@ from typing import Any
 import nats
 import pytest
 
+from firmware.engine.bots import RandomBot
 from firmware.errors import IllegalAction
 from firmware.floor.commands import send_command
 from firmware.floor.ingest import ensure_stream
@@ -168,6 +169,19 @@ def _wall(sim: SimTable, table_time: float) -> float:
     return time.time() - (sim.controller.table_time() - table_time)
 
 
+def _dealt_after(sims: list[SimTable], played: dict[str, int]) -> bool:
+    """Whether every table has finished a hand since ``played``; a table that can never
+    deal again (fewer than two players with chips) fails at once, saying so."""
+    for sim in sims:
+        live = [s for s in sim.table.seating.seats.values() if s.stack > 0]
+        if len(live) < 2 and sim.table.hand is None:
+            raise AssertionError(
+                f"{sim.table_id} has {len(live)} player(s) with chips after "
+                f"{len(sim.table.records)} hands: it can never deal again."
+            )
+    return all(len(s.table.records) > played[s.table_id] for s in sims)
+
+
 def _on_break(sim: SimTable) -> bool:
     levels = sim.table.levels
     assert levels is not None and levels.started_at is not None
@@ -195,12 +209,6 @@ async def _start_clocks(url: str, sims: list[SimTable]) -> tuple[float, float, d
     return at, late, reply
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="Known flake, not yet diagnosed: after the break a simulated table sometimes "
-    "deals no further hand within the wait (3 in about 14 runs); the timing checks "
-    "before that point have held in every run.",
-)
 def test_tda_17_levels_and_breaks_change_at_one_moment_on_every_table(
     nats_server: NatsServer, tmp_path: Path
 ) -> None:
@@ -222,23 +230,32 @@ def test_tda_17_levels_and_breaks_change_at_one_moment_on_every_table(
         for i, t in enumerate(["T1", "T2", "T3"])
     ]
     for sim in sims:
+        # Bots that never raise: two players who only check, call or fold cannot bust each
+        # other, so every table can always deal. (Random raises reach all-in; a heads-up
+        # table then loses a player within 41-69 hands, which an idle machine plays before
+        # the break: that table could never deal again, and the test waited for nothing.)
+        sim.bot = RandomBot(sim.rng, aggression=0.0)
         sim.seat({1: ("a" + sim.table_id, 10**6), 2: ("b" + sim.table_id, 10**6)})
         sim.hands_to_play = 0  # no hand before the floor starts the clock
         sim.start()
         assert sim.link is not None and sim.link.wait_for(lambda k: k.connected)
     at, late, reply = run(_start_clocks(nats_server.url, sims))
-    assert reply["ok"] and late - at >= 3.0  # T3's order came at least 3 s after the instant
+    # T3's order came about 3 s after the instant (when T1's break began); the tables'
+    # clocks are kept in milliseconds, so the break may be seen a fraction of one early.
+    assert reply["ok"] and late - at >= 2.99
     assert _on_break(sims[2])  # T3 is on the break at once
     assert wait_until(lambda: not any(_on_break(s) for s in sims))
     for sim in sims:
         levels = sim.table.levels
         assert levels is not None and levels.started_at is not None
         start = _wall(sim, levels.started_at)
-        # Told at least 3 s late, T3 would be 3 s off without the common instant; the
+        # Told about 3 s late, T3 would be 3 s off without the common instant; the
         # margin (half of that) is for reading two clocks on a loaded machine.
         assert abs(start - at) < 1.5, (sim.table_id, start - at)
     played = {s.table_id: len(s.table.records) for s in sims}
-    assert wait_until(lambda: all(len(s.table.records) > played[s.table_id] for s in sims))
+    assert wait_until(lambda: _dealt_after(sims, played)), {
+        s.table_id: (played[s.table_id], len(s.table.records), s.table.now) for s in sims
+    }
     for sim in sims:
         sim.stop()
     for sim in sims:
@@ -247,6 +264,10 @@ def test_tda_17_levels_and_breaks_change_at_one_moment_on_every_table(
         break_from, break_to = levels.started_at + 3.0, levels.started_at + 9.0
         started = [r["started_at"] for r in sim.table.records]
         assert not [t for t in started if break_from <= t < break_to], sim.table_id
+        # The simulated dealer waits for the break's end, as a dealer reading the clock
+        # does: the floor gets no refusal alert from a table trying to deal through it.
+        keys = [a.params.get("reason", {}).get("key") for a in sim.controller.alerts]
+        assert "error.levels.on_break" not in keys, sim.table_id
         after = [r for r in sim.table.records if r["started_at"] >= break_to]
         assert after and all(r["posts"] for r in after)
         blinds = {p["blind"] for r in after for p in r["posts"].values()}

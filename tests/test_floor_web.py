@@ -14,11 +14,9 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,8 +26,6 @@ import pytest
 
 pytestmark = [pytest.mark.xdist_group("floor"), pytest.mark.slow]
 
-CHROMIUM = "/usr/bin/chromium"
-DRIVER = "/usr/bin/chromedriver"
 DEMO = (
     "--demo", "--tables", "3", "--players", "20", "--port", "0", "--pace", "0.1",
     "--start-from-dashboard", "--confirm-moves",
@@ -61,28 +57,6 @@ def demo() -> Iterator[dict[str, str]]:
     proc.send_signal(signal.SIGTERM)
     rest = proc.communicate(timeout=120)[0]
     assert proc.returncode == 0, "".join(lines) + rest
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
-        pytest.fail("Install chromium and chromium-driver (apt-get) for the browser test.")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1280,1000",
-    ):  # fmt: skip
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
 
 
 async def _table_calls_the_floor(url: str, call: bool = True) -> None:
@@ -169,6 +143,18 @@ def test_floor_person_runs_the_room_from_the_browser(
     click("t-start")
     assert text("flash") == "The tournament has started: seats drawn and clocks running."
 
+    # A late registration (FLOOR-LATE, open for the demo's first two one-minute levels):
+    # the player sits down at the table drawn.
+    assert text("entries-status") == "Open until the end of level 2. Up to 2 entries per player."
+    driver.find_element(By.ID, "entry-player").send_keys("Late Lucas")
+    click("entry-late")
+    late = re.fullmatch(
+        r"Late registration: Late Lucas drew table (T\d), seat (\d+)\.", text("flash")
+    )
+    assert late, text("flash")
+    drawn = f"table-{late.group(1)}"
+    until("/?refresh=0", lambda d: "Late Lucas" in text(drawn))
+
     def three_tables_playing(d: Any) -> bool:
         cards = d.find_elements(By.CSS_SELECTOR, ".table")
         return len(cards) == 3 and all("Player" in c.text for c in cards)
@@ -232,8 +218,9 @@ def test_floor_person_runs_the_room_from_the_browser(
     level = text("level")
     assert re.fullmatch(r"Nivel \d+: ciegas \d+/\d+, ante \d+|Descanso", level), level
     assert re.fullmatch(r"\d\d:\d\d", text("time"))
-    assert "de 20" in text("players")
-    assert len(driver.find_elements(By.CSS_SELECTOR, "#payouts tr")) == 5  # FLOOR-PAY
+    assert "de 21" in text("players")  # 20 registered and one late
+    # FLOOR-PAY: 21 entries (20 and the late one) pay nine places (up to 20: five).
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#payouts tr")) == 9
     shot("floor-clock-es.png")
     driver.get(base + "/?refresh=0")
     click("t-resume")

@@ -89,6 +89,8 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
             tables=tuple(names),
             seats_per_table=args.seats,
             levels=tuple(DEMO_LEVELS),
+            late_until_level=2,  # late registration and one re-entry from the dashboard
+            max_entries=2,
         )
         director = StaffDirector(
             spec, floor.conn, floor.command, random.SystemRandom(), confirm_moves=args.confirm_moves

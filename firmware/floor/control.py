@@ -1,4 +1,5 @@
-"""Tournament control from the dashboard: start, pause, resume, and seat moves confirmed by staff.
+"""Tournament control from the dashboard: start, pause, resume, late entries, and seat moves
+confirmed by staff.
 
 :class:`StaffDirector` is the tournament director
 (:class:`~firmware.floor.director.Director`) with one difference: it does not
@@ -32,6 +33,10 @@ from firmware.floor.director import Director
 from firmware.table.draws import Move
 
 T = TypeVar("T")
+
+ANSWER_SECONDS = 120.0
+"""How long a dashboard request waits for the director before it says the action is
+still under way (it goes on: a table cut off answers when it is back)."""
 
 
 @dataclass(frozen=True)
@@ -192,6 +197,48 @@ class StaffDirector(Director):
             self._note("The floor resumed the tournament.")
             await self._save_state()
 
+    def entries_open(self) -> bool:
+        """Whether late registration and re-entry are open now (FLOOR-LATE): the
+        tournament runs and the level in force is within the window."""
+        if self.standings is None or self.finished.is_set():
+            return False
+        try:
+            self.entry_rules.check(self.level_now()[0], 0, False)
+        except IllegalAction:
+            return False
+        return True
+
+    async def late_entry(self, player: str, reentry: bool) -> tuple[mtt.Seat[str], str]:
+        """Enter ``player`` from the dashboard (FLOOR-LATE): a late registration is a
+        name that has not entered yet, a re-entry one that has; the seat drawn and the
+        name the entry is ranked under.
+
+        :raises IllegalAction: with a catalog key: the tournament is not running, the
+            window is closed, the player is unknown (re-entry) or known (late
+            registration), still playing, or out of entries.
+        """
+        if self.standings is None or self.finished.is_set():
+            raise IllegalAction(
+                "Late entries are taken only while the tournament runs.",
+                key="floor.entry.not_running",
+            )
+        known = player in self.entries
+        if reentry and not known:
+            raise IllegalAction(
+                f"{player} has not entered this tournament; check the name, or register "
+                "the player late instead.",
+                key="floor.entry.unknown",
+                player=player,
+            )
+        if not reentry and known:
+            raise IllegalAction(
+                f"{player} has entered this tournament already; use re-entry instead.",
+                key="floor.entry.known",
+                player=player,
+            )
+        seat = await self.enter(player)
+        return seat, self.live.get(player, player)
+
     async def _all(self, command: dict[str, Any], what: str) -> None:
         replies = await asyncio.gather(*(self._send(t, dict(command)) for t in self.room))
         self._check(list(replies), what)
@@ -213,7 +260,14 @@ class TournamentControl:
             return await make()
 
         future: Future[T] = asyncio.run_coroutine_threadsafe(run(), self.loop)
-        return future.result(120)
+        try:
+            return future.result(ANSWER_SECONDS)
+        except TimeoutError as exc:  # still under way on the loop (a table slow to answer)
+            raise IllegalAction(
+                "The floor is still carrying this out: a table has not answered yet. "
+                "Look at the dashboard again in a moment before repeating it.",
+                key="floor.t.under_way",
+            ) from exc
 
     def plan(self) -> Plan:
         """The plan shown now."""
@@ -233,6 +287,9 @@ class TournamentControl:
                 "paused": d.paused,
                 "finished": d.finished.is_set(),
                 "players": len(d.players),
+                "entries_open": d.entries_open(),
+                "late_until": d.spec.late_until_level,
+                "max_entries": d.spec.max_entries,
             }
 
         return self._call(read)
@@ -252,3 +309,7 @@ class TournamentControl:
     def resume(self) -> None:
         """Resume the tournament."""
         self._call(lambda: self.director.resume())
+
+    def enter(self, player: str, reentry: bool) -> tuple[mtt.Seat[str], str]:
+        """A late registration or a re-entry: the seat drawn and the entry's name."""
+        return self._call(lambda: self.director.late_entry(player, reentry))

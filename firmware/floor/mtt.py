@@ -102,7 +102,9 @@ def draw_late_seat(room: Room[T], seats_per_table: int, rng: random.Random) -> S
     of the shortest tables (TDA-13 within the balance of TDA-25)."""
     open_tables = [t for t, s in room.items() if len(s) < seats_per_table]
     if not open_tables:
-        raise IllegalAction("Every table is full; open a new table for the late entries.")
+        raise IllegalAction(
+            "Every table is full; open a new table for the late entries.", key="floor.entry.full"
+        )
     fewest = min(len(room[t]) for t in open_tables)
     table = rng.choice([t for t in open_tables if len(room[t]) == fewest])
     empty = [s for s in range(1, seats_per_table + 1) if s not in room[table]]
@@ -392,18 +394,27 @@ class EntryRules:
         :param playing: The player's last entry is still in the tournament.
         """
         if self.late_until_level == 0:
-            raise IllegalAction("This tournament takes no entries after the start.")
+            raise IllegalAction(
+                "This tournament takes no entries after the start.", key="floor.entry.none"
+            )
         if level > self.late_until_level:
             raise IllegalAction(
                 f"Late registration and re-entry closed at the end of level "
-                f"{self.late_until_level}."
+                f"{self.late_until_level}.",
+                key="floor.entry.closed",
+                level=self.late_until_level,
             )
         if playing:
-            raise IllegalAction("A player re-enters only after his last entry is eliminated.")
+            raise IllegalAction(
+                "A player re-enters only after his last entry is eliminated.",
+                key="floor.entry.playing",
+            )
         if entries >= self.max_entries:
             raise IllegalAction(
                 f"This tournament takes at most {self.max_entries} entr"
-                f"{'y' if self.max_entries == 1 else 'ies'} per player."
+                f"{'y' if self.max_entries == 1 else 'ies'} per player.",
+                key="floor.entry.max_one" if self.max_entries == 1 else "floor.entry.max",
+                max=self.max_entries,
             )
 
 

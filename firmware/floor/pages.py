@@ -249,6 +249,8 @@ def tournament_section(
         else:
             parts.append(form("pause", csrf, lang, "", tr("floor.t.pause", lang), "t-pause"))
     parts.append("</p>")
+    if control["started"] and not control["finished"]:
+        parts.append(entries_card(lang, csrf, control))
     if plan is not None and plan.steps:
         items = "".join(f"<li>{e(line)}</li>" for line in plan_lines(plan, lang))
         parts.append(
@@ -259,6 +261,30 @@ def tournament_section(
     elif control["started"] and not control["finished"]:
         parts.append(f"<p id='plan-none'>{e(tr('floor.plan.balanced', lang))}</p>")
     return "".join(parts)
+
+
+def entries_card(lang: str, csrf: str, control: dict[str, Any]) -> str:
+    """Late registration and re-entry (FLOOR-LATE): whether the window is open, a name
+    and one button for each (the floor checks the window and the name)."""
+    if control.get("entries_open"):
+        status = tr("floor.entry.open", lang, level=control.get("late_until", 0))
+    else:
+        status = tr("floor.entry.closed_now", lang)
+    if int(control.get("max_entries", 1)) > 1:
+        status += " " + tr("floor.entry.per_player", lang, max=control["max_entries"])
+    buttons = "".join(
+        f"<button type='submit' name='kind' value='{kind}' id='entry-{kind}'>"
+        f"{e(tr(f'floor.entry.{kind}', lang))}</button> "
+        for kind in ("late", "reentry")
+    )
+    return (
+        f"<div class='card' id='entries'><h3>{e(tr('floor.entry.title', lang))}</h3>"
+        f"<p id='entries-status'>{e(status)}</p>"
+        f"<form method='post' action='/do/enter?lang={lang}'>"
+        f"<input type='hidden' name='csrf' value='{e(csrf)}'>"
+        f"<label>{e(tr('floor.wait.player', lang))} <input type='text' name='player' "
+        f"id='entry-player' maxlength='40'></label> {buttons}</form></div>"
+    )
 
 
 def confirm_page(lang: str, csrf: str, plan: Plan, token: str) -> str:
@@ -400,7 +426,7 @@ def dashboard_page(
     user: tuple[str, str],
     csrf: str,
     nonce: str,
-    flash: str,
+    flash: tuple[str, bool],
     control: dict[str, Any] | None,
     plan: Plan | None,
     refresh: int,
@@ -419,8 +445,9 @@ def dashboard_page(
         + f"<a href='/?lang={other}'>{e(tr('floor.web.language', other))}</a> "
         f"<a href='/clock?lang={lang}'>{e(tr('floor.clock.title', lang))}</a></div>"
     ]
-    if flash:
-        parts.append(f"<p class='ok' id='flash'>{e(flash)}</p>")
+    text, refused = flash
+    if text:
+        parts.append(f"<p class='{'alert' if refused else 'ok'}' id='flash'>{e(text)}</p>")
     parts.append(tournament_section(lang, csrf, control, plan))
     parts.append(tables_section(lang, tables))
     parts.append(calls_section(conninfo, lang, csrf))

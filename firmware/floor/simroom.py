@@ -174,7 +174,7 @@ class SimTable:
 
     def step(self) -> str:
         """The dealer's or a bot's next move: ``shuffle``, ``card``, ``bot``, ``showdown``,
-        ``wait`` (nobody to deal to, or dealing held) or ``none``."""
+        ``wait`` (nobody to deal to, dealing held, or a tournament break) or ``none``."""
         table, ctl = self.table, self.controller
         th = table.hand
         if th is None:
@@ -184,6 +184,15 @@ class SimTable:
                         ctl.apply(te.Rebuy(number, self.buy_in))
             live = [s for s in table.seating.seats.values() if s.stack > 0 and not s.sitting_out]
             if len(live) < 2 or not self.dealing.is_set() or self.hands_to_play == 0:
+                return "wait"
+            levels = table.levels
+            if (
+                levels is not None
+                and levels.started_at is not None
+                and levels.current(table.now).on_break
+            ):
+                # The dealer reads the clock: no shuffle the table would refuse (TDA-17),
+                # and no refusal alert for the floor every WAIT seconds of the break.
                 return "wait"
             self.deck = list(range(52))
             self.rng.shuffle(self.deck)

@@ -6,7 +6,8 @@ never slow the ingest. Pages (:mod:`firmware.floor.pages`):
 
 * ``/clock`` (public, for the room's TV): level, blinds and ante, time
   left, next level, next break, players left, average stack, payouts.
-* ``/`` (staff): tournament control, every table with its game, seats,
+* ``/`` (staff): tournament control (start, pause, resume, late registration
+  and re-entry), every table with its game, seats,
   free seats and devices in fault, floor calls and alerts to acknowledge,
   the waiting list; ``/hands`` and ``/hand`` browse every table's hands;
   ``/confirm`` is the one confirmation of a seat-move plan.
@@ -40,7 +41,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-from firmware.errors import PokerTableError
+from firmware.errors import IllegalAction, PokerTableError
 from firmware.floor import pages, webstore
 from firmware.floor.control import TournamentControl
 from firmware.i18n import tr
@@ -59,6 +60,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "pause": ("floor",),
     "resume": ("floor",),
     "apply": ("floor",),
+    "enter": ("floor",),
 }
 """Each dashboard action and the roles that may take it."""
 PAGES: dict[str, tuple[str, ...]] = {"/hands": ("floor",), "/hand": ("floor",)}
@@ -80,6 +82,9 @@ class Session:
     created: float = field(default_factory=time.monotonic)
     seen: float = field(default_factory=time.monotonic)
     flash: str = ""
+    """The sentence the next dashboard page shows: what the last action did, or why not."""
+    refused: bool = False
+    """The flash says why an action was refused (shown as an alert, not as done)."""
 
 
 class Refusal(Exception):
@@ -261,6 +266,7 @@ class FloorWeb:
                 state = self.control.state()
                 plan = self.control.plan()
             flash, session.flash = session.flash, ""
+            refused, session.refused = session.refused, False
             refresh = 0 if one.get("refresh") == "0" else 5
             body = pages.dashboard_page(
                 self.conninfo,
@@ -268,7 +274,7 @@ class FloorWeb:
                 (session.name, session.role),
                 session.csrf,
                 nonce,
-                flash,
+                (flash, refused),
                 state,
                 plan,
                 refresh,
@@ -329,17 +335,18 @@ class FloorWeb:
             raise Refusal(404, tr("floor.web.not_found", lang))
         self._allowed(session, action, lang)
         staff = (session.name, session.role)
+        refused = False
         try:
             done = self._do(action, form, staff, lang)
         except PokerTableError as exc:
-            done = pages.text_of(exc.key, exc.params, str(exc), lang)
+            done, refused = pages.text_of(exc.key, exc.params, str(exc), lang), True
         if action == "logout":
             with self._lock:
                 self.sessions.pop(token, None)
             self._send(request, 303, "", Location=f"/login?lang={lang}",
                        Set_Cookie="floor_session=; Max-Age=0; Path=/")  # fmt: skip
             return
-        session.flash = done
+        session.flash, session.refused = done, refused
         self._send(request, 303, "", Location=f"/?lang={lang}")
 
     def _do(self, action: str, form: dict[str, str], staff: tuple[str, str], lang: str) -> str:
@@ -406,6 +413,8 @@ class FloorWeb:
             control.pause()
         elif action == "resume":
             control.resume()
+        elif action == "enter":
+            return self._enter(control, form, staff, lang)
         else:
             plan = control.apply(form.get("token", ""))
             webstore.write(
@@ -414,3 +423,33 @@ class FloorWeb:
             return tr("floor.plan.applied", lang, steps=len(plan.steps))
         webstore.write(db, staff, action, "", "SELECT 1", ())
         return tr(f"floor.t.{action}_done", lang)
+
+    def _enter(
+        self,
+        control: TournamentControl,
+        form: dict[str, str],
+        staff: tuple[str, str],
+        lang: str,
+    ) -> str:
+        """A late registration or a re-entry (FLOOR-LATE); the sentence shown after it.
+
+        :raises IllegalAction: why the entry is refused (a catalog key: shown as one
+            sentence in the page's language).
+        """
+        player = " ".join(form.get("player", "").split())
+        kind = form.get("kind", "")
+        if kind not in ("late", "reentry"):
+            raise Refusal(400, tr("floor.web.bad_form", lang))
+        if not 0 < len(player) <= NAME_LIMIT:
+            raise IllegalAction(
+                f"Give the player's name (1 to {NAME_LIMIT} characters).",
+                key="floor.entry.bad_name",
+                limit=NAME_LIMIT,
+            )
+        seat, name = control.enter(player, kind == "reentry")
+        what = "re-entry" if kind == "reentry" else "late registration"
+        webstore.write(
+            self.conninfo, staff, "enter",
+            f"{what}: {name} at table {seat.table} seat {seat.seat}", "SELECT 1", (),
+        )  # fmt: skip
+        return tr(f"floor.entry.done_{kind}", lang, player=name, table=seat.table, seat=seat.seat)
