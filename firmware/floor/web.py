@@ -66,6 +66,14 @@ ACTIONS: dict[str, tuple[str, ...]] = {
 PAGES: dict[str, tuple[str, ...]] = {"/hands": ("floor",), "/hand": ("floor",)}
 """Staff pages not every role may read: the hands show every player's hole cards, which
 a technician may never see (docs/security.md)."""
+LOGIN_AT_ONCE = 2
+"""Logins checked at the same time: each costs one scrypt hash (about 16 MiB and
+tens of milliseconds), so an unauthenticated flood cannot take the floor's
+memory or cores; a login beyond them waits briefly, then is asked to try again."""
+LOGIN_WAIT_SECONDS = 5.0
+LOGIN_PER_ADDRESS = 10
+"""Failed logins after which an address must wait out :data:`LOGIN_WINDOW_SECONDS`."""
+LOGIN_WINDOW_SECONDS = 60.0
 IDLE_SECONDS = 30 * 60.0
 MAX_SECONDS = 12 * 3600.0
 MAX_FORM = 4096
@@ -119,6 +127,8 @@ class FloorWeb:
         self.sessions: dict[str, Session] = {}
         self.clock = time.monotonic
         self._lock = threading.Lock()
+        self._logins = threading.BoundedSemaphore(LOGIN_AT_ONCE)
+        self._tries: dict[str, list[float]] = {}
         web = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -292,14 +302,44 @@ class FloorWeb:
         form = parse_qs(data.decode(errors="replace"), keep_blank_values=True)
         return {k: v[0] for k, v in form.items()}
 
+    def _recent_failures(self, address: str, failed: bool = False) -> int:
+        """Failed logins from ``address`` in the last :data:`LOGIN_WINDOW_SECONDS`
+        (counting one more when ``failed``)."""
+        now = self.clock()
+        with self._lock:
+            if failed and len(self._tries) > 4096:  # forget addresses whose window passed
+                for key in [
+                    k for k, v in self._tries.items() if now - v[-1] > LOGIN_WINDOW_SECONDS
+                ]:
+                    del self._tries[key]
+            recent = [t for t in self._tries.get(address, []) if now - t < LOGIN_WINDOW_SECONDS]
+            if failed:
+                recent.append(now)
+            if recent:
+                self._tries[address] = recent
+            else:
+                self._tries.pop(address, None)
+            return len(recent)
+
     def _login(self, request: BaseHTTPRequestHandler, lang: str) -> None:
         form = self._form(request)
+        address = str(request.client_address[0])
+        if self._recent_failures(address) >= LOGIN_PER_ADDRESS:
+            text = tr("floor.web.login_rate", lang, seconds=round(LOGIN_WINDOW_SECONDS))
+            self._send(request, 429, pages.login_page(lang, text))
+            return
+        if not self._logins.acquire(timeout=LOGIN_WAIT_SECONDS):
+            self._send(request, 503, pages.login_page(lang, tr("floor.web.login_busy", lang)))
+            return
         try:
             account = self.staff.login(form.get("badge", ""), form.get("pin", ""))
         except AuthError as exc:
+            self._recent_failures(address, failed=True)
             text = pages.text_of(exc.key, exc.params, str(exc), lang)
             self._send(request, 403, pages.login_page(lang, text))
             return
+        finally:
+            self._logins.release()
         if account.role not in STAFF_ROLES:
             self._send(request, 403, pages.login_page(lang, tr("floor.web.role", lang)))
             return

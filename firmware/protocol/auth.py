@@ -107,6 +107,10 @@ class StaffAccount:
     pin_hash: bytes
 
 
+MAX_TRACKED = 4096
+"""Badges whose login attempts are kept before the idle ones are forgotten."""
+
+
 @dataclass
 class _Attempts:
     failures: int = 0
@@ -200,6 +204,13 @@ class StaffDirectory:
         """
         now = self.clock()
         with self._lock:
+            if len(self._attempts) > MAX_TRACKED and badge not in self._attempts:
+                # Each badge string tried gets an entry: forget the unlocked ones of badges
+                # no account has (their counts protect nobody), so that a flood of
+                # made-up badges cannot fill the memory.
+                for key, tried in list(self._attempts.items()):
+                    if key not in self._accounts and tried.locked_until <= now:
+                        del self._attempts[key]
             attempts = self._attempts.setdefault(badge, _Attempts())
             if attempts.locked_until > now:
                 left = attempts.locked_until - now
