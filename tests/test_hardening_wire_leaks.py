@@ -153,16 +153,27 @@ def test_every_frame_to_every_tls_client_shows_only_what_it_may_see(
     server.start()
     readers: dict[str, Reader] = {}
 
-    def pump_until(predicate: Callable[[], bool]) -> None:
-        """Be the controller's loop (this thread) until ``predicate()`` holds."""
-        for _ in range(int(GUARD / 0.01)):
+    def pump_until(predicate: Callable[[], bool], waiting_for: str = "") -> None:
+        """Be the controller's loop (this thread) until ``predicate()`` holds.
+
+        A guard against a hang, not a speed limit: it allows four times
+        :data:`GUARD` of wall time (eleven TLS clients beside the other xdist
+        worker on two loaded cores once took longer than one GUARD), and says
+        which clients were still waiting."""
+        deadline = time.monotonic() + 4 * GUARD
+        while time.monotonic() < deadline:
             controller.run_pending()
             if predicate():
                 return
             first = next(iter(readers.values()))
             with first.arrived:
                 first.arrived.wait(0.01)
-        raise AssertionError("the clients did not get their answers in time")
+        missing = [
+            name
+            for name, r in readers.items()
+            if waiting_for and not r.has(lambda m: m.get("lang") == waiting_for)
+        ]
+        raise AssertionError(f"the clients did not get their answers in time (waiting: {missing})")
 
     try:
         assert server.tcp_port is not None
@@ -215,7 +226,9 @@ def test_every_frame_to_every_tls_client_shows_only_what_it_may_see(
         # A barrier: every client asks for a view and gets it, so every frame is in.
         for reader in readers.values():
             reader.client.send({"type": "language", "lang": "es"})
-        pump_until(lambda: all(r.has(lambda m: m.get("lang") == "es") for r in readers.values()))
+        pump_until(
+            lambda: all(r.has(lambda m: m.get("lang") == "es") for r in readers.values()), "es"
+        )
         assert not controller.state.stops, controller.alerts[-3:]
     finally:
         for reader in readers.values():
