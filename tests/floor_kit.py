@@ -68,6 +68,12 @@ def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
 
+TOURNAMENT_LEVELS: list[dict[str, Any]] = [
+    {"small_blind": sb, "big_blind": 2 * sb, "minutes": 0.1} for sb in (10, 25, 50, 100, 200, 500)
+] + [{"small_blind": 2000, "big_blind": 4000, "minutes": 600}]
+"""Six 6-second levels, then one that lasts: a small tournament ends within the
+fast levels, and the last level keeps it from running out of structure."""
+
 CHROMIUM = "/usr/bin/chromium"
 DRIVER = "/usr/bin/chromedriver"
 

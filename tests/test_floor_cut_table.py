@@ -34,13 +34,11 @@ from firmware.floor.servers import NatsServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import SimTable
 from firmware.service.floorlink import FloorConfig
-from tests.floor_kit import run
+from tests.floor_kit import TOURNAMENT_LEVELS, run
 
 pytestmark = [pytest.mark.xdist_group("floor"), pytest.mark.slow]
 
-LEVELS: list[dict[str, Any]] = [
-    {"small_blind": sb, "big_blind": 2 * sb, "minutes": 0.1} for sb in (10, 25, 50, 100, 200, 500)
-] + [{"small_blind": 2000, "big_blind": 4000, "minutes": 600}]
+LEVELS = TOURNAMENT_LEVELS
 
 PLAYERS = 10
 CHIPS = 1000

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import signal
 from pathlib import Path
-from typing import Any
 
 import psycopg
 import pytest
@@ -23,14 +22,12 @@ import pytest
 from firmware.floor.servers import NatsServer
 from firmware.floor.simroom import SimTable
 from firmware.service.floorlink import FloorConfig
-from tests.floor_kit import wait_until
+from tests.floor_kit import TOURNAMENT_LEVELS, wait_until
 from tests.test_floor_standby import FloorProcess
 
 pytestmark = [pytest.mark.xdist_group("floor"), pytest.mark.slow]
 
-LEVELS: list[dict[str, Any]] = [
-    {"small_blind": sb, "big_blind": 2 * sb, "minutes": 0.1} for sb in (10, 25, 50, 100, 200, 500)
-] + [{"small_blind": 2000, "big_blind": 4000, "minutes": 600}]
+LEVELS = TOURNAMENT_LEVELS
 
 PLAYERS = 13
 CHIPS = 1000
