@@ -70,6 +70,18 @@ async def stored_all(conninfo: str, total: int, ingest: asyncio.Task[None]) -> N
         await asyncio.sleep(0.2)
 
 
+async def drain(
+    floor: Floor, conninfo: str, total: int, ingest: asyncio.Task[None]
+) -> tuple[dict[str, tuple[int, int]], dict[str, int]]:
+    """Wait for ``total`` records in the store, stop and close the floor, and return
+    the stored records and hands per table (:func:`_rows`)."""
+    await stored_all(conninfo, total, ingest)
+    floor.stopping.set()
+    await ingest
+    await floor.close()
+    return await _rows(conninfo)
+
+
 def exactly_once(
     reports: dict[str, dict[str, Any]],
     events: dict[str, tuple[int, int]],
@@ -138,11 +150,7 @@ async def _measure(
     if not args.capacity:
         reports = room.stop_tables(children)
         total = sum(r["records"] for r in reports.values())
-    await stored_all(pg.conninfo, total, ingest)
-    floor.stopping.set()
-    await ingest
-    await floor.close()
-    events, hands = await _rows(pg.conninfo)
+    events, hands = await drain(floor, pg.conninfo, total, ingest)
     async with await psycopg.AsyncConnection.connect(pg.conninfo) as conn:
         cur = await conn.execute(
             "SELECT pg_total_relation_size('events'), "

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import floor_room as room
 import psycopg
-from bench_floor import _rows, exactly_once, stored_all
+from bench_floor import drain, exactly_once
 
 from firmware.floor.director import Director, TournamentSpec
 from firmware.floor.servers import NatsServer, PostgresServer
@@ -112,11 +112,7 @@ async def _play(
     running.cancel()
     reports = room.stop_tables(children)
     total = sum(r["records"] for r in reports.values())
-    await stored_all(pg.conninfo, total, ingest)
-    floor.stopping.set()
-    await ingest
-    await floor.close()
-    events, hands = await _rows(pg.conninfo)
+    events, hands = await drain(floor, pg.conninfo, total, ingest)
     async with await psycopg.AsyncConnection.connect(pg.conninfo) as conn:
         cur = await conn.execute(
             "SELECT coalesce(place, 0), coalesce(prize, 0) FROM registrations ORDER BY 1"
