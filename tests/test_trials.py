@@ -15,6 +15,8 @@ from firmware.errors import IllegalAction
 from firmware.service.controller import Controller
 from firmware.service.registry import TagRegistry
 from firmware.table import events as te
+from firmware.table.dealing import TableHand
+from firmware.table.report import hand_record
 from firmware.table.table import Table
 from hal_sim.table_soak import Soak
 
@@ -49,6 +51,18 @@ class ControlledSoak(Soak):
         )
         self.in_step = 0
         self.refused = 0
+        self.records_taken = 0
+        """Hands whose record the table took from the trial instead of building it."""
+        self.table.hand_listeners.append(self._check_record)
+
+    def _check_record(self, record: dict[str, Any], th: TableHand) -> None:
+        """The table's record of a hand is the one built from the hand itself."""
+        fresh = hand_record(record["hand"], th)
+        fresh["started_at"], fresh["finished_at"] = record["started_at"], record["finished_at"]
+        assert record == fresh
+        controller = self.controller
+        if controller is not None and record is controller.trials.record:
+            self.records_taken += 1
 
     def _apply(self, event: te.TableEvent) -> bool:
         controller = self.controller
@@ -85,6 +99,33 @@ def test_the_twin_stays_the_table_through_hands_with_incidents_and_refusals(seed
     for _ in range(15):
         soak.play_hand()
     assert soak.in_step > 300 and soak.refused > 0
+    # The hand records the trials built were taken, not built again (issue 15).
+    assert soak.records_taken >= 10
+
+
+def test_a_hand_record_that_does_not_match_the_hand_is_not_taken() -> None:
+    soak = ControlledSoak(8)
+    controller = soak.controller
+    assert controller is not None
+    trial = controller.trials.trial
+    forged: list[dict[str, Any]] = []
+
+    def forging(table: Table, events: list[te.TableEvent]) -> None:
+        trial(table, events)
+        record = controller.trials.record
+        if record is not None:  # the trial finished a hand: lend a wrong record instead
+            stacks = dict(record["finishing_stacks"])
+            first = next(iter(stacks))
+            stacks[first] += 1
+            controller.trials.record = {**record, "finishing_stacks": stacks}
+            forged.append(controller.trials.record)
+
+    controller.trials.trial = forging  # type: ignore[method-assign]
+    for _ in range(3):
+        soak.play_hand()
+    assert len(forged) >= 3 and soak.table.records
+    assert all(r is not f for r in soak.table.records for f in forged)
+    assert soak.records_taken == 0 and soak.table.record_ready is None
 
 
 def test_a_table_changed_behind_the_controller_is_copied_again() -> None:

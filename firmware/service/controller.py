@@ -427,6 +427,7 @@ class Controller(Stops, TechnicianMode):
         # Tried first on the table's twin (safety.Trials), exactly as the table will take
         # them: only an event the table accepts reaches the journal.
         self.trials.trial(self.table, [event] if caught_up is None else [caught_up, event])
+        self.table.record_ready = self.trials.record  # a hand the trial finished
         try:
             if self.journal is not None:
                 try:
@@ -450,6 +451,8 @@ class Controller(Stops, TechnicianMode):
         except BaseException:
             self.trials.drop()
             raise
+        finally:
+            self.table.record_ready = None
         self.trials.taken(self.table)
 
     def journal_damaged(self, problem: str) -> None:

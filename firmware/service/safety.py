@@ -100,6 +100,9 @@ class Trials:
         self._twin: Table | None = None
         self._of: Table | None = None
         self._mark: tuple[int, int, int] | None = None
+        self.record: dict[str, Any] | None = None
+        """The record of a hand the last trial finished (the table takes it, read only,
+        instead of replaying the hand again: :attr:`Table.record_ready`)."""
 
     @staticmethod
     def _where(table: Table) -> tuple[int, int, int]:
@@ -120,11 +123,15 @@ class Trials:
             twin = trial_copy(table)
         twin.advance_clock(table.now)
         self._twin = None  # until the table has taken the same events
+        self.record = None
+        newest = twin.records[-1] if twin.records else None
         for event in events:
             try:
                 twin.apply(event)
             except Exception as exc:
                 raise _refusal(event, exc) from exc
+        if twin.records and twin.records[-1] is not newest:
+            self.record = twin.records[-1]
         self._twin, self._of = twin, table
 
     def taken(self, table: Table) -> None:
@@ -134,6 +141,7 @@ class Trials:
     def drop(self) -> None:
         """Forget the twin (the table did not take what was tried)."""
         self._twin = None
+        self.record = None
 
 
 def _alike_between_hands(twin: Table, table: Table) -> bool:

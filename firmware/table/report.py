@@ -120,3 +120,28 @@ def hand_record(number: int, th: TableHand) -> dict[str, Any]:
             str(x): c for x, c in zip(seats, hand.result.finishing_stacks, strict=True)
         },
     }
+
+
+def same_record(
+    ready: dict[str, Any] | None, number: int, th: TableHand, started_at: float, now: float
+) -> dict[str, Any] | None:
+    """``ready`` if it is the record of the hand ``th`` finishing now, else ``None``.
+
+    The controller tries each event on a twin of the table first; when that trial
+    finished a hand, its record (read only, as every record) is the one the table
+    would build from the same events, so the table takes it instead of replaying the
+    hand a second time (issue 15). Checked: number, start and end times, seats and
+    finishing stacks.
+    """
+    result = th.hand.result
+    if ready is None or result is None:
+        return None
+    if (
+        ready["hand"] != number
+        or ready["started_at"] != started_at
+        or ready["finished_at"] != now
+        or ready["seats"] != list(th.plan.seats)
+        or list(ready["finishing_stacks"].values()) != list(result.finishing_stacks)
+    ):
+        return None
+    return ready

@@ -23,7 +23,7 @@ from firmware.table import events as te
 from firmware.table.chiprace import ChipRaceResult, chip_race
 from firmware.table.dealing import TableHand
 from firmware.table.options import TableConfig
-from firmware.table.report import hand_record
+from firmware.table.report import hand_record, same_record
 from firmware.table.seating import HandPlan, Seating
 from firmware.table.seating_floor import ButtonDrawResult, FloorCalls, button_draw
 from firmware.table.snapshot import DeckState, restore_state
@@ -100,6 +100,10 @@ class Table:
         """Called with each finished hand's record and its TableHand."""
         self._seats_before: Any = None
         self._next_button_before: int | None = None
+        self.record_ready: dict[str, Any] | None = None
+        """A finished hand's record already made from the same events (the controller's
+        trial on its twin of the table, issue 15): taken instead of building it again
+        when it is this hand's, then forgotten either way."""
 
     # ------------------------------------------------------------ apply
 
@@ -357,9 +361,12 @@ class Table:
         else:
             self.seating.finish_hand(hand.plan, hand.hand.result.finishing_stacks)
         self.deck.needs_repair.extend(hand.s.marked)
-        record = hand_record(self.hand_number, hand)
-        record["started_at"] = self.hand_started_at
-        record["finished_at"] = self.now
+        ready, self.record_ready = self.record_ready, None
+        record = same_record(ready, self.hand_number, hand, self.hand_started_at, self.now)
+        if record is None:
+            record = hand_record(self.hand_number, hand)
+            record["started_at"] = self.hand_started_at
+            record["finished_at"] = self.now
         self.records.append(record)
         del self.records[: -self.KEEP_RECORDS]
         self.hand = None
