@@ -98,6 +98,8 @@ class Path:
         collect_between_hands(self.ctl)  # as serve does
         self.dealer = Dealer(self, rng)  # type: ignore[arg-type]
         self.packer = ViewPacker()  # as the server: one per controller loop
+        self.share = ViewShare()
+        """The share of the latest change (the encoder uses it as the server does)."""
         self.out, self.sink = socket.socketpair()
         threading.Thread(target=self._drain, daemon=True).start()
         self.controller: list[Sample] = []
@@ -120,7 +122,7 @@ class Path:
 
     def views(self) -> list[View]:
         """Every audience's view, as the server computes them after a change."""
-        share = ViewShare()  # as the server: one share per change
+        share = self.share = ViewShare()  # as the server: one share per change
         out = [seat_view(self.table, s, "en", self.ctl, share) for s in range(1, SEATS + 1)]
         console = console_view(self.table, "en", self.ctl, share)
         console["staff"] = None
@@ -128,7 +130,7 @@ class Path:
 
     def encode(self, views: list[View]) -> list[bytes]:
         """Every view encoded, as the server does on the controller's loop thread."""
-        return [self.packer.encode(view) for view in views]
+        return [self.packer.encode(view, self.share) for view in views]
 
     def send(self, encoded: list[bytes]) -> None:
         """Send every view (the server thread's part); keep each seat's bytes for its screen."""

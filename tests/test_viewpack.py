@@ -29,6 +29,8 @@ class PackedSoak(Soak):
         super().__init__("casino-cash", seed, incident_rate=0.3)
         self.controller = Controller(self.table, {}, TagRegistry(":memory:"))
         self.packer = ViewPacker()
+        self.plain = ViewPacker()
+        """Without the change's share."""
         self.compared = 0
         self.recalled = 0
 
@@ -40,7 +42,8 @@ class PackedSoak(Soak):
             views = [seat_view(self.table, s, "es", self.controller, share) for s in seats]
             views.append(console_view(self.table, "en", self.controller, share))
             for view in views:
-                assert self.packer.encode(view) == encode(view)
+                assert self.packer.encode(view, share) == encode(view)
+                assert self.plain.encode(view) == encode(view)
                 self.recalled += len(view["recall"])
             self.compared += len(views)
         return applied

@@ -121,7 +121,7 @@ class ViewFeed:
             if view is None:
                 return
             try:
-                data = self._packer.encode(view)
+                data = self._packer.encode(view, share)
             except FrameError as exc:
                 log.error("The %s view for client %s cannot be sent: %s", audience, client.id, exc)
                 data = None

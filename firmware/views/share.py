@@ -19,6 +19,9 @@ class ViewShare:
 
     def __init__(self) -> None:
         self._parts: dict[tuple[Any, ...], Any] = {}
+        self.packed: dict[int, tuple[object, bytes]] = {}
+        """The encoder's bytes of the lists and maps these views hold in common, by
+        identity, for this change only (:class:`~firmware.protocol.viewpack.ViewPacker`)."""
 
     def get(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
         """The part named ``key``, made by ``make()`` the first time."""
