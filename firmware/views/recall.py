@@ -148,7 +148,11 @@ def _cached_entry(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
 
 _RECALL_LISTS: dict[tuple[int, int | None], tuple[Any, ...]] = {}
 """Each viewer's last recall, by records list and viewer: (records list, newest record,
-player at the seat, the recall), kept while no hand ends and nobody sits down."""
+player at the seat, the recall, the records it shows), kept while no hand ends and
+nobody sits down; when one hand ended since, the next is made from it."""
+
+WINDOW = RECALL_HANDS * 5
+"""How many of the latest records a seat's recall looks through for its player's hands."""
 
 
 def recall(table: Table, viewer: int | None) -> list[dict[str, Any]]:
@@ -166,20 +170,56 @@ def recall(table: Table, viewer: int | None) -> list[dict[str, Any]]:
         player = seat.player if seat is not None else None
     key = (id(records), viewer)
     hit = _RECALL_LISTS.get(key)
-    if hit is not None and hit[0] is records and hit[1] is newest and hit[2] == player:
-        kept: list[dict[str, Any]] = hit[3]
-        return kept
-    if viewer is not None:
-        # Only the hands of the player sitting there now, never a previous occupant's.
-        mine = [
-            r
-            for r in records[-(RECALL_HANDS * 5) :]
-            if viewer in r["seats"] and r["players"].get(str(viewer)) == player
-        ]
-        made = [_cached_entry(r, viewer) for r in mine[-RECALL_HANDS:]]
+    picked: list[dict[str, Any]]
+    if hit is not None and hit[0] is records and hit[2] == player:
+        if hit[1] is newest:
+            kept: list[dict[str, Any]] = hit[3]
+            return kept
+        picked = _one_more(records, viewer, player, hit[1], hit[4])
     else:
-        made = [_cached_entry(r, None) for r in records[-RECALL_HANDS:]]
+        picked = _picked(records, viewer, player)
+    made = [_cached_entry(r, viewer) for r in picked]
     if len(_RECALL_LISTS) > 256:
         _RECALL_LISTS.clear()
-    _RECALL_LISTS[key] = (records, newest, player, made)
+    _RECALL_LISTS[key] = (records, newest, player, made, picked)
     return made
+
+
+def _mine(record: dict[str, Any], viewer: int, player: str | None) -> bool:
+    """Whether ``record`` is a hand the player now at seat ``viewer`` played there."""
+    return viewer in record["seats"] and record["players"].get(str(viewer)) == player
+
+
+def _picked(
+    records: list[dict[str, Any]], viewer: int | None, player: str | None
+) -> list[dict[str, Any]]:
+    """The records ``viewer``'s recall shows, looked for in the latest ones."""
+    if viewer is None:
+        return records[-RECALL_HANDS:]
+    # Only the hands of the player sitting there now, never a previous occupant's.
+    mine = [r for r in records[-WINDOW:] if _mine(r, viewer, player)]
+    return mine[-RECALL_HANDS:]
+
+
+def _one_more(
+    records: list[dict[str, Any]],
+    viewer: int | None,
+    player: str | None,
+    before: dict[str, Any] | None,
+    picked: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """The records shown, from those shown before the newest hand ended (the same as
+    :func:`_picked` gives, without looking through the window again): the newest if
+    it is the viewer's, less the record the window left behind."""
+    if len(records) < 2 or records[-2] is not before:
+        return _picked(records, viewer, player)  # more than one hand, or a restored table
+    newest = records[-1]
+    if viewer is None:
+        return [*picked, newest][-RECALL_HANDS:]
+    out = picked
+    window = records[-WINDOW:]
+    while out and all(r is not out[0] for r in reversed(window)):
+        out = out[1:]  # the oldest shown is now outside the window (or trimmed away)
+    if _mine(newest, viewer, player):
+        out = [*out, newest][-RECALL_HANDS:]
+    return out
