@@ -37,7 +37,7 @@ def test_the_recall_after_each_hand_is_the_recall_made_afresh(
     keep = rng.choice([WINDOW - 1, WINDOW, WINDOW + 1, 3 * WINDOW])  # the table's trim
     players = {seat: f"P{seat}" for seat in range(1, 10)}
     seats = {n: SimpleNamespace(player=name) for n, name in players.items()}
-    table = SimpleNamespace(records=[], seating=SimpleNamespace(seats=seats))
+    table: Any = SimpleNamespace(records=[], seating=SimpleNamespace(seats=seats))
     incremental = 0
     for number in range(1, 400):
         if rng.random() < 0.05:  # a player leaves, another sits down
@@ -60,7 +60,7 @@ def test_the_recall_after_each_hand_is_the_recall_made_afresh(
             hit = recall_module._RECALL_LISTS.get((id(table.records), viewer))
             if hit is not None and hit[2] == player and hit[1] is table.records[-2]:
                 incremental += 1
-            shown = recall(table, viewer)  # type: ignore[arg-type]
+            shown = recall(table, viewer)
             assert shown == fresh(table.records, viewer, player), (number, viewer)
             assert recall(table, viewer) is shown  # unchanged until the next hand
     assert incremental > 3000  # most recalls were made from the one before
