@@ -20,8 +20,10 @@ event is timed in parts:
   800x480) given each recorded view of seat 1 in turn, ``set_view`` + ``draw``;
 * **tap -> that screen redrawn**: a tap (pygame button down and up) on the
   screen whose turn it is, its ``act`` message turned into the table event as
-  the server does, controller + every view + encode + head, the actor's bytes
-  decoded, ``set_view`` + ``draw`` of that screen. No socket between the screen
+  the server does, controller + every view + encode + send, the actor's bytes
+  decoded, ``set_view`` + ``draw`` of that screen (the signed head is synced
+  after it, as serve syncs it once the views are handed to its server thread:
+  ``Controller.dispatch``). No socket between the screen
   and the table here; ``bench/bench_ui_latency.py`` measures the whole path
   through real sockets.
 
@@ -138,14 +140,22 @@ class Path:
             self.out.sendall(data)
             self.latest[number] = data
 
-    def apply(self, event: te.TableEvent) -> bool:
-        """The controller's part, the encoding and the sending of one event, each timed."""
+    def apply(self, event: te.TableEvent, then: Callable[[], None] | None = None) -> bool:
+        """The controller's part, the encoding and the sending of one event, each timed.
+
+        :param then: Called once the views are sent, before the journal's signed head is
+            synced: serve hands the views to its server thread, then syncs the head
+            (``Controller.dispatch``), so a screen redraws while the head is written.
+        """
 
         def control() -> tuple[bool, list[View]]:
             return self.ctl.apply(event), self.views()
 
         (ok, views), spent = timed(control)
         encoded, encoding = timed(lambda: self.encode(views))
+        sent = timed(lambda: self.send(encoded))[1]
+        if then is not None:
+            then()
         head = timed(self.journal.sync_head)[1]  # Controller.journal_sync, after the views
         self.controller.append(spent)
         self.loop_thread.append((spent[0] + encoding[0], spent[1] + encoding[1]))
@@ -153,7 +163,6 @@ class Path:
         self.loop_all.append((spent[0] + encoding[0] + head[0], spent[1] + encoding[1] + head[1]))
         if self.table.hand is None:  # the loop's next turn: the collection after a hand
             self.between.append(timed(self.ctl.run_pending)[1])
-        sent = timed(lambda: self.send(encoded))[1]
         self.sending.append((encoding[0] + sent[0], encoding[1] + sent[1]))
         self.seat1_views.append(self.latest[1])
         return bool(ok)
@@ -194,16 +203,19 @@ def run(events: int, seed: int) -> dict[str, list[Sample]]:
             passive = "check" if legal.get("check") else "call"
             button = "fold" if legal.get("fold") and rng.random() < 0.25 else passive
 
-            def tapped(screen: Screen = screen, button: str = button, seat: int = seat) -> None:
-                out = tap(screen, button)
-                if len(out) != 1 or out[0]["type"] != "act":
-                    raise RuntimeError(f"The tap on {button!r} produced {out}.")
-                message = out[0]
-                path.apply(te.Act(seat, message["action"], int(message.get("amount", 0))))
+            start = (time.perf_counter(), time.thread_time())
+
+            def redrawn(screen: Screen = screen, seat: int = seat, start: Sample = start) -> None:
                 screen.set_view(decode_body(path.latest[seat][HEADER.size :]))
                 screen.draw()
+                taps.append((time.perf_counter() - start[0], time.thread_time() - start[1]))
 
-            taps.append(timed(tapped)[1])
+            out = tap(screen, button)
+            if len(out) != 1 or out[0]["type"] != "act":
+                raise RuntimeError(f"The tap on {button!r} produced {out}.")
+            message = out[0]
+            act = te.Act(seat, message["action"], int(message.get("amount", 0)))
+            path.apply(act, then=redrawn)
         redraws: list[Sample] = []
         recorded = [decode_body(data[HEADER.size :]) for data in path.seat1_views]
         seat1 = make_screen(recorded[0], pygame.Surface((800, 480)))
