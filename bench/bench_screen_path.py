@@ -178,12 +178,12 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[max(0, round(q * len(ordered)) - 1)]
 
 
-def run(events: int, seed: int) -> dict[str, list[Sample]]:
+def run(events: int, seed: int, where: str | None = None) -> dict[str, list[Sample]]:
     """Play until ``events`` table events were applied; return the samples of each part."""
     rng = random.Random(seed)
     pygame.init()
     pygame.display.set_mode((1, 1))
-    directory = tempfile.mkdtemp(prefix="pokertable-bench-")
+    directory = tempfile.mkdtemp(prefix="pokertable-bench-", dir=where)
     path = Path(os.path.join(directory, "journal.db"), rng)
     screens: dict[int, Screen] = {}
     taps: list[Sample] = []
@@ -247,6 +247,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--events", type=int, default=3000, help="table events to apply (3000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--busy", action="store_true", help="saturate CPU 1 during the run")
+    parser.add_argument(
+        "--dir",
+        default=None,
+        help="folder for the journal (default: the temporary folder; /dev/shm shows the "
+        "path without the disk's syncs)",
+    )
     args = parser.parse_args(argv)
     os.sched_setaffinity(0, {0})
     busy = None
@@ -254,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
         spin = "import os; os.sched_setaffinity(0, {1})\nwhile True: pass"
         busy = subprocess.Popen([sys.executable, "-c", spin])
     try:
-        parts = run(args.events, args.seed)
+        parts = run(args.events, args.seed, args.dir)
     finally:
         if busy is not None:
             busy.kill()
@@ -262,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0]
     print(
         f"{SEATS} seats + console (10 clients), CPU 0, other core "
-        f"{'saturated' if args.busy else 'not loaded by this bench'}, load average {load:.1f}"
+        f"{'saturated' if args.busy else 'not loaded by this bench'}, load average {load:.1f}, "
+        f"journal in {args.dir or tempfile.gettempdir()}"
     )
     print(f"{'part':56s} {'n':>6s}  {'wall p50/p99/max ms':>22s}  {'CPU p50/p99/max ms':>20s}")
     for name, samples in parts.items():
