@@ -203,18 +203,22 @@ def _table(
     viewer: int | None,
     controller: Controller | None = None,
     share: ViewShare | None = None,
+    visible: bool = True,
 ) -> tuple[dict[str, Any], set[str]]:
     """The ``table`` part of a view and the set of cards its audience may see.
 
     With a ``share``, the part everyone may see is computed once and each
-    seat's view differs only by the viewer's own row. Every part returned has
-    its own ``pots`` (a seat's view takes the amounts out of them, TDA-34).
+    seat's view differs only by the viewer's own row; its lists and maps are
+    shared by the views of the change, read only (:func:`hide_pot` replaces the
+    pots it hides, TDA-34).
+
+    :param visible: Whether the caller uses the set of cards (a seat's own hole
+        cards added to the public ones); without it the public set is returned.
     """
     if share is None:
         return _table_now(table, lang, viewer, controller)
     base, public = share.get(("table", lang), lambda: _table_now(table, lang, None, controller))
     part = dict(base)
-    part["pots"] = [dict(pot) for pot in base["pots"]]
     th = table.hand
     if viewer is None or th is None or viewer not in th.plan.seats:
         return part, public
@@ -223,7 +227,10 @@ def _table(
     for index, row in enumerate(rows):
         if row["seat"] == viewer:
             rows[index] = {**row, "cards": _names(held)}
+            break
     part["seats"] = rows
+    if not visible:
+        return part, public
     return part, public | {format_card(c) for c in held if c is not None}
 
 
@@ -372,7 +379,7 @@ def seat_view(
 
     :param share: What this change's views have in common (:class:`ViewShare`).
     """
-    part, _ = _table(table, lang, seat, controller, share)
+    part, _ = _table(table, lang, seat, controller, share, visible=False)
     share = share or ViewShare()
     view = {
         "type": "view",
@@ -387,7 +394,7 @@ def seat_view(
         "own_hand": _own_hand(table, seat, lang),
         "distribution": share.get(("distribution", lang), lambda: _distribution(table, lang)),
     }
-    add_game_parts(view, table, controller, console=False)
+    add_game_parts(view, table, controller, console=False, share=share)
     hide_pot(view)
     return view
 
@@ -536,7 +543,7 @@ def console_view(
         },
         "devices": devices(controller, lang),
     }
-    add_game_parts(view, table, controller, console=True)
+    add_game_parts(view, table, controller, console=True, share=share)
     return view
 
 

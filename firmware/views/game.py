@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware.engine.hand import Phase
 from firmware.table.table import Table
+from firmware.views.share import ViewShare
 
 if TYPE_CHECKING:
     from firmware.service.controller import Controller
@@ -89,12 +90,24 @@ def player_cards_view(controller: Controller | None) -> list[dict[str, Any]]:
 
 
 def add_game_parts(
-    view: dict[str, Any], table: Table, controller: Controller | None, console: bool
+    view: dict[str, Any],
+    table: Table,
+    controller: Controller | None,
+    console: bool,
+    share: ViewShare | None = None,
 ) -> None:
-    """Add this module's parts to a seat's or the console's ``view`` (in place)."""
+    """Add this module's parts to a seat's or the console's ``view`` (in place).
+
+    :param share: What the views of this change have in common: the timer and the
+        button draw are the same in every one (computed once, read only).
+    """
     part = view["table"]
-    part["timer"] = timer_view(table)
-    part["button_draw"] = button_draw_view(table)
+    if share is None:
+        part["timer"] = timer_view(table)
+        part["button_draw"] = button_draw_view(table)
+    else:
+        part["timer"] = share.get(("timer",), lambda: timer_view(table))
+        part["button_draw"] = share.get(("button_draw",), lambda: button_draw_view(table))
     if console:
         view["console"]["floor_calls"] = floor_calls_view(table)
         view["console"]["player_cards"] = player_cards_view(controller)

@@ -58,8 +58,8 @@ def hide_pot(view: dict[str, Any]) -> None:
     if part.get("pot_shown", True):
         return
     part["pot_total"] = None
-    for pot in part["pots"]:
-        pot["amount"] = None
+    # The pots are shared by the views of one change (read only): this view gets copies.
+    part["pots"] = [{**pot, "amount": None} for pot in part["pots"]]
     legal = view.get("legal")
     if legal:
         for key in ("half_pot", "pot"):
