@@ -15,7 +15,7 @@ import sys
 import threading
 from typing import Any
 
-from firmware.i18n import CATALOG, language_of, tr
+from firmware.i18n import CATALOG, argv_language, language_of, tr
 from firmware.protocol.client import ClientClosed, TableClient
 
 
@@ -134,34 +134,38 @@ def main_screen(argv: list[str] | None = None) -> int:
     """
     import argparse
 
-    parser = argparse.ArgumentParser(prog="pokertable screen", description=__doc__)
+    said = argv_language(sys.argv[1:] if argv is None else argv)  # the help's language
+    parser = argparse.ArgumentParser(
+        prog="pokertable screen", description=tr("cli.help.screen.about", said)
+    )
     who = parser.add_mutually_exclusive_group(required=True)
-    who.add_argument("--seat", type=int)
-    who.add_argument("--console", action="store_true")
-    parser.add_argument("--config", default="/etc/pokertable/table.toml")
-    parser.add_argument("--socket", help="the controller's Unix socket (default from [server])")
-    parser.add_argument("--secret", help="this terminal's secret (default from [terminals])")
+    who.add_argument("--seat", type=int, help=tr("cli.help.screen.seat", said))
+    who.add_argument("--console", action="store_true", help=tr("cli.help.screen.console", said))
+    parser.add_argument(
+        "--config",
+        default="/etc/pokertable/table.toml",
+        metavar=tr("cli.help.metavar.file", said),
+        help=tr("cli.help.config", said),
+    )
+    parser.add_argument("--socket", help=tr("cli.help.screen.socket", said))
+    parser.add_argument("--secret", help=tr("cli.help.screen.secret", said))
     parser.add_argument(
         "--secret-file",
-        help="a file holding this terminal's secret (default: the systemd credential 'secret')",
+        metavar=tr("cli.help.metavar.file", said),
+        help=tr("cli.help.screen.secret_file", said),
     )
-    parser.add_argument("--host", help="the controller's address, for a screen on its own board")
-    parser.add_argument("--port", type=int, default=7700, help="the controller's TLS port")
-    parser.add_argument("--cert", help="this terminal's certificate (PEM), with --host")
-    parser.add_argument("--key", help="this terminal's private key (PEM), with --host")
-    parser.add_argument("--ca", help="the authority that signed the controller's certificate")
+    parser.add_argument("--host", help=tr("cli.help.screen.host", said))
+    parser.add_argument("--port", type=int, default=7700, help=tr("cli.help.screen.port", said))
+    parser.add_argument("--cert", help=tr("cli.help.screen.cert", said))
+    parser.add_argument("--key", help=tr("cli.help.screen.key", said))
+    parser.add_argument("--ca", help=tr("cli.help.screen.ca", said))
+    parser.add_argument("--lang", choices=("es", "en"), help=tr("cli.help.screen.lang", said))
+    parser.add_argument("--size", default="800x480", help=tr("cli.help.screen.size", said))
     parser.add_argument(
-        "--lang",
-        choices=("es", "en"),
-        help="the screen's language (default es); this command's sentences follow it, "
-        "else the locale",
+        "--fullscreen", action="store_true", help=tr("cli.help.screen.fullscreen", said)
     )
-    parser.add_argument("--size", default="800x480")
-    parser.add_argument("--fullscreen", action="store_true")
     parser.add_argument(
-        "--hold-to-peek",
-        action="store_true",
-        help="a seat's own cards stay face down until the player holds a finger on them",
+        "--hold-to-peek", action="store_true", help=tr("cli.help.screen.hold_to_peek", said)
     )
     args = parser.parse_args(argv)
     lang = language_of(args.lang)

@@ -13,30 +13,30 @@ from __future__ import annotations
 import argparse
 import os
 
+from firmware.cli.helptext import argv_lang, lang_option, name_commands
 from firmware.cli.lang import cli_lang, fail, fail_with, say
 from firmware.service.journal import Journal, JournalError, read_key, salvage
 
 
 def main_audit(argv: list[str] | None = None) -> int:
     """``pokertable audit verify DB [--key FILE]`` / ``pokertable audit salvage DB NEW``."""
+    lang = argv_lang(argv)
     parser = argparse.ArgumentParser(
-        prog="pokertable audit",
-        description="Check a table journal's chain of hashes and signed head, or salvage its "
-        "valid records.",
+        prog="pokertable audit", description=say("cli.help.audit.about", lang)
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser("verify", help="check that no record was edited, added or removed")
-    check.add_argument("journal")
-    check.add_argument(
-        "--key",
-        help="the controller's journal key (default: journal.key beside the journal, if "
-        "readable); without it only the chain is checked",
+    check = sub.add_parser("verify", help=say("cli.help.audit.verify", lang))
+    file = say("cli.help.metavar.file", lang)
+    check.add_argument("journal", metavar=file, help=say("cli.help.audit.journal", lang))
+    check.add_argument("--key", metavar=file, help=say("cli.help.audit.key", lang))
+    rescue = sub.add_parser("salvage", help=say("cli.help.audit.salvage", lang))
+    rescue.add_argument("journal", metavar=file, help=say("cli.help.audit.journal", lang))
+    rescue.add_argument(
+        "new", metavar=say("cli.help.metavar.new", lang), help=say("cli.help.audit.new", lang)
     )
-    rescue = sub.add_parser("salvage", help="copy the valid records into a new journal")
-    rescue.add_argument("journal")
-    rescue.add_argument("new")
     for each in (check, rescue):
-        each.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
+        lang_option(each, lang)
+    name_commands(sub)
     args = parser.parse_args(argv)
     lang = cli_lang(args.lang)
     if not os.path.isfile(args.journal):  # never created here

@@ -29,6 +29,7 @@ from firmware.cli.config import (
     terminal_secrets,
     tournament_schedule,
 )
+from firmware.cli.helptext import argv_lang, lang_option, name_commands
 from firmware.cli.lang import cli_lang, fail, fail_with, keyed, said_error, say
 from firmware.errors import ConfigError, HardwareError, PokerTableError
 from firmware.protocol.auth import TerminalSecrets, hash_pin
@@ -259,16 +260,23 @@ def _pin(lang: str) -> int:
 
 def main_config(argv: list[str] | None = None) -> int:
     """``pokertable config check FILE`` / ``pokertable config pin``."""
+    lang = argv_lang(argv)
     parser = argparse.ArgumentParser(
-        prog="pokertable config",
-        description="Check a table configuration, or make a staff PIN's hash for it.",
+        prog="pokertable config", description=say("cli.help.config.about", lang)
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser("check", help="name every problem of a table.toml")
-    check.add_argument("file", nargs="?", default="/etc/pokertable/table.toml")
-    check.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
-    pin = sub.add_parser("pin", help="read a PIN (not echoed) and print its pin_hash for [[staff]]")
-    pin.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
+    check = sub.add_parser("check", help=say("cli.help.config.check", lang))
+    check.add_argument(
+        "file",
+        nargs="?",
+        default="/etc/pokertable/table.toml",
+        metavar=say("cli.help.metavar.file", lang),
+        help=say("cli.help.config.file", lang),
+    )
+    lang_option(check, lang)
+    pin = sub.add_parser("pin", help=say("cli.help.config.pin", lang))
+    lang_option(pin, lang)
+    name_commands(sub)
     args = parser.parse_args(argv)
     lang = cli_lang(args.lang)
     if args.command == "pin":

@@ -26,6 +26,7 @@ import tomllib
 from typing import Any, TextIO
 
 from firmware.cli.config import device_display_names
+from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, said_error, say
 from firmware.errors import ConfigError, HardwareError
 from firmware.hal import Device
@@ -41,19 +42,26 @@ from firmware.views.diag import report_data, report_text
 def main_diag(argv: list[str] | None = None) -> int:
     """Run the diagnostics; exit 0 when every item passed, 1 when one failed, 2 when the
     devices cannot be built (a sentence on standard error says why)."""
-    parser = argparse.ArgumentParser(prog="pokertable diag", description=__doc__)
-    parser.add_argument("--config", default="/etc/pokertable/table.toml")
-    parser.add_argument("--data", default="/var/lib/pokertable")
-    parser.add_argument("--device", help="test only this device")
-    parser.add_argument("--json", action="store_true", help="print the JSON report")
-    parser.add_argument(
-        "--export",
-        nargs="?",
-        const="",
-        metavar="DIR",
-        help="also write the report to DIR (default: [diag] export_dir, else DATA/reports)",
+    lang = argv_lang(argv)
+    parser = argparse.ArgumentParser(
+        prog="pokertable diag", description=say("cli.help.diag.about", lang)
     )
-    parser.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
+    file, folder = say("cli.help.metavar.file", lang), say("cli.help.metavar.dir", lang)
+    parser.add_argument(
+        "--config",
+        default="/etc/pokertable/table.toml",
+        metavar=file,
+        help=say("cli.help.config", lang),
+    )
+    parser.add_argument(
+        "--data", default="/var/lib/pokertable", metavar=folder, help=say("cli.help.data", lang)
+    )
+    parser.add_argument("--device", help=say("cli.help.diag.device", lang))
+    parser.add_argument("--json", action="store_true", help=say("cli.help.diag.json", lang))
+    parser.add_argument(
+        "--export", nargs="?", const="", metavar=folder, help=say("cli.help.diag.export", lang)
+    )
+    lang_option(parser, lang)
     args = parser.parse_args(argv)
     lang = cli_lang(args.lang)
 

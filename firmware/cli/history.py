@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from firmware.cli.helptext import argv_lang, lang_option, name_commands
 from firmware.cli.lang import cli_lang, fail, fail_with, say
 from firmware.errors import HandHistoryError
 from firmware.service.history import HandHistory
@@ -21,24 +22,40 @@ DEFAULT_DB = "/var/lib/pokertable/history.sqlite"
 def main_history(argv: list[str] | None = None, lang: str | None = None) -> int:
     """``pokertable history list|show``; ``lang`` (else ``--lang``, else the locale) is
     the language of its sentences."""
-    parser = argparse.ArgumentParser(prog="pokertable history", description=__doc__)
-    parser.add_argument("--db", default=DEFAULT_DB)
+    said = lang or argv_lang(argv)  # the help's language, known before parsing
+    parser = argparse.ArgumentParser(
+        prog="pokertable history", description=say("cli.help.history.about", said)
+    )
+    parser.add_argument(
+        "--db",
+        default=DEFAULT_DB,
+        metavar=say("cli.help.metavar.file", said),
+        help=say("cli.help.history.db", said),
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    listing = sub.add_parser("list", help="list hands, newest first")
-    listing.add_argument("--seat", type=int)
-    listing.add_argument("--player")
-    listing.add_argument("--since", type=float)
-    listing.add_argument("--until", type=float)
-    listing.add_argument("--limit", type=int, default=20)
-    show = sub.add_parser("show", help="show or export one hand")
-    show.add_argument("number", type=int)
-    show.add_argument("--format", choices=("json", "phh", "pokerstars", "script"), default="json")
-    show.add_argument("--unit", default="0.01", help="PokerStars: money per chip unit, or 'chips'")
-    show.add_argument("--currency", default="USD", help="PokerStars: ISO currency code")
-    show.add_argument("--table-name", default="Mesa 1", help="PokerStars: the table's name")
-    show.add_argument("--hero", type=int, help="PokerStars: seat written first in 'Dealt to'")
+    listing = sub.add_parser("list", help=say("cli.help.history.list", said))
+    listing.add_argument("--seat", type=int, help=say("cli.help.history.seat", said))
+    listing.add_argument("--player", help=say("cli.help.history.player", said))
+    listing.add_argument("--since", type=float, help=say("cli.help.history.since", said))
+    listing.add_argument("--until", type=float, help=say("cli.help.history.until", said))
+    listing.add_argument("--limit", type=int, default=20, help=say("cli.help.history.limit", said))
+    show = sub.add_parser("show", help=say("cli.help.history.show", said))
+    show.add_argument("number", type=int, help=say("cli.help.history.number", said))
+    show.add_argument(
+        "--format",
+        choices=("json", "phh", "pokerstars", "script"),
+        default="json",
+        help=say("cli.help.history.format", said),
+    )
+    show.add_argument("--unit", default="0.01", help=say("cli.help.history.unit", said))
+    show.add_argument("--currency", default="USD", help=say("cli.help.history.currency", said))
+    show.add_argument(
+        "--table-name", default="Mesa 1", help=say("cli.help.history.table_name", said)
+    )
+    show.add_argument("--hero", type=int, help=say("cli.help.history.hero", said))
     for each in (listing, show):
-        each.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
+        lang_option(each, said)
+    name_commands(sub)
     args = parser.parse_args(argv)
     lang = lang or cli_lang(args.lang)
     history = HandHistory(args.db)

@@ -18,11 +18,13 @@ import datetime
 import os
 import re
 import secrets
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
 from firmware.cli.config import read_config
 from firmware.cli.config_check import check_problems
+from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, fail, fail_with, keyed, said_error, say
 from firmware.errors import ConfigError
 from firmware.protocol.auth import hash_pin
@@ -295,49 +297,83 @@ def write_secret(path: Path) -> None:
         handle.write(secrets.token_urlsafe(24) + "\n")
 
 
-def _staff(value: str) -> tuple[str, str, str, str]:
-    lang = cli_lang()  # argparse checks this before --lang is read: the locale's language
-    parts = value.split(",")
-    if len(parts) != 4:
-        raise argparse.ArgumentTypeError(say("cli.init.staff", lang))
-    badge, name, role, pin = parts
-    try:
-        return badge, name, role, hash_pin(pin)
-    except ConfigError:  # hash_pin's one refusal
-        raise argparse.ArgumentTypeError(say("cli.config.pin_digits", lang)) from None
+def _staff_in(lang: str) -> Callable[[str], tuple[str, str, str, str]]:
+    """``--staff BADGE,NAME,ROLE,PIN`` read as (badge, name, role, the PIN's hash), its
+    problems said in ``lang`` (argparse checks it before ``--lang`` is parsed)."""
+
+    def staff(value: str) -> tuple[str, str, str, str]:
+        parts = value.split(",")
+        if len(parts) != 4:
+            raise argparse.ArgumentTypeError(say("cli.init.staff", lang))
+        badge, name, role, pin = parts
+        try:
+            return badge, name, role, hash_pin(pin)
+        except ConfigError:  # hash_pin's one refusal
+            raise argparse.ArgumentTypeError(say("cli.config.pin_digits", lang)) from None
+
+    return staff
 
 
 def main_init(argv: list[str] | None = None) -> int:
     """Entry point of ``pokertable init``."""
-    parser = argparse.ArgumentParser(prog="pokertable init", description=__doc__)
-    parser.add_argument("--profile", choices=PROFILES, default="casino-cash")
-    parser.add_argument("--seats", type=int, default=9, help="seats with a screen (0 to 10)")
-    parser.add_argument(
-        "--devices", choices=("electronic", "hardware", "sim"), default="electronic"
+    lang = argv_lang(argv)
+    parser = argparse.ArgumentParser(
+        prog="pokertable init", description=say("cli.help.init.about", lang)
     )
-    parser.add_argument("--pin-factory", choices=("lgpio", "rpigpio"), default="lgpio")
+    folder = say("cli.help.metavar.dir", lang)
     parser.add_argument(
-        "--expander",
-        action="store_true",
-        help="hardware: seats' buttons and LEDs on MCP23017 expanders (all four buttons and "
-        "both LEDs per seat; needed above 9 seats)",
+        "--profile",
+        choices=PROFILES,
+        default="casino-cash",
+        help=say("cli.help.init.profile", lang),
     )
-    parser.add_argument("--socket", default="/run/pokertable/table.sock")
-    parser.add_argument("--socket-group", default="pokertable-screens")
+    parser.add_argument("--seats", type=int, default=9, help=say("cli.help.init.seats", lang))
+    parser.add_argument(
+        "--devices",
+        choices=("electronic", "hardware", "sim"),
+        default="electronic",
+        help=say("cli.help.init.devices", lang),
+    )
+    parser.add_argument(
+        "--pin-factory",
+        choices=("lgpio", "rpigpio"),
+        default="lgpio",
+        help=say("cli.help.init.pin_factory", lang),
+    )
+    parser.add_argument("--expander", action="store_true", help=say("cli.help.init.expander", lang))
+    parser.add_argument(
+        "--socket", default="/run/pokertable/table.sock", help=say("cli.help.init.socket", lang)
+    )
+    parser.add_argument(
+        "--socket-group",
+        default="pokertable-screens",
+        help=say("cli.help.init.socket_group", lang),
+    )
     parser.add_argument(
         "--secrets-dir",
         default="/etc/pokertable-terminals",
-        help="where the configuration says the credential files are",
+        metavar=folder,
+        help=say("cli.help.init.secrets_dir", lang),
     )
     parser.add_argument(
-        "--write-secrets",
-        metavar="DIR",
-        help="write a new secret file per terminal into DIR (default: --secrets-dir)",
+        "--write-secrets", metavar=folder, help=say("cli.help.init.write_secrets", lang)
     )
-    parser.add_argument("--staff", type=_staff, action="append", metavar="BADGE,NAME,ROLE,PIN")
-    parser.add_argument("--output", "-o", default="-", help="file to write (default: print)")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing file")
-    parser.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
+    parser.add_argument(
+        "--staff",
+        type=_staff_in(lang),
+        action="append",
+        metavar=say("cli.help.init.staff_metavar", lang),
+        help=say("cli.help.init.staff", lang),
+    )
+    parser.add_argument(
+        "--output",
+        "-o",
+        default="-",
+        metavar=say("cli.help.metavar.file", lang),
+        help=say("cli.help.init.output", lang),
+    )
+    parser.add_argument("--force", action="store_true", help=say("cli.help.init.force", lang))
+    lang_option(parser, lang)
     args = parser.parse_args(argv)
     lang = cli_lang(args.lang)
     if not 0 <= args.seats <= 10:

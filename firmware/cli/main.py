@@ -25,22 +25,24 @@ import sqlite3
 import sys
 
 from firmware import __version__
-from firmware.cli.lang import cli_lang, fail, fail_with, say
+from firmware.cli.helptext import argparse_speaks, argv_lang
+from firmware.cli.lang import fail, fail_with, say
 from firmware.errors import PokerTableError
 
 
 def _run(argv: list[str]) -> int:
+    lang = argv_lang(argv)
     parser = argparse.ArgumentParser(
-        prog="pokertable run",
-        description="Play hands at a simulated table (controller, simulated devices, bots) "
-        "and print each hand.",
+        prog="pokertable run", description=say("cli.help.run.about", lang)
     )
-    parser.add_argument("--hands", type=int, default=10, help="hands to play (default 10)")
-    parser.add_argument("--lang", choices=("es", "en"), default="es", help="language (es or en)")
-    parser.add_argument("--seed", type=int, default=None, help="seed for a reproducible run")
+    parser.add_argument("--hands", type=int, default=10, help=say("cli.help.run.hands", lang))
+    parser.add_argument(
+        "--lang", choices=("es", "en"), default="es", help=say("cli.help.run.lang", lang)
+    )
+    parser.add_argument("--seed", type=int, default=None, help=say("cli.help.run.seed", lang))
     args = parser.parse_args(argv)
     if args.hands < 1:
-        parser.error(say("cli.run.hands", cli_lang(args.lang)))
+        parser.error(say("cli.run.hands", lang))
     # The simulated table is a backend chosen by name, like any device backend:
     # firmware/ does not import hal_sim.
     run_sim = importlib.import_module("hal_sim.sim_table").run_sim
@@ -119,9 +121,7 @@ def _history(argv: list[str]) -> int:
 
     db = _option(argv, "--db") or DEFAULT_DB
     helping = any(a in ("-h", "--help") for a in argv)
-    problem = (
-        None if helping else missing_database("history", db, cli_lang(_option(argv, "--lang")))
-    )
+    problem = None if helping else missing_database("history", db, argv_lang(argv))
     if problem is not None:
         print(problem, file=sys.stderr)
         return 1
@@ -138,7 +138,7 @@ def _verify(argv: list[str]) -> int:
     try:
         main_verify = importlib.import_module("firmware.odds.verify").main_verify
     except ImportError:
-        return fail("verify-evaluator", "cli.verify.numpy", cli_lang())
+        return fail("verify-evaluator", "cli.verify.numpy", argv_lang(argv))
     return int(main_verify(argv))
 
 
@@ -181,7 +181,7 @@ COMMANDS = {
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``pokertable`` console command."""
     args = list(sys.argv[1:] if argv is None else argv)
-    lang = cli_lang()
+    lang = argv_lang(args)  # --lang after the subcommand, else the locale
     if not args or args[0] in ("-h", "--help"):
         print(say("cli.main.title", lang, version=__version__) + "\n")
         print(say("cli.main.usage", lang) + "\n")
@@ -198,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pokertable: {said}", file=sys.stderr)
         return 2
     try:
-        return command(args[1:])
+        with argparse_speaks(lang):  # usage:, options:, error: ... in the same language
+            return command(args[1:])
     except KeyboardInterrupt:
         return 130
     except PermissionError as exc:

@@ -56,6 +56,7 @@ from decimal import ROUND_FLOOR, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.history_files import find_history_files, looks_like_pokerstars
 from firmware.cli.lang import cli_lang, keyed, said_error, say
 from firmware.engine.histories.amounts import parse_unit
@@ -229,30 +230,34 @@ def _decimal(
 
 def main_replay(argv: list[str] | None = None) -> int:
     """Run ``pokertable replay``; return 0 if every hand replayed, 1 otherwise."""
+    lang = argv_lang(argv)
     parser = argparse.ArgumentParser(
-        prog="pokertable replay",
-        description="Replay hand histories (.phh hands, .phhs collections, PokerStars-style "
-        "text, or folders of them) through the engine and print one JSON line per hand.",
+        prog="pokertable replay", description=say("cli.help.replay.about", lang)
     )
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="file or folder")
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar=say("cli.help.metavar.path", lang),
+        help=say("cli.help.replay.paths", lang),
+    )
     parser.add_argument(
         "--game",
         choices=[kind.value for kind in GameKind],
         default=GameKind.TOURNAMENT.value,
-        help="rules that differ between cash games and tournaments (default: tournament)",
+        help=say("cli.help.replay.game", lang),
     )
     parser.add_argument(
         "--no-auto-showdown",
         action="store_true",
-        help="treat actions that stop at the showdown as an error instead of finishing it",
+        help=say("cli.help.replay.no_auto_showdown", lang),
     )
-    parser.add_argument("--unit", help="money value of one chip unit, e.g. 0.01 (default: derived)")
-    parser.add_argument("--rake", help="rake in percent of the pot, e.g. 5 (default: none)")
-    parser.add_argument("--rake-cap", help="most rake per hand, in the file's money")
+    parser.add_argument("--unit", help=say("cli.help.replay.unit", lang))
+    parser.add_argument("--rake", help=say("cli.help.replay.rake", lang))
+    parser.add_argument("--rake-cap", help=say("cli.help.replay.rake_cap", lang))
     parser.add_argument(
-        "--rake-preflop", action="store_true", help="rake hands ended before the flop too"
+        "--rake-preflop", action="store_true", help=say("cli.help.replay.rake_preflop", lang)
     )
-    parser.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
+    lang_option(parser, lang)
     args = parser.parse_args(argv)
     lang = cli_lang(args.lang)
     try:

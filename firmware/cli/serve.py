@@ -28,7 +28,8 @@ from firmware.cli.config import (
     tournament_schedule,
 )
 from firmware.cli.config_check import check_problems, config_error
-from firmware.cli.lang import cli_lang, fail_with, keyed
+from firmware.cli.helptext import argv_lang, lang_option
+from firmware.cli.lang import cli_lang, fail_with, keyed, say
 from firmware.cli.logs import LEVELS, setup_logging
 from firmware.cli.status import DEFAULT_STATUS, StatusFile, table_status
 from firmware.errors import ConfigError, HardwareError, PokerTableError
@@ -270,16 +271,32 @@ def main_serve(argv: list[str] | None = None) -> int:
     configuration that cannot work (the units do not restart on it), 1 for anything else
     that stops startup (a device that cannot open, a damaged journal).
     """
-    parser = argparse.ArgumentParser(prog="pokertable serve", description=__doc__)
-    parser.add_argument("--config", default="/etc/pokertable/table.toml")
-    parser.add_argument("--data", default="/var/lib/pokertable")
-    parser.add_argument("--log-level", choices=LEVELS, default="info")
+    lang = argv_lang(argv)
+    parser = argparse.ArgumentParser(
+        prog="pokertable serve", description=say("cli.help.serve.about", lang)
+    )
+    parser.add_argument(
+        "--config",
+        default="/etc/pokertable/table.toml",
+        metavar=say("cli.help.metavar.file", lang),
+        help=say("cli.help.config", lang),
+    )
+    parser.add_argument(
+        "--data",
+        default="/var/lib/pokertable",
+        metavar=say("cli.help.metavar.dir", lang),
+        help=say("cli.help.data", lang),
+    )
+    parser.add_argument(
+        "--log-level", choices=LEVELS, default="info", help=say("cli.help.serve.log_level", lang)
+    )
     parser.add_argument(
         "--status",
         default=None,
-        help=f"status file for 'pokertable status' (default {DEFAULT_STATUS} when that "
-        "folder exists)",
+        metavar=say("cli.help.metavar.file", lang),
+        help=say("cli.help.serve.status", lang, path=DEFAULT_STATUS),
     )
+    lang_option(parser, lang)
     args = parser.parse_args(argv)
     setup_logging(args.log_level)
     notifier = Notifier()
@@ -293,10 +310,10 @@ def main_serve(argv: list[str] | None = None) -> int:
                 share_socket(service.unix_path, data.get("server", {}).get("socket_group"))
     except ConfigError as exc:
         log.error("%s", exc)
-        return fail_with("serve", exc, cli_lang(), EXIT_CONFIG)
+        return fail_with("serve", exc, cli_lang(args.lang), EXIT_CONFIG)
     except (OSError, HardwareError, JournalError, PokerTableError) as exc:
         log.error("%s", exc)
-        return fail_with("serve", exc, cli_lang())
+        return fail_with("serve", exc, cli_lang(args.lang))
     log.info("%s", start_line(controller, restored, args.config))
     if restored:
         controller.alerts.append(

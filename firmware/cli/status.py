@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, say
 from firmware.views.alerts import said
 
@@ -153,10 +154,18 @@ def render(status: dict[str, Any], lang: str = "en") -> str:
 
 def main_status(argv: list[str] | None = None) -> int:
     """``pokertable status [--file PATH] [--json]``."""
-    parser = argparse.ArgumentParser(prog="pokertable status", description=__doc__)
-    parser.add_argument("--file", default=DEFAULT_STATUS, help="the status file serve writes")
-    parser.add_argument("--json", action="store_true", help="print the status as JSON")
-    parser.add_argument("--lang", choices=("es", "en"), help="language (default: the locale)")
+    lang = argv_lang(argv)
+    parser = argparse.ArgumentParser(
+        prog="pokertable status", description=say("cli.help.status.about", lang)
+    )
+    parser.add_argument(
+        "--file",
+        default=DEFAULT_STATUS,
+        metavar=say("cli.help.metavar.file", lang),
+        help=say("cli.help.status.file", lang),
+    )
+    parser.add_argument("--json", action="store_true", help=say("cli.help.status.json", lang))
+    lang_option(parser, lang)
     args = parser.parse_args(argv)
     lang = cli_lang(args.lang)
     path = Path(args.file)

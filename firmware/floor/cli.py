@@ -32,6 +32,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, fail, fail_with, say
 from firmware.errors import ConfigError, PokerTableError
 from firmware.floor.control import StaffDirector, TournamentControl
@@ -231,29 +232,35 @@ async def _standby(lease: Lease) -> bool:
 
 def main_floor(argv: list[str] | None = None) -> int:
     """Entry point of ``pokertable floor``."""
-    parser = argparse.ArgumentParser(prog="pokertable floor", description=__doc__.split("\n")[0])
-    parser.add_argument("--demo", action="store_true", help="a whole simulated card room")
-    parser.add_argument("--config", help="the floor's configuration (TOML)")
-    parser.add_argument("--tables", type=int, default=3, help="demo: simulated tables")
-    parser.add_argument("--players", type=int, default=20, help="demo: players registered")
-    parser.add_argument("--seats", type=int, default=9, help="demo: seats per table")
-    parser.add_argument("--port", type=int, default=8080, help="web port (0: any free port)")
-    parser.add_argument("--pace", type=float, default=0.05, help="demo: seconds per dealer step")
+    lang = argv_lang(argv)
+    parser = argparse.ArgumentParser(
+        prog="pokertable floor", description=say("cli.help.floor.about", lang)
+    )
+    parser.add_argument("--demo", action="store_true", help=say("cli.help.floor.demo", lang))
+    parser.add_argument(
+        "--config",
+        metavar=say("cli.help.metavar.file", lang),
+        help=say("cli.help.floor.config", lang),
+    )
+    parser.add_argument("--tables", type=int, default=3, help=say("cli.help.floor.tables", lang))
+    parser.add_argument("--players", type=int, default=20, help=say("cli.help.floor.players", lang))
+    parser.add_argument("--seats", type=int, default=9, help=say("cli.help.floor.seats", lang))
+    parser.add_argument("--port", type=int, default=8080, help=say("cli.help.floor.port", lang))
+    parser.add_argument("--pace", type=float, default=0.05, help=say("cli.help.floor.pace", lang))
     parser.add_argument(
         "--start-from-dashboard",
         action="store_true",
-        help="demo: register the players and wait for the floor to press Start",
+        help=say("cli.help.floor.start_from_dashboard", lang),
     )
     parser.add_argument(
-        "--confirm-moves",
-        action="store_true",
-        help="demo: seat moves wait for a floor person's confirmation on the dashboard",
+        "--confirm-moves", action="store_true", help=say("cli.help.floor.confirm_moves", lang)
     )
     parser.add_argument(
-        "--exit-when-done", action="store_true", help="demo: exit when the tournament ends"
+        "--exit-when-done", action="store_true", help=say("cli.help.floor.exit_when_done", lang)
     )
+    lang_option(parser, lang)
     args = parser.parse_args(argv)
-    lang = cli_lang()
+    lang = cli_lang(args.lang)
     if not args.demo and not args.config:
         parser.error(say("cli.floor.config_or_demo", lang))
     if args.demo and not 2 <= args.players <= args.tables * args.seats:

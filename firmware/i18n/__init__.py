@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -62,3 +62,22 @@ def language_of(explicit: str | None = None, environ: Mapping[str, str] | None =
             first = value.split(":")[0].lower()  # LANGUAGE may list several
             return "es" if first == "es" or first.startswith(("es_", "es.", "es@")) else "en"
     return "en"
+
+
+def argv_language(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> str:
+    """The language a command line asks for before it is parsed: the last ``--lang X``
+    or ``--lang=X`` (before a ``--``), else as :func:`language_of` (the locale). A
+    command builds its ``--help`` texts in it, so they read as its sentences do.
+
+    >>> argv_language(["check", "--lang", "es"], {}), argv_language(["--lang=en"], {"LANG": "es"})
+    ('es', 'en')
+    """
+    given = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            given = argv[i + 1]
+        elif arg.startswith("--lang="):
+            given = arg.split("=", 1)[1]
+    return language_of(given, environ)

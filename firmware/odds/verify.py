@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from firmware.engine.evaluator import DISTINCT_VALUES, Category, category_of
-from firmware.i18n import language_of, tr
+from firmware.i18n import argv_language, tr
 from firmware.odds.batch import MASK_WEIGHTS, WEIGHTS64, strengths_from_sums
 from firmware.odds.equity import board_sums
 
@@ -140,11 +140,18 @@ def verify_seven_card(progress: Progress | None = None) -> VerifyResult:
 def main_verify(argv: Sequence[str] | None = None) -> int:
     """Run the check from the command line: progress on stderr, result on stdout.
 
-    Takes no options (``argv`` is accepted for the CLI's sake and must be empty).
+    Takes no options but ``--lang`` (and ``--help``).
     Returns 0 when every count matches, 1 otherwise (2 for unexpected arguments).
     """
-    args = list(sys.argv[1:] if argv is None else argv)
-    lang = language_of()  # the locale's (the command's sentences; see firmware.cli.lang)
+    import argparse
+
+    given = list(sys.argv[1:] if argv is None else argv)
+    lang = argv_language(given)  # --lang, else the locale's (see firmware.cli.lang)
+    parser = argparse.ArgumentParser(
+        prog="pokertable verify-evaluator", description=tr("cli.help.verify_evaluator.about", lang)
+    )
+    parser.add_argument("--lang", choices=("es", "en"), help=tr("cli.help.lang", lang))
+    _, args = parser.parse_known_args(given)
     if args:
         said = tr("cli.verify.args", lang, args=repr(" ".join(args)))
         print(f"pokertable verify-evaluator: {said}", file=sys.stderr)

@@ -485,11 +485,19 @@ def main_script(argv: list[str] | None = None, views: ViewExpectation | None = N
     import json
     import sys
 
+    from firmware.i18n import argv_language, tr
+
+    lang = argv_language(sys.argv[1:] if argv is None else argv)  # of the help, before parsing
     parser = argparse.ArgumentParser(
-        prog="pokertable script",
-        description="Run table scripts and print each hand's record as one JSON line.",
+        prog="pokertable script", description=tr("cli.help.script.about", lang)
     )
-    parser.add_argument("files", nargs="+", metavar="FILE")
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar=tr("cli.help.metavar.file", lang),
+        help=tr("cli.help.script.files", lang),
+    )
+    parser.add_argument("--lang", choices=("es", "en"), help=tr("cli.help.script.lang", lang))
     args = parser.parse_args(argv)
     status = 0
     for path in args.files:
