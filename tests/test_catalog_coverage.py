@@ -421,3 +421,88 @@ def test_the_command_scan_can_fail() -> None:
         "t.py:3: error('--seats takes a number.')",
         "t.py:7: raise ConfigError('The file  is missing.')",
     ], found
+
+
+# --- the command's --help (cli-help-i18n) ------------------------------------------------
+
+HELP_MODULES = [
+    *CLI_MODULES,
+    ROOT / "firmware" / "floor" / "cli.py",  # pokertable floor
+    ROOT / "firmware" / "table" / "script.py",  # pokertable script's parser
+]
+"""Every module that builds a parser of the ``pokertable`` command."""
+PARSER_CALLS = {"ArgumentParser", "add_argument", "add_parser"}
+HELP_WORDS = {"help", "description", "epilog", "usage"}
+"""Keywords whose text a person reads in ``--help``: each from the catalog."""
+
+
+def keyless_help(path: str, tree: ast.Module) -> list[str]:
+    """Help texts not taken from the catalog: a ``help=``, ``description=``... that is not
+    ``say(KEY, ...)`` / ``tr(KEY, ...)`` with a key the catalog has (a literal, an
+    f-string, ``__doc__``, a variable), a ``metavar=`` literal with a word in it, and an
+    ``add_argument`` without ``help=`` (an option a Spanish reader would find unexplained)."""
+    problems: list[str] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and name_of(node) in PARSER_CALLS):
+            continue
+        where = f"{path}:{node.lineno}"
+        given = {k.arg: k.value for k in node.keywords}
+        for word, value in given.items():
+            if word == "metavar" and (text := words_in(value)):
+                problems.append(f"{where}: metavar={text!r} without a catalog key")
+            if word not in HELP_WORDS:
+                continue
+            if isinstance(value, ast.Attribute) and value.attr == "SUPPRESS":
+                continue
+            keyed_text = (
+                isinstance(value, ast.Call)
+                and name_of(value) in ("say", "tr")
+                and bool(value.args)
+                and isinstance(value.args[0], ast.Constant)
+            )
+            if not keyed_text:
+                problems.append(f"{where}: {word}={ast.unparse(value)[:50]} without a catalog key")
+            else:
+                assert isinstance(value, ast.Call)
+                check_values(where, value.args[0], value, problems)
+        if name_of(node) == "add_argument" and "help" not in given:
+            problems.append(f"{where}: {ast.unparse(node)[:60]} has no help")
+    return sorted(problems, key=lambda p: int(p.split(":")[1]))
+
+
+def test_every_help_text_of_the_pokertable_command_has_a_catalog_key() -> None:
+    """Every description and help text of ``pokertable``'s parsers comes from the catalog
+    in the language of ``--lang`` or the locale (``tests/test_cli_help.py`` reads them)."""
+    problems: list[str] = []
+    parsers = 0
+    for path in HELP_MODULES:
+        text = path.read_text(encoding="utf-8")
+        parsers += text.count("ArgumentParser(")
+        problems += keyless_help(str(path.relative_to(ROOT)), ast.parse(text))
+    assert parsers >= 13 and not problems, "\n".join(problems)
+
+
+def test_the_help_scan_can_fail() -> None:
+    """A literal help, the module's docstring as a description, an unknown key, a word
+    as a metavar and an option without help are found; keyed texts and ``N`` are not."""
+    code = (
+        "def f(lang):\n"
+        "    parser = argparse.ArgumentParser(prog='p', description=__doc__)\n"
+        "    parser.add_argument('--x', help='the x')\n"
+        "    parser.add_argument('--y', help=say('no.such.key', lang))\n"
+        "    parser.add_argument('--z', metavar='DIR', help=say('cli.help.lang', lang))\n"
+        "    parser.add_argument('--w')\n"
+        "    parser.add_argument('--n', metavar='N', help=tr('cli.help.run.hands', lang))\n"
+        "    sub.add_parser('list', help=f'list {lang}')\n"
+        "    parser.add_argument('--s', help=say('cli.help.serve.status', lang))\n"
+    )
+    found = keyless_help("t.py", ast.parse(code))
+    assert found == [
+        "t.py:2: description=__doc__ without a catalog key",
+        "t.py:3: help='the x' without a catalog key",
+        "t.py:4: the key no.such.key is not in the catalog",
+        "t.py:5: metavar='DIR' without a catalog key",
+        "t.py:6: parser.add_argument('--w') has no help",
+        "t.py:8: help=f'list {lang}' without a catalog key",
+        "t.py:9: cli.help.serve.status needs ['path']",
+    ], found

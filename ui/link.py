@@ -139,7 +139,7 @@ def main_screen(argv: list[str] | None = None) -> int:
         prog="pokertable screen", description=tr("cli.help.screen.about", said)
     )
     who = parser.add_mutually_exclusive_group(required=True)
-    who.add_argument("--seat", type=int, help=tr("cli.help.screen.seat", said))
+    who.add_argument("--seat", type=int, metavar="N", help=tr("cli.help.screen.seat", said))
     who.add_argument("--console", action="store_true", help=tr("cli.help.screen.console", said))
     parser.add_argument(
         "--config",
@@ -147,20 +147,45 @@ def main_screen(argv: list[str] | None = None) -> int:
         metavar=tr("cli.help.metavar.file", said),
         help=tr("cli.help.config", said),
     )
-    parser.add_argument("--socket", help=tr("cli.help.screen.socket", said))
-    parser.add_argument("--secret", help=tr("cli.help.screen.secret", said))
+    parser.add_argument(
+        "--socket",
+        metavar=tr("cli.help.metavar.path", said),
+        help=tr("cli.help.screen.socket", said),
+    )
+    parser.add_argument(
+        "--secret",
+        metavar=tr("cli.help.metavar.secret", said),
+        help=tr("cli.help.screen.secret", said),
+    )
     parser.add_argument(
         "--secret-file",
         metavar=tr("cli.help.metavar.file", said),
         help=tr("cli.help.screen.secret_file", said),
     )
-    parser.add_argument("--host", help=tr("cli.help.screen.host", said))
-    parser.add_argument("--port", type=int, default=7700, help=tr("cli.help.screen.port", said))
-    parser.add_argument("--cert", help=tr("cli.help.screen.cert", said))
-    parser.add_argument("--key", help=tr("cli.help.screen.key", said))
-    parser.add_argument("--ca", help=tr("cli.help.screen.ca", said))
+    parser.add_argument(
+        "--host",
+        metavar=tr("cli.help.metavar.address", said),
+        help=tr("cli.help.screen.host", said),
+    )
+    parser.add_argument(
+        "--port", type=int, metavar="N", default=7700, help=tr("cli.help.screen.port", said)
+    )
+    parser.add_argument(
+        "--cert", metavar=tr("cli.help.metavar.file", said), help=tr("cli.help.screen.cert", said)
+    )
+    parser.add_argument(
+        "--key", metavar=tr("cli.help.metavar.file", said), help=tr("cli.help.screen.key", said)
+    )
+    parser.add_argument(
+        "--ca", metavar=tr("cli.help.metavar.file", said), help=tr("cli.help.screen.ca", said)
+    )
     parser.add_argument("--lang", choices=("es", "en"), help=tr("cli.help.screen.lang", said))
-    parser.add_argument("--size", default="800x480", help=tr("cli.help.screen.size", said))
+    parser.add_argument(
+        "--size",
+        default="800x480",
+        metavar=tr("cli.help.metavar.size", said),
+        help=tr("cli.help.screen.size", said),
+    )
     parser.add_argument(
         "--fullscreen", action="store_true", help=tr("cli.help.screen.fullscreen", said)
     )

@@ -24,6 +24,7 @@ def main_audit(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="pokertable audit", description=say("cli.help.audit.about", lang)
     )
+    lang_option(parser, lang)
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("verify", help=say("cli.help.audit.verify", lang))
     file = say("cli.help.metavar.file", lang)
@@ -35,7 +36,7 @@ def main_audit(argv: list[str] | None = None) -> int:
         "new", metavar=say("cli.help.metavar.new", lang), help=say("cli.help.audit.new", lang)
     )
     for each in (check, rescue):
-        lang_option(each, lang)
+        lang_option(each, lang, sub=True)
     name_commands(sub)
     args = parser.parse_args(argv)
     lang = cli_lang(args.lang)

@@ -264,6 +264,7 @@ def main_config(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="pokertable config", description=say("cli.help.config.about", lang)
     )
+    lang_option(parser, lang)
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help=say("cli.help.config.check", lang))
     check.add_argument(
@@ -273,9 +274,9 @@ def main_config(argv: list[str] | None = None) -> int:
         metavar=say("cli.help.metavar.file", lang),
         help=say("cli.help.config.file", lang),
     )
-    lang_option(check, lang)
+    lang_option(check, lang, sub=True)
     pin = sub.add_parser("pin", help=say("cli.help.config.pin", lang))
-    lang_option(pin, lang)
+    lang_option(pin, lang, sub=True)
     name_commands(sub)
     args = parser.parse_args(argv)
     lang = cli_lang(args.lang)

@@ -56,7 +56,11 @@ def main_diag(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--data", default="/var/lib/pokertable", metavar=folder, help=say("cli.help.data", lang)
     )
-    parser.add_argument("--device", help=say("cli.help.diag.device", lang))
+    parser.add_argument(
+        "--device",
+        metavar=say("cli.help.metavar.name", lang),
+        help=say("cli.help.diag.device", lang),
+    )
     parser.add_argument("--json", action="store_true", help=say("cli.help.diag.json", lang))
     parser.add_argument(
         "--export", nargs="?", const="", metavar=folder, help=say("cli.help.diag.export", lang)

@@ -74,9 +74,16 @@ def argparse_speaks(lang: str) -> Iterator[ArgparseWords]:
         module["_"], module["ngettext"] = before
 
 
-def lang_option(parser: argparse.ArgumentParser, lang: str) -> None:
-    """``--lang es|en``: the language of the command's sentences and of its help."""
-    parser.add_argument("--lang", choices=("es", "en"), help=tr("cli.help.lang", lang))
+def lang_option(parser: argparse.ArgumentParser, lang: str, *, sub: bool = False) -> None:
+    """``--lang es|en``: the language of the command's sentences and of its help. On a
+    subcommand's parser (``sub``) it is left out of the result when not given, so a
+    ``--lang`` before the subcommand (``history --lang es list``) stays."""
+    parser.add_argument(
+        "--lang",
+        choices=("es", "en"),
+        default=argparse.SUPPRESS if sub else None,
+        help=tr("cli.help.lang", lang),
+    )
 
 
 def name_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -32,29 +32,53 @@ def main_history(argv: list[str] | None = None, lang: str | None = None) -> int:
         metavar=say("cli.help.metavar.file", said),
         help=say("cli.help.history.db", said),
     )
+    lang_option(parser, said)
     sub = parser.add_subparsers(dest="command", required=True)
     listing = sub.add_parser("list", help=say("cli.help.history.list", said))
-    listing.add_argument("--seat", type=int, help=say("cli.help.history.seat", said))
-    listing.add_argument("--player", help=say("cli.help.history.player", said))
-    listing.add_argument("--since", type=float, help=say("cli.help.history.since", said))
-    listing.add_argument("--until", type=float, help=say("cli.help.history.until", said))
-    listing.add_argument("--limit", type=int, default=20, help=say("cli.help.history.limit", said))
+    listing.add_argument("--seat", type=int, metavar="N", help=say("cli.help.history.seat", said))
+    listing.add_argument(
+        "--player",
+        metavar=say("cli.help.metavar.name", said),
+        help=say("cli.help.history.player", said),
+    )
+    listing.add_argument(
+        "--since", type=float, metavar="N", help=say("cli.help.history.since", said)
+    )
+    listing.add_argument(
+        "--until", type=float, metavar="N", help=say("cli.help.history.until", said)
+    )
+    listing.add_argument(
+        "--limit", type=int, metavar="N", default=20, help=say("cli.help.history.limit", said)
+    )
     show = sub.add_parser("show", help=say("cli.help.history.show", said))
-    show.add_argument("number", type=int, help=say("cli.help.history.number", said))
+    show.add_argument("number", type=int, metavar="N", help=say("cli.help.history.number", said))
     show.add_argument(
         "--format",
         choices=("json", "phh", "pokerstars", "script"),
         default="json",
         help=say("cli.help.history.format", said),
     )
-    show.add_argument("--unit", default="0.01", help=say("cli.help.history.unit", said))
-    show.add_argument("--currency", default="USD", help=say("cli.help.history.currency", said))
     show.add_argument(
-        "--table-name", default="Mesa 1", help=say("cli.help.history.table_name", said)
+        "--unit",
+        default="0.01",
+        metavar=say("cli.help.metavar.money", said),
+        help=say("cli.help.history.unit", said),
     )
-    show.add_argument("--hero", type=int, help=say("cli.help.history.hero", said))
+    show.add_argument(
+        "--currency",
+        default="USD",
+        metavar=say("cli.help.metavar.code", said),
+        help=say("cli.help.history.currency", said),
+    )
+    show.add_argument(
+        "--table-name",
+        default="Mesa 1",
+        metavar=say("cli.help.metavar.name", said),
+        help=say("cli.help.history.table_name", said),
+    )
+    show.add_argument("--hero", type=int, metavar="N", help=say("cli.help.history.hero", said))
     for each in (listing, show):
-        lang_option(each, said)
+        lang_option(each, said, sub=True)
     name_commands(sub)
     args = parser.parse_args(argv)
     lang = lang or cli_lang(args.lang)

@@ -327,7 +327,9 @@ def main_init(argv: list[str] | None = None) -> int:
         default="casino-cash",
         help=say("cli.help.init.profile", lang),
     )
-    parser.add_argument("--seats", type=int, default=9, help=say("cli.help.init.seats", lang))
+    parser.add_argument(
+        "--seats", type=int, metavar="N", default=9, help=say("cli.help.init.seats", lang)
+    )
     parser.add_argument(
         "--devices",
         choices=("electronic", "hardware", "sim"),
@@ -342,11 +344,15 @@ def main_init(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--expander", action="store_true", help=say("cli.help.init.expander", lang))
     parser.add_argument(
-        "--socket", default="/run/pokertable/table.sock", help=say("cli.help.init.socket", lang)
+        "--socket",
+        default="/run/pokertable/table.sock",
+        metavar=say("cli.help.metavar.path", lang),
+        help=say("cli.help.init.socket", lang),
     )
     parser.add_argument(
         "--socket-group",
         default="pokertable-screens",
+        metavar=say("cli.help.metavar.group", lang),
         help=say("cli.help.init.socket_group", lang),
     )
     parser.add_argument(

@@ -35,11 +35,15 @@ def _run(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="pokertable run", description=say("cli.help.run.about", lang)
     )
-    parser.add_argument("--hands", type=int, default=10, help=say("cli.help.run.hands", lang))
+    parser.add_argument(
+        "--hands", type=int, metavar="N", default=10, help=say("cli.help.run.hands", lang)
+    )
     parser.add_argument(
         "--lang", choices=("es", "en"), default="es", help=say("cli.help.run.lang", lang)
     )
-    parser.add_argument("--seed", type=int, default=None, help=say("cli.help.run.seed", lang))
+    parser.add_argument(
+        "--seed", type=int, metavar="N", default=None, help=say("cli.help.run.seed", lang)
+    )
     args = parser.parse_args(argv)
     if args.hands < 1:
         parser.error(say("cli.run.hands", lang))

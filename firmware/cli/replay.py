@@ -251,9 +251,17 @@ def main_replay(argv: list[str] | None = None) -> int:
         action="store_true",
         help=say("cli.help.replay.no_auto_showdown", lang),
     )
-    parser.add_argument("--unit", help=say("cli.help.replay.unit", lang))
-    parser.add_argument("--rake", help=say("cli.help.replay.rake", lang))
-    parser.add_argument("--rake-cap", help=say("cli.help.replay.rake_cap", lang))
+    parser.add_argument(
+        "--unit",
+        metavar=say("cli.help.metavar.money", lang),
+        help=say("cli.help.replay.unit", lang),
+    )
+    parser.add_argument("--rake", metavar="N", help=say("cli.help.replay.rake", lang))
+    parser.add_argument(
+        "--rake-cap",
+        metavar=say("cli.help.metavar.money", lang),
+        help=say("cli.help.replay.rake_cap", lang),
+    )
     parser.add_argument(
         "--rake-preflop", action="store_true", help=say("cli.help.replay.rake_preflop", lang)
     )

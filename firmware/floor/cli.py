@@ -242,11 +242,21 @@ def main_floor(argv: list[str] | None = None) -> int:
         metavar=say("cli.help.metavar.file", lang),
         help=say("cli.help.floor.config", lang),
     )
-    parser.add_argument("--tables", type=int, default=3, help=say("cli.help.floor.tables", lang))
-    parser.add_argument("--players", type=int, default=20, help=say("cli.help.floor.players", lang))
-    parser.add_argument("--seats", type=int, default=9, help=say("cli.help.floor.seats", lang))
-    parser.add_argument("--port", type=int, default=8080, help=say("cli.help.floor.port", lang))
-    parser.add_argument("--pace", type=float, default=0.05, help=say("cli.help.floor.pace", lang))
+    parser.add_argument(
+        "--tables", type=int, metavar="N", default=3, help=say("cli.help.floor.tables", lang)
+    )
+    parser.add_argument(
+        "--players", type=int, metavar="N", default=20, help=say("cli.help.floor.players", lang)
+    )
+    parser.add_argument(
+        "--seats", type=int, metavar="N", default=9, help=say("cli.help.floor.seats", lang)
+    )
+    parser.add_argument(
+        "--port", type=int, metavar="N", default=8080, help=say("cli.help.floor.port", lang)
+    )
+    parser.add_argument(
+        "--pace", type=float, metavar="N", default=0.05, help=say("cli.help.floor.pace", lang)
+    )
     parser.add_argument(
         "--start-from-dashboard",
         action="store_true",
