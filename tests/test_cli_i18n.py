@@ -55,9 +55,10 @@ def unpathed(lines: list[str]) -> list[str]:
 
 
 def ours_to_say(line: str) -> bool:
-    """A sentence the command writes: not argparse's usage lines (argparse's own words)
-    and not a JSON line (``replay``'s results are data, their ``error`` in English)."""
-    return bool(line.strip()) and not line.startswith(("usage:", "{")) and "[-" not in line
+    """A sentence the command writes: not argparse's usage lines (option names, the same
+    in both languages; their words are tested in ``tests/test_cli_help.py``) and not a
+    JSON line (``replay``'s results are data, their ``error`` in English)."""
+    return bool(line.strip()) and not line.startswith(("usage:", "uso:", "{")) and "[-" not in line
 
 
 def problem_lines(stdout: str) -> list[str]:

@@ -11,7 +11,8 @@ Every sentence the command prints comes from the catalog
 :func:`say` for a sentence, :func:`fail` for a one-line error on standard
 error, :func:`keyed` for an error raised with a key (its English sentence is
 the catalog's), and :func:`said_error` to show an error in the chosen
-language (as written when it came without a key).
+language (as written when it came without a key). The ``--help`` texts and
+argparse's own words: :mod:`firmware.cli.helptext`.
 """
 
 from __future__ import annotations
