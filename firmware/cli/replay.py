@@ -56,7 +56,7 @@ from decimal import ROUND_FLOOR, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from firmware.cli.helptext import argv_lang, lang_option
+from firmware.cli.helptext import argparse_speaks, argv_lang, lang_option
 from firmware.cli.history_files import find_history_files, looks_like_pokerstars
 from firmware.cli.lang import cli_lang, keyed, said_error, say
 from firmware.engine.histories.amounts import parse_unit
@@ -296,4 +296,5 @@ def main_replay(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main_replay())
+    with argparse_speaks(argv_lang(None)):  # as through pokertable (firmware.cli.main)
+        raise SystemExit(main_replay())
