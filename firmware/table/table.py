@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from firmware.engine.cards import format_card, format_cards
 from firmware.errors import IllegalAction
 from firmware.table import events as te
 from firmware.table.chiprace import ChipRaceResult, chip_race
@@ -27,6 +26,10 @@ from firmware.table.report import hand_record, same_record
 from firmware.table.seating import HandPlan, Seating
 from firmware.table.seating_floor import ButtonDrawResult, FloorCalls, button_draw
 from firmware.table.snapshot import DeckState, restore_state
+from firmware.table.table_deck import CHECKLIST as CHECKLIST
+from firmware.table.table_deck import check_deck_ready, deck_change, deck_step, repair_card
+from firmware.table.table_deck import deck_scan_problems as deck_scan_problems
+from firmware.table.table_deck import verify_deck_scan as verify_deck_scan
 from firmware.table.tournament import (
     LevelSchedule,
     Penalty,
@@ -34,9 +37,6 @@ from firmware.table.tournament import (
     PenaltyKind,
     TournamentClock,
 )
-
-CHECKLIST = ("show", "face_down", "scramble", "shuffle", "cut")
-"""The new-deck procedure, in order (PE-2)."""
 
 
 @dataclass
@@ -270,11 +270,11 @@ class Table:
                 key="error.deck.cut_before_shuffle",
             )
         elif isinstance(event, te.DeckStep):
-            self._deck_step(event)
+            deck_step(self.deck, event)
         elif isinstance(event, te.DeckChange):
-            self._deck_change(event)
+            deck_change(self.deck, event, self.config.options)
         elif isinstance(event, te.RepairCard | te.WithdrawCard):
-            self._repair(event)
+            repair_card(self.deck, event)
         else:
             raise IllegalAction(
                 f"The event {event.kind} needs a hand in progress; shuffle to start one.",
@@ -284,18 +284,7 @@ class Table:
     # ------------------------------------------------------------ hands
 
     def _start_hand(self) -> None:
-        if not self.deck.ready:
-            raise IllegalAction(
-                "No verified deck is in play; run the new-deck checklist first (PE-2).",
-                key="error.deck.not_ready",
-            )
-        if self.deck.needs_repair:
-            cards = format_cards(self.deck.needs_repair)
-            raise IllegalAction(
-                f"The marked card(s) {cards} must be replaced or withdrawn before the next hand "
-                "(HG-11).",
-                key="error.deck.repair",
-            )
+        check_deck_ready(self.deck)
         if self.deal_limit == 0:
             raise IllegalAction(
                 "The floor holds this table: wait for its order before the next hand.",
@@ -495,54 +484,6 @@ class Table:
             )
         )
 
-    # ------------------------------------------------------------ deck
-
-    def _deck_step(self, event: te.DeckStep) -> None:
-        done = self.deck.checklist
-        expected = CHECKLIST[len(done)] if len(done) < len(CHECKLIST) else None
-        if event.step != expected:
-            raise IllegalAction(
-                f"The next step of the new-deck checklist is '{expected}', not '{event.step}' "
-                f"(PE-2: {', '.join(CHECKLIST)}).",
-                key="error.deck.step",
-            )
-        if event.step == "show":
-            verify_deck_scan(event.scan, withdrawn=())
-            self.deck.withdrawn = []
-        done.append(event.step)
-        if len(done) == len(CHECKLIST):
-            self.deck.ready = True
-            self.deck.checklist = []
-            self.deck.change_requested = False
-
-    def _deck_change(self, event: te.DeckChange) -> None:
-        if event.by == "seat" and not self.config.options.deck_change_on_request:
-            raise IllegalAction(
-                "Players cannot ask for a deck change at this table (TDA-16); the dealer or the "
-                "floor decides.",
-                key="error.deck.no_request",
-            )
-        if event.by not in ("seat", "dealer", "floor", "schedule"):
-            raise IllegalAction(
-                "A deck change is asked by a seat, the dealer, the floor or the schedule, "
-                f"not {event.by!r}.",
-                key="error.deck.change_by",
-                by=event.by,
-            )
-        self.deck.ready = False
-        self.deck.change_requested = True
-        self.deck.checklist = []
-
-    def _repair(self, event: te.RepairCard | te.WithdrawCard) -> None:
-        if event.card not in self.deck.needs_repair:
-            raise IllegalAction(
-                f"The card {format_card(event.card)} is not waiting for repair.",
-                key="error.deck.not_marked",
-            )
-        self.deck.needs_repair.remove(event.card)
-        if isinstance(event, te.WithdrawCard):
-            self.deck.withdrawn.append(event.card)
-
     # ------------------------------------------------------------ overrides
 
     def _override(self, event: te.AdjustStack | te.AwardPot | te.VoidByFloor | te.UndoLast) -> None:
@@ -616,45 +557,6 @@ class Table:
         if engine.actor is not None:
             return f"Seat {self.hand.seat(engine.actor)} to act."
         return "Showdown: players show or muck."
-
-
-def deck_scan_problems(
-    scan: tuple[int | None, ...], withdrawn: tuple[int, ...] = (), tags: tuple[str, ...] = ()
-) -> list[str]:
-    """What is wrong with a deck scan (PE-1): unknown tags, missing or doubled cards.
-
-    :param scan: The card of each tag read, ``None`` for a tag that is no card.
-    :param withdrawn: Cards withdrawn from this deck (HG-11), not expected.
-    :param tags: The tags read, to name the unknown ones.
-    """
-    cards = [c for c in scan if c is not None]
-    unknown = [t for t, c in zip(tags, scan, strict=False) if c is None]
-    count = sum(1 for c in scan if c is None)
-    missing = sorted(set(range(52)) - set(cards) - set(withdrawn))
-    doubled = sorted({c for c in cards if cards.count(c) > 1})
-    problems = []
-    if count:
-        named = f" ({', '.join(unknown[:5])})" if unknown else ""
-        problems.append(
-            f"{count} tag(s) that are no registered card, a joker or a foreign card{named}"
-        )
-    if missing:
-        problems.append(f"missing {format_cards(missing)}")
-    if doubled:
-        problems.append(f"read twice {format_cards(doubled)}")
-    return problems
-
-
-def verify_deck_scan(scan: tuple[int | None, ...], withdrawn: tuple[int, ...]) -> None:
-    """Check a deck scan: 52 distinct registered cards, no joker or foreign tag (PE-1)."""
-    problems = deck_scan_problems(scan, withdrawn)
-    if problems:
-        raise IllegalAction(
-            "The deck is not complete and clean (PE-1): "
-            + "; ".join(problems)
-            + ". Remove foreign cards, find the missing ones or use another deck, then scan again.",
-            key="error.deck.bad_scan",
-        )
 
 
 def plan_summary(plan: HandPlan) -> str:
