@@ -300,8 +300,51 @@ class ConsoleScreen(GamePages):
                 ).bottom
                 + 4
             )
-        if area.bottom - pad - y >= 40:  # the seats at a glance: stacks, bets, who acts
-            self.seat_map(pygame.Rect(x, y, w, area.bottom - pad - y), compact=True)
+        room = pygame.Rect(x, y, w, area.bottom - pad - y)
+        if room.height >= 40 and c.get("equity"):  # an all-in, hands tabled: each one's odds
+            self._equity(room, c["equity"])
+        elif room.height >= 40:  # the seats at a glance: stacks, bets, who acts
+            self.seat_map(room, compact=True)
+
+    def _percent(self, value: Any) -> str:
+        """A percentage with one decimal, with the language's decimal mark ("62,4 %")."""
+        number = f"{float(value):.1f}"
+        return self.t("ui.console.percent", value=number.replace(".", self.t("ui.decimal_mark")))
+
+    def _equity(self, r: pygame.Rect, equity: Any) -> None:
+        """During an all-in with the hands tabled: each live hand, its cards and its share of
+        the pot over the boards still to come (win and split); or why it is not shown yet."""
+        self.panel(r, PANEL_HI, GOLD)
+        inner = r.inflate(-16, -8)
+        title = pygame.Rect(inner.left, inner.top, inner.width, 24)
+        self.text(self.t("ui.console.equity"), title, 0.04, GOLD, align="left")
+        if isinstance(equity, str):  # a catalog key: not computed at this point of the hand
+            self.paragraph(self.t(equity), title.move(0, 26), 0.038, MUTED)
+            return
+        rows = list(equity)
+        seats = {int(s.get("seat", 0)): s for s in self.table.get("seats") or []}
+        h = max(18, min(34, (inner.bottom - title.bottom - 2) // max(1, len(rows))))
+        y = title.bottom + 2
+        for row in rows:
+            if y + h > inner.bottom + 1:
+                break
+            number = int(row.get("seat", 0))
+            cards = list((seats.get(number) or {}).get("cards") or [])[:2]
+            ch = h - 4
+            cw = int(ch / 1.4)
+            for i, code in enumerate(cards):
+                box = pygame.Rect(inner.left + i * (cw + 2), y + 1, cw, ch)
+                draw_card(self.surface, box, str(code), self.fonts)
+            left = inner.left + 2 * (cw + 2) + 6
+            label = pygame.Rect(left, y, inner.width * 0.5 - left + inner.left, h)
+            self.text(self.seat_label(number), label, 0.036, TEXT, align="left")
+            share = pygame.Rect(inner.left + inner.width * 0.5, y, inner.width * 0.24, h)
+            self.text(self._percent(row.get("equity", 0)), share, 0.045, GOLD, align="right")
+            if row.get("tie"):
+                tie = pygame.Rect(share.right + 4, y, inner.right - share.right - 4, h)
+                split = self.t("ui.console.equity_tie", tie=self._percent(row["tie"]))
+                self.text(split, tie, 0.032, MUTED, align="right")
+            y += h
 
     def _role_text(self, nxt: dict[str, Any]) -> str:
         role = str(nxt.get("role") or "none")

@@ -11,7 +11,8 @@ for one audience:
 * :func:`console_view` - the dealer console: the hand's progress and public
   cards but no hole card, the dealer's prompt (translated), the next card's
   role, incidents, the pot distribution after a hand, alerts, the deck, the
-  blind level and the devices;
+  blind level, the devices, and each hand's live equity during an all-in once
+  the hands are tabled (:mod:`firmware.views.live_equity`);
 * :func:`technician_view` - device status and the test mode
   (:mod:`firmware.views.diag`): no table and no card.
 
@@ -35,6 +36,7 @@ from firmware.views.alerts import alert_text
 from firmware.views.devices import devices, fault_text
 from firmware.views.diag import diag_view
 from firmware.views.game import add_game_parts
+from firmware.views.live_equity import console_equity
 from firmware.views.recall import _record_shown, recall
 from firmware.views.redact import UNSEEN, redact
 from firmware.views.rules import chip_breakdown, hide_pot, pot_shown, to_show
@@ -540,6 +542,7 @@ def console_view(
             "level": _level(table),
             "buy_in": _buy_in(table),
             "max_seats": table.config.options.max_seats,
+            "equity": (share or ViewShare()).get(("equity",), lambda: console_equity(th)),
         },
         "devices": devices(controller, lang),
     }
