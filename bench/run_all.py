@@ -19,6 +19,7 @@ import time
 RUNS: list[tuple[str, list[str]]] = [
     ("bench_evaluator.py", ["--hands", "100000", "--repeat", "3"]),
     ("bench_equity.py", ["--repeat", "7", "--phevaluator"]),
+    ("bench_live_equity.py", ["--repeat", "9", "--random", "100"]),
     ("bench_engine.py", ["--hands", "300", "--repeat", "3"]),
     ("bench_recovery.py", ["--hands", "100,5000", "--repeat", "3"]),
     ("bench_screen_path.py", ["--events", "1000"]),
