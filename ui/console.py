@@ -313,20 +313,27 @@ class ConsoleScreen(GamePages):
 
     def _equity(self, r: pygame.Rect, equity: Any) -> None:
         """During an all-in with the hands tabled: each live hand, its cards and its share of
-        the pot over the boards still to come (win and split); or why it is not shown yet."""
+        the pot over the boards still to come (and of the split boards); or, when the share is
+        not computed yet (a catalog key), the tabled hands and why."""
         self.panel(r, PANEL_HI, GOLD)
         inner = r.inflate(-16, -8)
         title = pygame.Rect(inner.left, inner.top, inner.width, 24)
         self.text(self.t("ui.console.equity"), title, 0.04, GOLD, align="left")
-        if isinstance(equity, str):  # a catalog key: not computed at this point of the hand
-            self.paragraph(self.t(equity), title.move(0, 26), 0.038, MUTED)
-            return
-        rows = list(equity)
         seats = {int(s.get("seat", 0)): s for s in self.table.get("seats") or []}
-        h = max(18, min(34, (inner.bottom - title.bottom - 2) // max(1, len(rows))))
+        bottom = inner.bottom
+        if isinstance(equity, str):
+            bottom -= 48
+            note = pygame.Rect(inner.left, bottom + 4, inner.width, 44)
+            self.paragraph(self.t(equity), note, 0.038, MUTED)
+            rows = [
+                {"seat": n} for n, s in sorted(seats.items()) if s.get("shown") and s.get("cards")
+            ]
+        else:
+            rows = list(equity)
+        h = max(18, min(34, (bottom - title.bottom - 2) // max(1, len(rows))))
         y = title.bottom + 2
         for row in rows:
-            if y + h > inner.bottom + 1:
+            if y + h > bottom + 1:
                 break
             number = int(row.get("seat", 0))
             cards = list((seats.get(number) or {}).get("cards") or [])[:2]
@@ -338,8 +345,11 @@ class ConsoleScreen(GamePages):
             left = inner.left + 2 * (cw + 2) + 6
             label = pygame.Rect(left, y, inner.width * 0.5 - left + inner.left, h)
             self.text(self.seat_label(number), label, 0.036, TEXT, align="left")
+            if "equity" not in row:
+                y += h
+                continue
             share = pygame.Rect(inner.left + inner.width * 0.5, y, inner.width * 0.24, h)
-            self.text(self._percent(row.get("equity", 0)), share, 0.045, GOLD, align="right")
+            self.text(self._percent(row["equity"]), share, 0.045, GOLD, align="right")
             if row.get("tie"):
                 tie = pygame.Rect(share.right + 4, y, inner.right - share.right - 4, h)
                 split = self.t("ui.console.equity_tie", tie=self._percent(row["tie"]))
