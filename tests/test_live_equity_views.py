@@ -109,7 +109,7 @@ def odds_rows(
     return rows(
         {
             s: {"win": x.win, "tie": x.ties / x.boards, "equity": x.equity}
-            for s, x in zip(seats, shares)
+            for s, x in zip(seats, shares, strict=True)
         }
     )
 
@@ -127,7 +127,9 @@ def heads_up() -> AllIn:
     return game
 
 
-def test_heads_up_equity_only_once_the_hands_are_tabled() -> None:
+def test_heads_up_equity_only_once_the_hands_are_tabled_tda_9() -> None:
+    """Once no more betting is possible every live hand is turned up for everyone; only
+    then, and only from those public hands, does the console get each hand's odds."""
     game = heads_up()
     try:
         view = game.console()
