@@ -207,6 +207,29 @@ def test_a_fold_before_the_all_in_leaves_that_hand_out() -> None:
         game.close()
 
 
+def test_the_views_of_one_change_compute_the_equity_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import firmware.views.audience as audience
+
+    calls: list[int] = []
+    compute = audience.console_equity
+
+    def counted(th: Any) -> Any:
+        calls.append(1)
+        return compute(th)
+
+    monkeypatch.setattr(audience, "console_equity", counted)
+    game = heads_up()
+    try:
+        game.act("allin")
+        game.act("call")
+        share = ViewShare()
+        views = [console_view(game.table, lang, game.controller, share) for lang in ("es", "en")]
+        assert len(calls) == 1
+        assert views[0]["console"]["equity"] == views[1]["console"]["equity"] is not None
+    finally:
+        game.close()
+
+
 def save(screen: ConsoleScreen, name: str, tmp: Path) -> list[str]:
     out = Path(os.environ.get("UI_SCREENSHOTS") or tmp) / f"{name}-{screen.lang}.png"
     pygame.image.save(screen.draw(), str(out))
