@@ -154,6 +154,7 @@ SECRETS = {
     "seat2": "seat2-secret-0123456789",
     "seat3": "seat3-secret-0123456789",
     "console": "console-secret-0123456",
+    "broadcast": "broadcast-secret-012345",
 }
 
 
@@ -205,7 +206,7 @@ def client_context(pki: pathlib.Path, name: str | None) -> ssl.SSLContext:
 class Rig:
     """A controller with a table running on its thread and a server on both transports."""
 
-    def __init__(self, tmp: pathlib.Path, pki: pathlib.Path) -> None:
+    def __init__(self, tmp: pathlib.Path, pki: pathlib.Path, **server_options: Any) -> None:
         config = TableConfig(
             "casino-cash", profile_options("casino-cash"), Stakes(small_blind=1, big_blind=2)
         )
@@ -229,6 +230,7 @@ class Rig:
             ssl_context=server_ssl_context(
                 str(pki / "controller.pem"), str(pki / "controller.key"), str(pki / "ca.pem")
             ),
+            **server_options,
         )
         self.server.start()
         self.thread = threading.Thread(target=self.controller.run, daemon=True)

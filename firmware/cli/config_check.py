@@ -69,6 +69,28 @@ def diag_problems(section: object) -> list[PokerTableError]:
     return problems
 
 
+def broadcast_problems(section: object) -> list[PokerTableError]:
+    """What is wrong with ``[broadcast]`` (every option named)."""
+    from firmware.views.broadcast import BroadcastRules
+
+    if section is None:
+        return []
+    if not isinstance(section, Mapping):
+        return [keyed(ConfigError, "config.broadcast.not_table")]
+    problems: list[PokerTableError] = []
+    for name, value in section.items():
+        try:
+            BroadcastRules.from_section({name: value})
+        except ConfigError as exc:
+            problems.append(exc)
+    if not problems:
+        try:
+            BroadcastRules.from_section(section)  # options that cannot go together
+        except ConfigError as exc:
+            problems.append(exc)
+    return problems
+
+
 def _server_problems(server: Mapping[str, Any]) -> list[PokerTableError]:
     """What is wrong with ``[server]``'s options."""
     problems: list[PokerTableError] = []
@@ -172,6 +194,7 @@ def check_problems(data: Mapping[str, Any], text: str, path: str) -> list[PokerT
     problems += _server_problems(server)
     socket = server.get("socket")
     problems += diag_problems(data.get("diag", {}))
+    problems += broadcast_problems(data.get("broadcast"))
     terminals = data.get("terminals", {})
     secrets: dict[str, str] | None = None
     if isinstance(terminals, Mapping):

@@ -57,6 +57,7 @@ from firmware.table import events as te
 from firmware.table.options import load_table_config
 from firmware.table.table import Table
 from firmware.table.tournament import LevelSchedule
+from firmware.views.broadcast import BroadcastRules
 
 log = logging.getLogger("pokertable.serve")
 
@@ -224,9 +225,16 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
             ssl_context=context,
             limits=Limits(**{k: v for k, v in server_section.items() if k in limit_names}),
             badge_grace=float(server_section.get("badge_grace_seconds", 5.0)),
+            broadcast=broadcast_rules(data),
         )
         controller.services.append(server)
     return controller, current, restored
+
+
+def broadcast_rules(data: dict[str, Any]) -> BroadcastRules | None:
+    """The ``[broadcast]`` rules (checked by ``config check`` first), or ``None``: no feed."""
+    section = data.get("broadcast")
+    return BroadcastRules.from_section(section) if isinstance(section, dict) else None
 
 
 def share_socket(path: str, group: str | None) -> None:

@@ -27,8 +27,8 @@ from firmware.errors import ConfigError, PokerTableError
 ROLES = ("dealer", "floor", "technician")
 """Staff roles."""
 
-TERMINALS = (*tuple(f"seat{i}" for i in range(1, 11)), "console")
-"""Every terminal name."""
+TERMINALS = (*tuple(f"seat{i}" for i in range(1, 11)), "console", "broadcast")
+"""Every terminal name (``broadcast``: the delayed feed for a stream, BROADCAST)."""
 
 MAX_FAILURES = 5
 """Failed logins in a row that lock a badge."""
@@ -253,7 +253,8 @@ class TerminalSecrets:
         for name, secret in self.secrets.items():
             if name not in TERMINALS:
                 raise ConfigError(
-                    f"{name!r} is no terminal; terminals are seat1 to seat10 and console.",
+                    f"{name!r} is no terminal; terminals are seat1 to seat10, console and "
+                    "broadcast.",
                     key="config.terminals.unknown",
                     name=repr(name),
                 )
@@ -277,7 +278,7 @@ class TerminalSecrets:
         """
         if not isinstance(terminal, str) or terminal not in TERMINALS:
             raise AuthError(
-                "Unknown terminal; a terminal is seat1 to seat10 or console.",
+                "Unknown terminal; a terminal is seat1 to seat10, console or broadcast.",
                 key="protocol.hello.terminal",
             )
         expected = self.secrets.get(terminal)

@@ -58,6 +58,8 @@ class ClientState:
             return None
         if self.seat is not None:
             return "seat"
+        if self.terminal == "broadcast":
+            return "broadcast"
         return "technician" if self.role == "technician" else "console"
 
 

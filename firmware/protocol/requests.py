@@ -82,6 +82,8 @@ def client_roles(client: ClientState) -> frozenset[str]:
         return frozenset({"seat"})
     if client.terminal == "console":
         return frozenset({"console", client.role}) if client.role else frozenset({"console"})
+    if client.terminal == "broadcast":
+        return frozenset({"broadcast"})  # the delayed feed: it chooses its language only
     return frozenset()
 
 

@@ -102,7 +102,7 @@ FLOOR = frozenset({"floor"})
 TECHNICIAN = frozenset({"technician"})
 CONSOLE = frozenset({"console"})
 """Any connection of the console terminal, whoever is logged in (or nobody)."""
-EVERYONE = frozenset({"seat", "console"})
+EVERYONE = frozenset({"seat", "console", "broadcast"})
 
 _SEAT_REQUESTS = [
     Request(

@@ -40,11 +40,14 @@ import logging
 import os
 import ssl
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from firmware.errors import PokerTableError
 from firmware.i18n import LANGUAGES, tr
 from firmware.protocol.auth import AuthError, StaffDirectory, TerminalSecrets
+from firmware.protocol.broadcast import DelayLine
 from firmware.protocol.clients import ClientState, Closing
 from firmware.protocol.framing import MAX_MESSAGE, Decoder, FrameError, encode
 from firmware.protocol.game import GAME_REQUESTS, game_request
@@ -69,6 +72,7 @@ from firmware.protocol.viewfeed import ViewFeed
 from firmware.protocol.viewpack import ViewPacker
 from firmware.service.controller import Controller
 from firmware.service.safety import LogThrottle
+from firmware.views.broadcast import BroadcastRules
 
 log = logging.getLogger("firmware.protocol")
 
@@ -106,6 +110,9 @@ class TableServer(ViewFeed, TableRequests):
         (:mod:`firmware.protocol.limits`).
     :param badge_grace: Seconds a staff login survives its badge leaving the
         console's reader (0: logged out at once).
+    :param broadcast: The ``[broadcast]`` rules: the feed of the ``broadcast``
+        terminal, delayed (:mod:`firmware.protocol.broadcast`); ``None``: no feed.
+    :param broadcast_clock: The delay line's monotonic clock (tests give their own).
     """
 
     def __init__(
@@ -118,6 +125,8 @@ class TableServer(ViewFeed, TableRequests):
         ssl_context: ssl.SSLContext | None = None,
         limits: Limits | None = None,
         badge_grace: float = 5.0,
+        broadcast: BroadcastRules | None = None,
+        broadcast_clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if tcp is not None and (
             ssl_context is None or ssl_context.verify_mode != ssl.CERT_REQUIRED
@@ -145,6 +154,10 @@ class TableServer(ViewFeed, TableRequests):
         self._startup_error: BaseException | None = None
         self._stopping: asyncio.Event | None = None
         self._packer = ViewPacker()
+        self.broadcast = broadcast
+        self._line = (
+            DelayLine(broadcast.delay_seconds, broadcast_clock) if broadcast is not None else None
+        )
 
     # ------------------------------------------------------------ lifecycle
 
@@ -207,7 +220,9 @@ class TableServer(ViewFeed, TableRequests):
             self._ready.set()
             return
         self._ready.set()
+        release = asyncio.create_task(self._release_broadcast(self._stopping))
         await self._stopping.wait()
+        await release
         for server in self._servers:
             server.close()
         with self._clients_lock:

@@ -18,11 +18,13 @@ import logging
 import threading
 from typing import Any
 
+from firmware.protocol.broadcast import RELEASE_SECONDS, DelayLine
 from firmware.protocol.clients import ClientState
 from firmware.protocol.framing import FrameError
 from firmware.protocol.viewpack import ViewPacker
 from firmware.service.controller import Controller
 from firmware.views.audience import console_view, seat_view, technician_view
+from firmware.views.broadcast import BroadcastRules, broadcast_view
 from firmware.views.share import ViewShare
 
 log = logging.getLogger("firmware.protocol")
@@ -37,6 +39,11 @@ class ViewFeed:
     _loop: asyncio.AbstractEventLoop | None
     _packer: ViewPacker
     """Encodes the views (loop thread only)."""
+    broadcast: BroadcastRules | None = None
+    """The ``[broadcast]`` rules, or ``None``: no broadcast feed (a broadcast terminal
+    that connects gets no view)."""
+    _line: DelayLine | None = None
+    """The broadcast views waiting for their delay (:mod:`firmware.protocol.broadcast`)."""
 
     def _badge_seen(self, client: ClientState, gone: bool) -> None:
         raise NotImplementedError
@@ -51,7 +58,41 @@ class ViewFeed:
         client.latest_view = data
         client.wake.set()
 
+    async def _release_broadcast(self, stopping: asyncio.Event) -> None:
+        """Give the broadcast terminals the views whose delay has passed (server thread)."""
+        line = self._line
+        while line is not None and not stopping.is_set():
+            released = line.due()
+            if released:
+                with self._clients_lock:
+                    watching = [c for c in self.clients.values() if c.audience == "broadcast"]
+                for client in watching:
+                    data = released.get(client.lang)
+                    if data is not None:
+                        self._offer_view(client.id, data)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stopping.wait(), RELEASE_SECONDS)
+
+    def _offer_latest_broadcast(self, client: ClientState) -> None:
+        """A broadcast terminal's view on hello or a language change: the newest whose
+        delay has passed, never a live one (server thread)."""
+        data = self._line.latest(client.lang) if self._line is not None else None
+        if data is not None:
+            self._offer_view(client.id, data)
+
     # ------------------------------------------------------------ loop thread
+
+    def _queue_broadcast(self, controller: Controller, share: ViewShare) -> None:
+        """This change's broadcast view in each language, into the delay line."""
+        rules, line = self.broadcast, self._line
+        if rules is None or line is None:
+            return
+        for lang in ("es", "en"):
+            try:
+                view = broadcast_view(controller.table, lang, rules, controller, share)
+                line.put(lang, self._packer.encode(view, share))
+            except FrameError as exc:
+                log.error("The broadcast view cannot be sent: %s", exc)
 
     def _on_change(self, controller: Controller) -> None:
         """Controller listener: compute every client's view and hand it over, never blocking."""
@@ -69,7 +110,9 @@ class ViewFeed:
                 gone = inserted != client.badge
                 with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(self._badge_seen, client, gone)
-            self._push_view(client, share, encoded)
+            if client.audience != "broadcast":  # the broadcast feed is delayed: below
+                self._push_view(client, share, encoded)
+        self._queue_broadcast(controller, share)
 
     def view_for(
         self, client: ClientState, share: ViewShare | None = None
@@ -88,7 +131,7 @@ class ViewFeed:
             view = console_view(table, client.lang, self.controller, share)
         elif audience == "technician":
             view = technician_view(self.controller, client.lang)
-        else:
+        else:  # a broadcast terminal gets the delayed feed only, never the table now
             return None
         if audience != "seat":
             # Per connection, not per table: who is logged in on this console.
@@ -134,6 +177,9 @@ class ViewFeed:
             loop.call_soon_threadsafe(self._offer_view, client.id, data)
 
     def _request_view(self, client: ClientState) -> None:
+        if client.audience == "broadcast":
+            self._offer_latest_broadcast(client)
+            return
         self.controller.call_soon(lambda: self._push_view(client, again=True))
 
 

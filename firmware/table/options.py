@@ -379,13 +379,15 @@ def table_config_from(data: Mapping[str, Any], source: str = "given as text") ->
         "tournament",
         "floor",
         "diag",
+        "broadcast",
     }
     unknown_sections = sorted(set(data) - known)
     if unknown_sections:
         raise ConfigError(
             f"Unknown section(s) in the configuration {source}: {', '.join(unknown_sections)}; "
             "expected [table], [options], [devices], [server], [terminals], [staff], "
-            "[[players]], [retention], [[levels]], [tournament], [floor] and [diag].",
+            "[[players]], [retention], [[levels]], [tournament], [floor], [diag] and "
+            "[broadcast].",
             key="config.section.unknown",
             source=source,
             unknown=", ".join(unknown_sections),

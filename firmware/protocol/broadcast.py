@@ -1,0 +1,89 @@
+"""The broadcast feed's delay (issue 15; house procedure BROADCAST in ``docs/rules.md``).
+
+When the table is served with a ``[broadcast]`` section, every change's
+broadcast view (:func:`firmware.views.broadcast.broadcast_view`) is computed
+on the controller's loop thread in both languages, encoded, and put in a
+:class:`DelayLine`; the server thread takes each one out once its delay has
+passed and gives it to the connected ``broadcast`` terminals in their
+language. The line is filled whether or not a broadcast terminal is
+connected, so one that connects late gets the table as it was a delay ago at
+once (and nothing newer). A broadcast terminal never gets a live view and
+makes no request but ``language``.
+
+The line holds at most :data:`MAX_BYTES` of views (a long delay at a busy
+table); past that, the oldest views waiting are dropped (the feed skips
+them, it is never ahead) and counted in :attr:`DelayLine.dropped`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+
+MAX_BYTES = 64 << 20
+"""The most bytes of views waiting in the line (64 MiB: hours at a busy table)."""
+
+RELEASE_SECONDS = 0.2
+"""How often the server thread takes the views that are due out of the line."""
+
+
+class DelayLine:
+    """Views waiting for their delay, oldest first (thread-safe).
+
+    :param delay: Seconds a view waits after its change.
+    :param clock: Monotonic seconds (injectable for tests).
+    :param max_bytes: The most bytes waiting (:data:`MAX_BYTES`).
+    """
+
+    def __init__(
+        self,
+        delay: float,
+        clock: Callable[[], float] = time.monotonic,
+        max_bytes: int = MAX_BYTES,
+    ) -> None:
+        self.delay = delay
+        self.clock = clock
+        self.max_bytes = max_bytes
+        self._waiting: deque[tuple[float, str, bytes]] = deque()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self._released: dict[str, bytes] = {}
+        self.dropped = 0
+        """Views dropped because the line was full."""
+
+    def put(self, lang: str, data: bytes) -> None:
+        """Queue the view ``data`` in ``lang`` of a change made now (loop thread)."""
+        with self._lock:
+            self._waiting.append((self.clock() + self.delay, lang, data))
+            self._bytes += len(data)
+            while self._bytes > self.max_bytes and len(self._waiting) > 1:
+                _, _, old = self._waiting.popleft()
+                self._bytes -= len(old)
+                self.dropped += 1
+
+    def due(self) -> dict[str, bytes]:
+        """Take out every view whose delay has passed: the newest of them per language
+        (server thread). Each becomes that language's :meth:`latest`."""
+        now = self.clock()
+        out: dict[str, bytes] = {}
+        with self._lock:
+            while self._waiting and self._waiting[0][0] <= now:
+                _, lang, data = self._waiting.popleft()
+                self._bytes -= len(data)
+                out[lang] = data
+            self._released.update(out)
+        return out
+
+    def latest(self, lang: str) -> bytes | None:
+        """The newest view in ``lang`` whose delay has passed (``None``: none yet)."""
+        with self._lock:
+            return self._released.get(lang)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._waiting)
+
+
+__all__ = ["MAX_BYTES", "RELEASE_SECONDS", "DelayLine"]
