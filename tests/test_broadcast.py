@@ -166,3 +166,36 @@ def test_equity_with_hole_cards_from_two_hands_and_a_note_before_a_three_way_flo
     # Without hole cards the feed has no equity until the hands are tabled (TDA-9).
     public = BroadcastRules(delay_seconds=0, equity=True)
     assert broadcast_view(table, "en", public)["equity"] is None
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_broadcast_screen_draws_the_hands_and_their_equity(
+    lang: str, tmp_path: pathlib.Path
+) -> None:
+    """The preview in each language (``UI_SCREENSHOTS=docs/screens`` keeps a copy)."""
+    import os
+
+    import pygame
+
+    from firmware.i18n import tr
+    from ui.app import make_screen
+    from ui.broadcast import BroadcastScreen
+
+    table = dealt_table()
+    th = table.hand
+    assert th is not None and th.hand.actor is not None
+    table.apply(te.Act(th.seat(th.hand.actor), "fold", 0))  # two hands: equity from the table
+    rules = BroadcastRules(delay_seconds=1800, hole_cards=True, equity=True)
+    view = broadcast_view(table, lang, rules)
+    pygame.init()
+    screen = make_screen(view, pygame.Surface((800, 480)))
+    assert isinstance(screen, BroadcastScreen)
+    out = pathlib.Path(os.environ.get("UI_SCREENSHOTS") or tmp_path) / f"broadcast-{lang}.png"
+    pygame.image.save(screen.draw(), str(out))
+    texts = list(screen.drawn)
+    assert tr("ui.broadcast.delay_minutes", lang, minutes=30) in texts
+    for row in view["equity"]:
+        assert tr("ui.broadcast.equity", lang, equity=row["equity"]) in texts
+    other = "en" if lang == "es" else "es"
+    assert tr("ui.broadcast.title", other) not in " ".join(texts)
+    assert screen.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(400, 240), button=1)) == []

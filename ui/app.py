@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 import pygame
 
+from ui.broadcast import BroadcastScreen
 from ui.console import ConsoleScreen
 from ui.seat import SeatScreen
 from ui.widgets import Message, Screen
@@ -71,9 +72,11 @@ class ViewSource:
 
 
 def make_screen(view: Message, surface: pygame.Surface | None = None, **kwargs: Any) -> Screen:
-    """A seat screen or a console for ``view``'s audience."""
+    """A seat screen, the broadcast preview or a console for ``view``'s audience."""
     if view.get("audience") == "seat":
         return SeatScreen(view, surface=surface, **kwargs)
+    if view.get("audience") == "broadcast":
+        return BroadcastScreen(view, surface=surface)
     return ConsoleScreen(view, surface=surface, **kwargs)
 
 

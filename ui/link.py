@@ -77,13 +77,20 @@ Problem = tuple[str, dict[str, Any]]
 """A catalog key and its values: what the screen's command says is wrong."""
 
 
+def _terminal(args: Any) -> str:
+    """The terminal the options name: ``seatN``, ``console`` or ``broadcast``."""
+    if args.broadcast:
+        return "broadcast"
+    return "console" if args.console else f"seat{args.seat}"
+
+
 def _screen_settings(args: Any) -> tuple[str | None, str | None, Problem | None]:
     """The socket and secret from the options, the credential file or the configuration;
     the third value says what is missing or unreadable, if anything."""
     import os
     import tomllib
 
-    terminal = "console" if args.console else f"seat{args.seat}"
+    terminal = _terminal(args)
     socket_path, secret = args.socket, args.secret
     secret_file = args.secret_file
     if secret is None and secret_file is None and os.environ.get("CREDENTIALS_DIRECTORY"):
@@ -125,7 +132,8 @@ def _screen_settings(args: Any) -> tuple[str | None, str | None, Problem | None]
 
 
 def main_screen(argv: list[str] | None = None) -> int:
-    """``pokertable screen --seat N | --console``: a screen connected to the controller.
+    """``pokertable screen --seat N | --console | --broadcast``: a screen connected to the
+    controller.
 
     Exit status: 0 when the window is closed, 1 when the controller cannot be reached or
     closes the connection (systemd restarts the screen), 2 for bad options or a display
@@ -141,6 +149,9 @@ def main_screen(argv: list[str] | None = None) -> int:
     who = parser.add_mutually_exclusive_group(required=True)
     who.add_argument("--seat", type=int, metavar="N", help=tr("cli.help.screen.seat", said))
     who.add_argument("--console", action="store_true", help=tr("cli.help.screen.console", said))
+    who.add_argument(
+        "--broadcast", action="store_true", help=tr("cli.help.screen.broadcast", said)
+    )
     parser.add_argument(
         "--config",
         default="/etc/pokertable/table.toml",
@@ -199,7 +210,7 @@ def main_screen(argv: list[str] | None = None) -> int:
         print("pokertable screen: " + tr(key, lang, **params), file=sys.stderr)
         return 1
 
-    terminal = "console" if args.console else f"seat{args.seat}"
+    terminal = _terminal(args)
     try:
         width, height = (int(x) for x in args.size.lower().split("x"))
     except ValueError:
@@ -245,7 +256,8 @@ def main_screen(argv: list[str] | None = None) -> int:
 
     lost = False
     try:
-        options = {"hold_to_peek": True} if args.hold_to_peek and not args.console else {}
+        seat = not (args.console or args.broadcast)
+        options = {"hold_to_peek": True} if args.hold_to_peek and seat else {}
         run(link, size=(width, height), fullscreen=args.fullscreen, **options)
         lost = link.closed.is_set()  # the controller went away (not the window closed)
     except pygame.error as exc:
