@@ -86,6 +86,7 @@ def test_the_line_gives_each_view_after_its_delay_and_drops_the_oldest_when_full
     now[0] = 110.0
     line.put("es", b"b" * 4)
     line.put("en", b"c" * 4)  # 12 bytes waiting: the oldest is dropped
+    line.put("en", b"c" * 4)  # the same view again (a change nobody sees): not queued
     assert line.dropped == 1 and len(line) == 2
     assert line.due() == {} and line.latest("es") is None
     now[0] = 140.0

@@ -50,11 +50,17 @@ class DelayLine:
         self._bytes = 0
         self._lock = threading.Lock()
         self._released: dict[str, bytes] = {}
+        self._last: dict[str, bytes] = {}
+        """The last view put in each language (an unchanged one is not queued again)."""
         self.dropped = 0
         """Views dropped because the line was full."""
 
     def put(self, lang: str, data: bytes) -> None:
-        """Queue the view ``data`` in ``lang`` of a change made now (loop thread)."""
+        """Queue the view ``data`` in ``lang`` of a change made now (loop thread); one
+        identical to the last one queued in ``lang`` is not queued again."""
+        if self._last.get(lang) == data:
+            return
+        self._last[lang] = data
         with self._lock:
             self._waiting.append((self.clock() + self.delay, lang, data))
             self._bytes += len(data)
