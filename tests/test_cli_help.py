@@ -185,7 +185,7 @@ ERRORS = [
         "argumento --log-level: valor no válido: 'loud' (elija entre 'debug', 'info', "
         "'warning', 'error')",
     ),
-    (["screen"], "screen", "se necesita uno de estos argumentos: --seat --console"),
+    (["screen"], "screen", "se necesita uno de estos argumentos: --seat --console --broadcast"),
     (
         ["screen", "--seat", "1", "--console"],
         "screen",
