@@ -153,7 +153,7 @@ def test_equity_with_hole_cards_from_two_hands_and_a_note_before_a_three_way_flo
     table = dealt_table()
     rules = BroadcastRules(delay_seconds=MIN_DELAY_WITH_HOLE_CARDS, hole_cards=True, equity=True)
     view = broadcast_view(table, "en", rules)
-    assert view["equity"] is None and view["equity_note"] == "broadcast.equity.preflop"
+    assert view["equity"] is None and view["equity_note"] == "ui.console.equity_from_flop"
     th = table.hand
     assert th is not None and th.hand.actor is not None
     folder = th.seat(th.hand.actor)

@@ -16,7 +16,8 @@ carry is the house procedure BROADCAST (``docs/rules.md``):
   share of the pot on each street; without them, only during an all-in once
   the hands are tabled (TDA-9), as on the console. Computed exactly, in pure
   Python, within one frame (:mod:`firmware.views.live_equity`); before the
-  flop with three or more hands it is not computed (``equity_note``).
+  flop with three or more hands, or with a card exposed, it is shown from the
+  flop on (``equity_note`` says so).
 
 The view never carries the staff logged in, the devices, alerts or the
 dealer's prompts: it is for the public.
@@ -146,7 +147,7 @@ def broadcast_view(
                 dead = set(parse_cards("".join(base["exposed"]))) if base["exposed"] else set()
                 equity = exact_equity(hands, board, dead)
                 if equity is None:
-                    note = "broadcast.equity.preflop"
+                    note = "ui.console.equity_from_flop"
             elif not rules.hole_cards:
                 equity = live_equity(th)
     view: dict[str, Any] = {
