@@ -149,9 +149,7 @@ def main_screen(argv: list[str] | None = None) -> int:
     who = parser.add_mutually_exclusive_group(required=True)
     who.add_argument("--seat", type=int, metavar="N", help=tr("cli.help.screen.seat", said))
     who.add_argument("--console", action="store_true", help=tr("cli.help.screen.console", said))
-    who.add_argument(
-        "--broadcast", action="store_true", help=tr("cli.help.screen.broadcast", said)
-    )
+    who.add_argument("--broadcast", action="store_true", help=tr("cli.help.screen.broadcast", said))
     parser.add_argument(
         "--config",
         default="/etc/pokertable/table.toml",
