@@ -13,27 +13,11 @@ from firmware.cli.config_check import broadcast_problems
 from firmware.errors import ConfigError
 from firmware.protocol.broadcast import DelayLine
 from firmware.table import events as te
-from firmware.table.options import Stakes, TableConfig, profile_options
-from firmware.table.table import Table
 from firmware.views.audience import console_view
 from firmware.views.broadcast import MIN_DELAY_WITH_HOLE_CARDS, BroadcastRules, broadcast_view
 from firmware.views.redact import UNSEEN
 from tests.test_protocol import Rig, is_view, start_hand
-
-
-def dealt_table() -> Table:
-    """Three players, hole cards dealt (cards 0 to 5), betting under way."""
-    config = TableConfig("casino-cash", profile_options("casino-cash"), Stakes(1, 2))
-    table = Table(config, deck_ready=True)
-    for seat, name in ((1, "Ana"), (2, "Bruno"), (3, "Carmen")):
-        table.apply(te.SitDown(seat, name, 200))
-    table.apply(te.Shuffle())
-    table.apply(te.Cut())
-    card = 0
-    while table.hand is not None and table.hand.next_card_role()[0] == "hole":
-        table.apply(te.CardDrawn(card))
-        card += 1
-    return table
+from tests.test_views import table_with_hand as dealt_table
 
 
 def test_hole_cards_need_a_delay_of_fifteen_minutes() -> None:

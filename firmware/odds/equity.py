@@ -31,8 +31,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from firmware.engine.cards import DECK_SIZE, Card, format_card
-from firmware.errors import CardError
+from firmware.engine.cards import DECK_SIZE, Card
+from firmware.engine.matchups import check_all_in
 from firmware.odds.batch import MASK_WEIGHTS, WEIGHTS64, strengths_from_sums
 from firmware.odds.headsup import lookup
 from firmware.odds.patterns import pattern_equity
@@ -73,53 +73,6 @@ def board_sums(cards: Sequence[Card], k: int) -> tuple[Int64Array, Int64Array]:
     return sums_w, sums_m
 
 
-def _validate(holes: Sequence[Sequence[Card]], board: Sequence[Card], dead: Sequence[Card]) -> None:
-    """Raise :class:`CardError` with a full sentence for any bad input."""
-    if len(holes) < 2:
-        raise CardError(
-            f"Equity needs at least two hands, but {len(holes)} were given.",
-            key="error.equity.players",
-            count=len(holes),
-        )
-    for seat, hole in enumerate(holes, start=1):
-        if len(hole) != 2:
-            raise CardError(
-                f"Hand {seat} has {len(hole)} cards; each hand needs exactly two hole cards.",
-                key="error.equity.hole",
-                seat=seat,
-                count=len(hole),
-            )
-    if len(board) not in (0, 3, 4, 5):
-        raise CardError(
-            f"The board has {len(board)} cards; give none (preflop), three (flop), "
-            "four (turn) or five (river).",
-            key="error.equity.board",
-            count=len(board),
-        )
-    seen: set[Card] = set()
-    for card in [*(c for hole in holes for c in hole), *board, *dead]:
-        if not (isinstance(card, int | np.integer) and 0 <= card < DECK_SIZE):
-            raise CardError(
-                f"{card!r} is not a card number; card numbers are ints 0 to 51.",
-                key="error.card.number",
-                card=repr(card),
-            )
-        if card in seen:
-            raise CardError(
-                f"The card {format_card(int(card))} is used twice; each card can be in "
-                "only one hand, on the board or among the dead cards.",
-                key="error.card.duplicate",
-                card=format_card(int(card)),
-            )
-        seen.add(int(card))
-    if DECK_SIZE - len(seen) < 5 - len(board):
-        raise CardError(
-            "Too few cards are left in the deck to complete the board; remove some hands "
-            "or dead cards.",
-            key="error.equity.deck",
-        )
-
-
 def equity(
     holes: Sequence[Sequence[Card]],
     board: Sequence[Card] = (),
@@ -139,7 +92,7 @@ def equity(
     :raises CardError: for fewer than two hands, a hand without exactly two
         cards, a board of 1, 2 or 6+ cards, or a card used twice.
     """
-    _validate(holes, board, dead)
+    check_all_in(holes, board, dead)
     if len(holes) == 2 and not board and not dead:
         first, second = holes
         stored = lookup((int(first[0]), int(first[1])), (int(second[0]), int(second[1])))
@@ -157,7 +110,7 @@ def equity_by_boards(
 
     The reference for :func:`equity` (same arguments, same result, slower).
     """
-    _validate(holes, board, dead)
+    check_all_in(holes, board, dead)
     used = {int(c) for hole in holes for c in hole} | {int(c) for c in (*board, *dead)}
     deck = [c for c in range(DECK_SIZE) if c not in used]
     all_w, all_m = board_sums(deck, 5 - len(board))

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import time
 from functools import cache
-from itertools import permutations
 from math import comb
 from pathlib import Path
 
@@ -28,6 +27,8 @@ import numpy as np
 import numpy.typing as npt
 
 from firmware.engine.cards import Card
+from firmware.engine.matchups import SUIT_PERMUTATIONS as _PERMUTATIONS
+from firmware.engine.matchups import canonical_key
 from firmware.odds.patterns import pattern_equity
 from firmware.odds.shares import Share
 
@@ -37,23 +38,6 @@ __all__ = ["BOARDS", "TABLE_PATH", "canonical_key", "lookup"]
 BOARDS = comb(48, 5)
 #: Where the table lives, next to this module.
 TABLE_PATH = Path(__file__).resolve().parent / "data" / "headsup_preflop.npz"
-
-_PERMUTATIONS = list(permutations(range(4)))
-
-
-def canonical_key(first: tuple[Card, Card], second: tuple[Card, Card]) -> int:
-    """Smallest key of the matchup over the 24 suit relabellings (see the module docstring)."""
-    best = 1 << 62
-    cards = (*first, *second)
-    for perm in _PERMUTATIONS:
-        a, b, c, d = ((card & ~3) | perm[card & 3] for card in cards)
-        if a < b:
-            a, b = b, a
-        if c < d:
-            c, d = d, c
-        key = ((a * 52 + b) * 52 + c) * 52 + d
-        best = min(best, key)
-    return best
 
 
 def all_keys() -> npt.NDArray[np.int64]:

@@ -18,8 +18,8 @@ contract forbids it), so it is written with the engine's own evaluator:
   short header (a Python literal naming the type and shape) followed by the raw
   little-endian array, which the :mod:`array` module loads as it is. It is read
   once, the first time it is needed. A matchup's row is found by the same
-  canonical key as :func:`firmware.odds.headsup.canonical_key` (reimplemented
-  here) with a binary search.
+  canonical key (:func:`firmware.engine.matchups.canonical_key`, which the odds
+  extra uses too) with a binary search.
 * Three or more hands before the flop, or heads-up before the flop with dead
   cards, would need hundreds of thousands of boards: no result (``None``); the
   console says the odds are shown from the flop on.
@@ -37,11 +37,11 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Collection, Mapping, Sequence
 from functools import cache
-from itertools import combinations, permutations
+from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from firmware.engine.cards import DECK_SIZE, format_card
+from firmware.engine.cards import DECK_SIZE
 from firmware.engine.evaluator import (
     FLUSH_BITS,
     HIGH_INDEX,
@@ -53,8 +53,8 @@ from firmware.engine.evaluator import (
     WEIGHTS,
     evaluate7,
 )
+from firmware.engine.matchups import canonical_key, check_all_in
 from firmware.engine.state import Phase
-from firmware.errors import CardError
 
 if TYPE_CHECKING:
     from firmware.table.dealing import TableHand
@@ -86,7 +86,6 @@ DEAD_ROLES: Final = ("exposed", "removed", "burn")
 #: Results kept (each a few hands' numbers); cleared when full.
 CACHE_SIZE: Final = 512
 
-_PERMUTATIONS: Final = list(permutations(range(4)))
 _STRENGTH7: Final = RANK_STRENGTHS[2]
 _LOW7: Final = LOW_INDEX[2]
 _CACHE: dict[tuple[object, ...], Equity | None] = {}
@@ -142,26 +141,6 @@ def preflop_table(path: Path = TABLE_PATH) -> tuple[array[int], array[int]] | No
     return keys, counts
 
 
-def canonical_key(first: tuple[int, int], second: tuple[int, int]) -> int:
-    """The matchup's class key: its smallest key over the 24 suit relabellings.
-
-    The same as :func:`firmware.odds.headsup.canonical_key` (a test compares
-    them): each hand's cards in descending order, ``((a*52 + b)*52 + c)*52 + d``.
-    """
-    best = 1 << 62
-    cards = (*first, *second)
-    for perm in _PERMUTATIONS:
-        a, b, c, d = ((card & ~3) | perm[card & 3] for card in cards)
-        if a < b:
-            a, b = b, a
-        if c < d:
-            c, d = d, c
-        key = ((a * 52 + b) * 52 + c) * 52 + d
-        if key < best:
-            best = key
-    return best
-
-
 def _preflop(first: tuple[int, int], second: tuple[int, int]) -> tuple[int, int, int] | None:
     """``(first's wins, second's wins, splits)`` out of :data:`PREFLOP_BOARDS`, from the table."""
     table = preflop_table()
@@ -177,51 +156,6 @@ def _preflop(first: tuple[int, int], second: tuple[int, int]) -> tuple[int, int,
 
 
 # ---------------------------------------------------------------- enumeration
-
-
-def _check(
-    hands: Mapping[int, tuple[int, int]], board: Sequence[int], dead: Collection[int]
-) -> None:
-    """Raise :class:`CardError` with a full sentence for input that is not an all-in."""
-    if len(hands) < 2:
-        raise CardError(
-            f"Equity needs at least two hands, but {len(hands)} were given.",
-            key="error.equity.players",
-            count=len(hands),
-        )
-    if any(len(hole) != 2 for hole in hands.values()):
-        raise CardError(
-            "Each hand needs exactly two hole cards.", key="error.equity.hole", seat=0, count=0
-        )
-    if len(board) not in (0, 3, 4, 5):
-        raise CardError(
-            f"The board has {len(board)} cards; give none (preflop), three (flop), "
-            "four (turn) or five (river).",
-            key="error.equity.board",
-            count=len(board),
-        )
-    seen: set[int] = set()
-    for card in [*(c for hole in hands.values() for c in hole), *board, *dead]:
-        if not (isinstance(card, int) and 0 <= card < DECK_SIZE):
-            raise CardError(
-                f"{card!r} is not a card number; card numbers are ints 0 to 51.",
-                key="error.card.number",
-                card=repr(card),
-            )
-        if card in seen:
-            raise CardError(
-                f"The card {format_card(card)} is used twice; each card can be in only one "
-                "hand, on the board or among the dead cards.",
-                key="error.card.duplicate",
-                card=format_card(card),
-            )
-        seen.add(card)
-    if DECK_SIZE - len(seen) < 5 - len(board):
-        raise CardError(
-            "Too few cards are left in the deck to complete the board; remove some hands "
-            "or dead cards.",
-            key="error.equity.deck",
-        )
 
 
 def _enumerate(
@@ -302,7 +236,7 @@ def exact_equity(
     :raises CardError: for fewer than two hands, a hand without two cards, a
         board of 1, 2 or 6+ cards, or a card used twice.
     """
-    _check(hands, board, dead)
+    check_all_in(list(hands.values()), board, dead)
     key = (tuple(sorted(hands.items())), tuple(board), tuple(sorted(dead)))
     try:
         cached = _CACHE[key]
