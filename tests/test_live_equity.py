@@ -158,3 +158,43 @@ def test_bad_input_is_refused_with_a_sentence() -> None:
 
 def test_dead_roles_are_the_views_public_draw_roles() -> None:
     assert le.DEAD_ROLES == PUBLIC_DRAW_ROLES
+
+
+def _npy(header: str, body: bytes = b"") -> bytes:
+    """A version 1 ``.npy`` file with ``header`` as its literal (padded as numpy pads it)."""
+    text = header.encode("latin-1")
+    return b"\x93NUMPY\x01\x00" + len(text).to_bytes(2, "little") + text + body
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["shape_not_numbers", "shape_not_a_tuple", "cut_after_magic", "deflate_corrupt"],
+)
+def test_any_damaged_table_file_reads_as_none_not_a_traceback(tmp_path: Path, damage: str) -> None:
+    """Each damage makes the reader fail another way (a TypeError, an IndexError, zlib's
+    error); the console's view is built on every change, so the reader says ``None``."""
+    path = tmp_path / f"{damage}.npz"
+    good_counts = _npy("{'descr': '<u4', 'fortran_order': False, 'shape': (1, 2)}", b"\0" * 8)
+    with zipfile.ZipFile(path, "w") as archive:
+        if damage == "shape_not_numbers":
+            keys = _npy("{'descr': '<u4', 'fortran_order': False, 'shape': (None,)}", b"\0" * 4)
+        elif damage == "shape_not_a_tuple":
+            keys = _npy("{'descr': '<u4', 'fortran_order': False, 'shape': 1}", b"\0" * 4)
+        elif damage == "cut_after_magic":
+            keys = b"\x93NUMPY"
+        else:
+            keys = b""
+        if damage == "deflate_corrupt":
+            info = zipfile.ZipInfo("keys.npy")
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, b"x" * 4096)
+        else:
+            archive.writestr("keys.npy", keys)
+        archive.writestr("counts.npy", good_counts)
+    if damage == "deflate_corrupt":
+        # Spoil the compressed bytes of keys.npy (its CRC no longer matters: inflating fails).
+        raw = bytearray(path.read_bytes())
+        start = raw.index(b"keys.npy") + len(b"keys.npy")
+        raw[start : start + 8] = b"\xff" * 8
+        path.write_bytes(bytes(raw))
+    assert le.preflop_table(path) is None
