@@ -184,3 +184,20 @@ def test_the_broadcast_screen_draws_the_hands_and_their_equity(
     other = "en" if lang == "es" else "es"
     assert tr("ui.broadcast.title", other) not in " ".join(texts)
     assert screen.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(400, 240), button=1)) == []
+
+
+def test_without_hole_cards_a_three_way_all_in_before_the_flop_says_odds_from_the_flop() -> None:
+    """As on the console: the hands are tabled (TDA-9) but three hands before the flop are
+    not computed, so the feed carries the console's sentence instead of nothing."""
+    table = dealt_table()
+    for action in ("allin", "call", "call"):
+        th = table.hand
+        assert th is not None and th.hand.actor is not None
+        table.apply(te.Act(th.seat(th.hand.actor), action, 0))
+    th = table.hand
+    assert th is not None and th.hand.cards_up and not th.hand.board
+    console = console_view(table, "en")
+    assert console["console"]["equity"] == "ui.console.equity_from_flop"
+    view = broadcast_view(table, "en", BroadcastRules(delay_seconds=0, equity=True))
+    assert view["equity"] is None
+    assert view["equity_note"] == console["console"]["equity"]

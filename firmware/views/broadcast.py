@@ -33,7 +33,7 @@ from firmware.engine.cards import parse_cards
 from firmware.errors import ConfigError
 from firmware.table.options import MAX_AMOUNT, type_said
 from firmware.views.audience import _holding, _level, _names, _table
-from firmware.views.live_equity import exact_equity, live_equity
+from firmware.views.live_equity import FROM_FLOP, all_in_tabled, exact_equity, live_equity
 from firmware.views.recall import recall
 from firmware.views.share import ViewShare
 
@@ -147,9 +147,11 @@ def broadcast_view(
                 dead = set(parse_cards("".join(base["exposed"]))) if base["exposed"] else set()
                 equity = exact_equity(hands, board, dead)
                 if equity is None:
-                    note = "ui.console.equity_from_flop"
+                    note = FROM_FLOP
             elif not rules.hole_cards:
                 equity = live_equity(th)
+                if equity is None and all_in_tabled(th):
+                    note = FROM_FLOP  # tabled but not computed: the console's sentence
     view: dict[str, Any] = {
         "type": "view",
         "audience": "broadcast",
