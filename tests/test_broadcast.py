@@ -201,3 +201,26 @@ def test_without_hole_cards_a_three_way_all_in_before_the_flop_says_odds_from_th
     view = broadcast_view(table, "en", BroadcastRules(delay_seconds=0, equity=True))
     assert view["equity"] is None
     assert view["equity_note"] == console["console"]["equity"]
+
+
+def test_a_full_line_keeps_giving_views_when_the_delay_outlasts_what_it_holds() -> None:
+    """The line holds 5 seconds of views (a view a second in each language) but the delay
+    is 100 s: were the oldest dropped when full, every view would leave before its delay
+    passed and the feed would freeze for good. Thinned, it keeps running in both
+    languages, each view given no earlier than its delay, and ends on the newest."""
+    now = [0.0]
+    line = DelayLine(100.0, clock=lambda: now[0], max_bytes=100)
+    shown: dict[str, list[float]] = {"es": [], "en": []}
+    for second in range(400):
+        now[0] = float(second)
+        for lang in ("es", "en"):
+            line.put(lang, f"{lang}{second:08d}".encode())  # 10 bytes: that second's view
+        for lang, data in line.due().items():
+            made = float(data[2:].decode())
+            assert data[:2].decode() == lang and now[0] - made >= 100.0  # never early
+            shown[lang].append(made)
+    for lang in ("es", "en"):
+        assert shown[lang] == sorted(shown[lang]) and shown[lang][-1] >= 290.0, shown[lang]
+    assert line.dropped > 0 and line._bytes <= 100
+    now[0] = 500.0  # the table stopped changing: the feed reaches its last view
+    assert line.due() == {"es": b"es00000399", "en": b"en00000399"}

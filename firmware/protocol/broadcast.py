@@ -11,8 +11,10 @@ once (and nothing newer). A broadcast terminal never gets a live view and
 makes no request but ``language``.
 
 The line holds at most :data:`MAX_BYTES` of views (a long delay at a busy
-table); past that, the oldest views waiting are dropped (the feed skips
-them, it is never ahead) and counted in :attr:`DelayLine.dropped`.
+table); past that, it is thinned: every other view waiting in each language
+is dropped but the oldest and the newest (the feed skips them, it is never
+ahead, and still reaches the table as it is now), counted in
+:attr:`DelayLine.dropped`.
 """
 
 from __future__ import annotations
@@ -65,9 +67,33 @@ class DelayLine:
             self._waiting.append((self.clock() + self.delay, lang, data))
             self._bytes += len(data)
             while self._bytes > self.max_bytes and len(self._waiting) > 1:
-                _, _, old = self._waiting.popleft()
-                self._bytes -= len(old)
+                if not self._thin():  # two views a language or fewer: the oldest goes
+                    _, _, old = self._waiting.popleft()
+                    self._bytes -= len(old)
+                    self.dropped += 1
+
+    def _thin(self) -> bool:
+        """Drop every other view waiting in each language, but each language's oldest
+        (the next to be shown) and newest (the table as it is now); whether any went.
+
+        Never the oldest alone: with a delay longer than the line holds, each view
+        would be dropped before its delay passed and the feed would freeze for good.
+        Thinned, the line still spans the whole delay, fewer views a minute.
+        """
+        newest = {lang: index for index, (_, lang, _) in enumerate(self._waiting)}
+        counted: dict[str, int] = {}
+        kept: deque[tuple[float, str, bytes]] = deque()
+        for index, item in enumerate(self._waiting):
+            lang = item[1]
+            n = counted[lang] = counted.get(lang, -1) + 1
+            if n % 2 == 0 or newest[lang] == index:
+                kept.append(item)
+            else:
+                self._bytes -= len(item[2])
                 self.dropped += 1
+        thinned = len(kept) < len(self._waiting)
+        self._waiting = kept
+        return thinned
 
     def due(self) -> dict[str, bytes]:
         """Take out every view whose delay has passed: the newest of them per language
