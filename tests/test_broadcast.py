@@ -224,3 +224,28 @@ def test_a_full_line_keeps_giving_views_when_the_delay_outlasts_what_it_holds() 
     assert line.dropped > 0 and line._bytes <= 100
     now[0] = 500.0  # the table stopped changing: the feed reaches its last view
     assert line.due() == {"es": b"es00000399", "en": b"en00000399"}
+
+
+def test_no_equity_while_the_hole_cards_are_still_being_dealt() -> None:
+    """Mid-deal two seats may hold both cards while a third holds one: their heads-up
+    odds would be shown as if the third were not in the hand. Equity waits for the deal."""
+    from firmware.table.options import Stakes, TableConfig, profile_options
+    from firmware.table.table import Table
+
+    config = TableConfig("casino-cash", profile_options("casino-cash"), Stakes(1, 2))
+    table = Table(config, deck_ready=True)
+    for seat, name in ((1, "Ana"), (2, "Bruno"), (3, "Carmen")):
+        table.apply(te.SitDown(seat, name, 200))
+    table.apply(te.Shuffle())
+    table.apply(te.Cut())
+    for card in range(5):  # one card short of the deal: two hands of two, one of one
+        table.apply(te.CardDrawn(card))
+    th = table.hand
+    assert th is not None and not th.s.dealt
+    rules = BroadcastRules(delay_seconds=MIN_DELAY_WITH_HOLE_CARDS, hole_cards=True, equity=True)
+    view = broadcast_view(table, "en", rules)
+    held = sorted(len([c for c in row["cards"] if c != UNSEEN]) for row in view["table"]["seats"])
+    assert held == [1, 2, 2]  # the cards dealt so far are shown
+    assert view["equity"] is None
+    table.apply(te.CardDrawn(5))  # the deal is done: three hands before the flop
+    assert broadcast_view(table, "en", rules)["equity_note"] == "ui.console.equity_from_flop"

@@ -143,7 +143,7 @@ def broadcast_view(
         part["seats"] = rows
         if rules.equity:
             board = tuple(th.hand.board)
-            if rules.hole_cards and len(hands) >= 2:
+            if rules.hole_cards and th.s.dealt and len(hands) >= 2:  # not mid-deal
                 dead = set(parse_cards("".join(base["exposed"]))) if base["exposed"] else set()
                 equity = exact_equity(hands, board, dead)
                 if equity is None:
