@@ -58,7 +58,9 @@ def test_an_unknown_terminal_is_refused_as_unknown() -> None:
     for terminal in ("seat11", "bogus", 7, None):
         with pytest.raises(AuthError) as caught:
             SECRETS.check(terminal, "seat1-secret-0123456789")
-        assert str(caught.value) == "Unknown terminal; a terminal is seat1 to seat10 or console."
+        assert str(caught.value) == (
+            "Unknown terminal; a terminal is seat1 to seat10, console or broadcast."
+        )
         assert caught.value.key == "protocol.hello.terminal"
 
 
