@@ -249,3 +249,29 @@ def test_no_equity_while_the_hole_cards_are_still_being_dealt() -> None:
     assert view["equity"] is None
     table.apply(te.CardDrawn(5))  # the deal is done: three hands before the flop
     assert broadcast_view(table, "en", rules)["equity_note"] == "ui.console.equity_from_flop"
+
+
+def test_a_broadcast_terminal_without_its_section_is_noted() -> None:
+    from firmware.cli.config_check import config_notes
+
+    data: dict[str, Any] = {"server": {"socket": "/run/t.sock"}, "terminals": {"broadcast": "x"}}
+    assert "config.note.broadcast_off" in config_notes(data)
+    data["broadcast"] = {"delay_seconds": 60}
+    assert "config.note.broadcast_off" not in config_notes(data)
+
+
+def test_a_failing_broadcast_view_skips_the_feed_not_the_table(
+    broadcast_rig: tuple[Rig, list[float]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig, _ = broadcast_rig
+    seat = rig.connect("seat1")
+    seat.wait_for(is_view)
+
+    def broken(*args: object, **kwargs: object) -> dict[str, Any]:
+        raise RuntimeError("a fault in the broadcast view")
+
+    monkeypatch.setattr("firmware.protocol.viewfeed.broadcast_view", broken)
+    start_hand(rig)
+    view = seat.wait_for(lambda m: is_view(m) and m["table"]["hand"] is not None)
+    assert view["table"]["seats"][0]["cards"] != []  # seat 1 got its hand
+    assert not rig.controller.paused and not rig.controller.state.stops

@@ -255,6 +255,9 @@ def config_notes(data: Mapping[str, Any]) -> list[str]:
     server = data.get("server", {})
     if isinstance(server, Mapping) and not server.get("socket") and "tcp_port" not in server:
         notes.append("config.note.no_socket")
+    terminals = data.get("terminals", {})
+    if isinstance(terminals, Mapping) and "broadcast" in terminals and "broadcast" not in data:
+        notes.append("config.note.broadcast_off")
     return notes
 
 

@@ -23,6 +23,7 @@ from firmware.protocol.clients import ClientState
 from firmware.protocol.framing import FrameError
 from firmware.protocol.viewpack import ViewPacker
 from firmware.service.controller import Controller
+from firmware.service.safety import LogThrottle
 from firmware.views.audience import console_view, seat_view, technician_view
 from firmware.views.broadcast import BroadcastRules, broadcast_view
 from firmware.views.share import ViewShare
@@ -39,6 +40,8 @@ class ViewFeed:
     _loop: asyncio.AbstractEventLoop | None
     _packer: ViewPacker
     """Encodes the views (loop thread only)."""
+    throttle: LogThrottle
+    """Logs a repeated error a few times a minute, not once per change."""
     broadcast: BroadcastRules | None = None
     """The ``[broadcast]`` rules, or ``None``: no broadcast feed (a broadcast terminal
     that connects gets no view)."""
@@ -91,8 +94,10 @@ class ViewFeed:
             try:
                 view = broadcast_view(controller.table, lang, rules, controller, share)
                 line.put(lang, self._packer.encode(view, share))
-            except FrameError as exc:
-                log.error("The broadcast view cannot be sent: %s", exc)
+            except Exception as exc:  # the optional feed skips a view; the table goes on
+                self.throttle.log(
+                    logging.ERROR, "broadcast", "The broadcast view cannot be made: %r", exc
+                )
 
     def _on_change(self, controller: Controller) -> None:
         """Controller listener: compute every client's view and hand it over, never blocking."""
