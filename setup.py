@@ -26,6 +26,7 @@ COMPILED = [
     "firmware/engine/histories/phh.py",
     "firmware/engine/histories/phh_actions.py",
     "firmware/engine/histories/phh_hand.py",
+    "firmware/engine/histories/phh_play.py",
     "firmware/engine/histories/phh_writer.py",
     "firmware/engine/histories/phhs.py",
     "firmware/engine/histories/pokerstars.py",

@@ -56,23 +56,14 @@ Our engine's hands are written by :mod:`firmware.engine.histories.phh_writer`
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Final
 
 import tomli_w
 
-from firmware.engine.events import (
-    DealHole,
-    Event,
-    Muck,
-    Show,
-)
-from firmware.engine.hand import Hand
 from firmware.engine.histories.amounts import MAX_CHIPS, from_chips, to_chips, unit_for
 from firmware.engine.histories.fasttoml import other_toml, scan_toml
-from firmware.engine.histories.phh_actions import action_error, parse_actions
 from firmware.engine.histories.phh_hand import (
     _KNOWN_FIELDS,
     MAX_ACTIONS,
@@ -82,41 +73,13 @@ from firmware.engine.histories.phh_hand import (
     PHHAction,
     PHHHand,
 )
+from firmware.engine.histories.phh_play import PHHReplay, play_phh
 from firmware.engine.histories.phh_writer import (
     dump_phh,
     hand_to_phh,
     hand_to_phh_data,
 )
-from firmware.engine.rules import GameKind
-from firmware.engine.showdown import auto_showdown_event
-from firmware.engine.state import BOARD, COMPLETE, SHOWDOWN
-from firmware.errors import HandHistoryError, IllegalAction
-
-_Item = tuple[int, str, Event]
-"""An action as played: its index in the file, its text and its event."""
-
-
-@dataclass(frozen=True)
-class PHHReplay:
-    """A PHH hand played through our engine.
-
-    :param phh: The hand as read.
-    :param hand: Our engine's hand after the last action.
-    :param auto_showdown: Number of show/muck events added by
-        :func:`~firmware.engine.showdown.auto_showdown_event` because the file's
-        actions stopped at the showdown.
-    """
-
-    phh: PHHHand
-    hand: Hand
-    auto_showdown: int
-
-    def __init__(self, phh: PHHHand, hand: Hand, auto_showdown: int) -> None:
-        # Spelled out so that the compiled build compiles it (see firmware.engine.events).
-        object.__setattr__(self, "phh", phh)
-        object.__setattr__(self, "hand", hand)
-        object.__setattr__(self, "auto_showdown", auto_showdown)
-
+from firmware.errors import HandHistoryError
 
 # --------------------------------------------------------------------- reading
 
@@ -382,173 +345,6 @@ def _int_list(
     return tuple(
         to_chips(v, unit, f"value {i + 1} of the field {key!r}", name) for i, v in enumerate(raw)
     )
-
-
-def _fail(phh: PHHHand, index: int, text: str, why: str) -> HandHistoryError:
-    return action_error(phh.source, index, text, why)
-
-
-# --------------------------------------------------------------------- playing
-
-
-def play_phh(
-    phh: PHHHand,
-    game: GameKind = GameKind.TOURNAMENT,
-    *,
-    finish_showdown: bool = False,
-    holes: dict[int, tuple[int, ...]] | None = None,
-) -> PHHReplay:
-    """Apply every action of ``phh`` to a new hand of our engine.
-
-    :param game: Cash game or tournament rules (the fixed-limit cap heads-up differs).
-    :param finish_showdown: If the actions stop exactly at the showdown,
-        finish it with :func:`~firmware.engine.showdown.auto_showdown_event`.
-    :param holes: Hole cards to use for some players (position index to two
-        cards) in place of the dealt ones and of their ``sm ????`` shows; a
-        ``sm ????`` of any other player shows the cards dealt to him, which
-        must be known (:func:`firmware.engine.histories.unknown.decide_phh`
-        handles the other case).
-    :raises HandHistoryError: naming the file, the action and the reason, if an
-        action is not legal, the hand does not start, or it ends early.
-    """
-    try:
-        hand = Hand.start(phh.start_event(game))
-    except IllegalAction as exc:
-        raise HandHistoryError(f"The hand in {phh.source} cannot start: {exc}") from exc
-    items = parse_actions(phh.source, phh.player_count, phh.actions, phh.unit)
-    # Only "pN sm ????" (a "?" in the text) reads as a show of no cards.
-    if holes or (
-        "?" in "".join(phh.actions)
-        and any(isinstance(i[2], Show) and not i[2].cards for i in items)
-    ):
-        items = _with_holes(phh, items, holes or {})
-    deferred: list[_Item] = []
-    item: _Item | None = None
-    for item in items:
-        event = item[2]
-        kind = type(event)
-        if kind is Show or kind is Muck:
-            if kind is Show and _already_tabled(hand, event):  # type: ignore[arg-type]
-                continue
-            if hand.cards_up and hand.phase is BOARD:
-                # PokerKit shows all-in hands before the runout; ours are tabled then.
-                if kind is Muck:
-                    raise _fail(
-                        phh,
-                        item[0],
-                        item[1],
-                        "mucks a hand that is all-in before the board is run out; such hands "
-                        "are tabled (TDA-9) and cannot be mucked.",
-                    )
-                deferred.append(item)
-                continue
-        if hand.phase is COMPLETE:
-            raise _fail(
-                phh,
-                item[0],
-                item[1],
-                "comes after the hand is already over; remove it or check the actions before it.",
-            )
-        try:
-            hand.apply(event)
-        except IllegalAction as exc:
-            raise _illegal(phh, item, exc) from exc
-        if deferred and (hand.phase is COMPLETE or hand.phase is SHOWDOWN):
-            _apply_deferred(phh, hand, deferred)
-            deferred = []
-    last = item
-    _apply_deferred(phh, hand, deferred)
-    added = 0
-    if hand.phase is SHOWDOWN and finish_showdown:
-        while hand.phase is SHOWDOWN:
-            try:
-                hand.apply(auto_showdown_event(hand))
-            except IllegalAction as exc:
-                raise HandHistoryError(
-                    f"In {phh.source}, the actions stop at the showdown and it cannot be "
-                    f"finished for the file: {exc} Add the show or muck actions.",
-                    key="error.phh.incomplete",
-                    file=phh.source,
-                ) from exc
-            added += 1
-    if hand.phase is not COMPLETE:
-        waits, who = hand.expected()
-        after = f"after action {last[0]} ({last[1]!r})" if last else "before any action"
-        what = {
-            "hole": f"hole cards for p{(who or 0) + 1}",
-            "action": f"an action by p{(who or 0) + 1}",
-            "board": f"{who} board card(s)",
-            "show": f"p{(who or 0) + 1} to show or muck",
-        }.get(waits, waits)
-        hint = (
-            "; replay with the showdown finished automatically, or add the show/muck actions"
-            if waits == "show"
-            else "; the file is incomplete or an action is missing"
-        )
-        raise HandHistoryError(
-            f"In {phh.source}, the actions end {after} before the hand is complete: "
-            f"the hand waits for {what}{hint}.",
-            key="error.phh.incomplete",
-            file=phh.source,
-        )
-    return PHHReplay(phh=phh, hand=hand, auto_showdown=added)
-
-
-def _with_holes(phh: PHHHand, items: list[_Item], holes: dict[int, tuple[int, ...]]) -> list[_Item]:
-    """``items`` with the given hole cards dealt and shown, and ``sm ????`` resolved."""
-    dealt: dict[int, tuple[int | None, ...]] = {}
-    out: list[_Item] = []
-    for index, text, event in items:
-        if isinstance(event, DealHole):
-            if event.player in holes:
-                event = DealHole(event.player, holes[event.player])
-            dealt[event.player] = dealt.get(event.player, ()) + event.cards
-        elif isinstance(event, Show) and not event.cards:
-            cards = holes.get(event.player) or dealt.get(event.player, ())
-            if len(cards) != 2 or None in cards:
-                raise HandHistoryError(
-                    f"In {phh.source}, action {index} ({text!r}) shows cards nobody recorded "
-                    f"for p{event.player + 1}, whose hole cards are not known either; the "
-                    "result may depend on them.",
-                    key="error.phh.unknown_show",
-                    file=phh.source,
-                )
-            event = Show(event.player, tuple(c for c in cards if c is not None))
-        out.append((index, text, event))
-    return out
-
-
-def _apply_deferred(phh: PHHHand, hand: Hand, deferred: list[_Item]) -> None:
-    """Apply shows made before an all-in runout, now that the showdown has begun."""
-    for item in deferred:
-        event = item[2]
-        if isinstance(event, Show) and _already_tabled(hand, event):
-            continue
-        if hand.phase is COMPLETE:
-            raise _fail(
-                phh,
-                item[0],
-                item[1],
-                "shows cards that do not match the hand this player tabled at the showdown.",
-            )
-        try:
-            hand.apply(event)
-        except IllegalAction as exc:
-            raise _illegal(phh, item, exc) from exc
-
-
-def _already_tabled(hand: Hand, event: Show) -> bool:
-    if not 0 <= event.player < hand.player_count:
-        return False
-    shown = hand.shown[event.player]
-    return shown is not None and len(shown) == 2 and set(shown) == set(event.cards)
-
-
-def _illegal(phh: PHHHand, item: _Item, exc: IllegalAction) -> HandHistoryError:
-    note = (
-        " (the engine numbers players from 0: its player 0 is p1)" if "player" in str(exc) else ""
-    )
-    return _fail(phh, item[0], item[1], f"is not legal here: {exc}{note}")
 
 
 # --------------------------------------------------------------------- writing

@@ -34,11 +34,11 @@ for _label, _i in PLAYER_LABELS.items():
     _SIMPLE[f"{_label} f"] = (_i, Fold(_i))
     _SIMPLE[f"{_label} sm"] = (_i, Muck(_i))
 
-_PAIRS: Final[dict[str, tuple[int | None, ...]]] = {}
+PAIRS: Final[dict[str, tuple[int | None, ...]]] = {}
 """Two written cards (``AcKd``, ``????`` for unseen ones) to card numbers."""
 for _a, _ca in [*CARD_CODES.items(), ("??", None)]:
     for _b, _cb in [*CARD_CODES.items(), ("??", None)]:
-        _PAIRS[_a + _b] = (_ca, _cb)
+        PAIRS[_a + _b] = (_ca, _cb)
 _SHOWN_PAIRS: Final[dict[str, tuple[int, ...]]] = {
     a + b: (ca, cb) for a, ca in CARD_CODES.items() for b, cb in CARD_CODES.items()
 }
@@ -69,13 +69,18 @@ def fast_event(text: str, players: int) -> Event | None:
     simple = _SIMPLE.get(text)
     if simple is not None:
         return simple[1] if simple[0] < players else None
+    return fast_other(text, players)
+
+
+def fast_other(text: str, players: int) -> Event | None:
+    """:func:`fast_event` for a text known not to be ``pN cc``, ``pN f`` or ``pN sm``."""
     head = text[:5]
     if head == "d dh ":
         # "d dh pN XXYY": the label between the prefix and the last five characters.
         if text[-5:-4] != " ":
             return None
         who = PLAYER_LABELS.get(text[5:-5])
-        hole = _PAIRS.get(text[-4:])
+        hole = PAIRS.get(text[-4:])
         if who is None or who >= players or hole is None:
             return None
         return DealHole(who, hole)
@@ -238,7 +243,7 @@ def parse_actions(
             if simple is not None and simple[0] < players:
                 event = simple[1]
             else:
-                event = fast_event(text, players)
+                event = fast_other(text, players)
         if event is None:
             event = parse_action(source, players, index, text, unit)
             if event is None:
