@@ -27,6 +27,7 @@ import pytest
 from firmware.engine.histories.phh import _from_mapping, loads_phh, play_phh
 from firmware.engine.histories.phh_actions import fast_event, parse_action
 from firmware.engine.histories.phh_hand import PHHHand
+from firmware.errors import HandHistoryError
 from tests.pokerkit_harness import Outcome, benchmark_corpus
 
 pytestmark = pytest.mark.filterwarnings("ignore:A card being dealt:UserWarning")
@@ -97,3 +98,52 @@ def test_a_changed_stack_is_caught(corpus: list[tuple[str, Outcome]]) -> None:
     changed = text.replace(f"    {stacks[0]},\n", f"    {stacks[0] + 1},\n", 1)
     assert changed != text
     assert any("conserved" in d or "differ" in d for d in _differences(changed, outcome))
+
+
+def _outcome(phh: PHHHand) -> object:
+    """What playing ``phh`` gives: the hand's state, or the refusal's words."""
+    try:
+        return play_phh(phh).hand.snapshot()
+    except HandHistoryError as exc:
+        return f"refused: {exc}"
+
+
+def _broken(actions: list[str], seed: int) -> list[list[str]]:
+    """Wrong versions of a hand's actions: missing, swapped, repeated or misspelled ones,
+    comments, and two faults at once (a refusal first, a syntax error after it)."""
+    n = len(actions)
+    i = seed % n
+    j = (seed * 7 + 3) % n
+    lo, hi = min(i, j), max(i, j)
+    return [
+        actions[:i] + actions[i + 1 :],
+        actions[:i] + actions[i + 1 : i + 2] + actions[i : i + 1] + actions[i + 2 :],
+        actions + actions[-1:],
+        [*actions[:i], "# a note", f"{actions[i]} # said aloud", *actions[i + 1 :]],
+        [*actions[:i], "p1 xyz", *actions[i:]],
+        actions[:lo] + actions[lo + 1 : hi] + ["d db ZzZz"] + actions[hi:],
+        actions[:lo] + actions[lo + 1 :] + ["p99 f"],
+        [a.replace(" cc", " cbr 999999999") for a in actions],
+        [*actions[:i], "p1 sm", "p2 sm AcAd", *actions[i:]],
+        actions[:-1],
+    ]
+
+
+def test_fast_and_reference_paths_refuse_broken_hands_alike(
+    corpus: list[tuple[str, Outcome]],
+) -> None:
+    """The fast path reads and plays each action in turn; the reference path reads every
+    action first. On wrong files both must give the same refusal (a syntax error
+    anywhere before a refusal to play) or the same hand."""
+    compared = refused = 0
+    for seed, (text, _) in enumerate(corpus[:120]):
+        fast = loads_phh(text)
+        reference = _reference_read(text)
+        for actions in _broken(list(fast.actions), seed):
+            mine = dataclasses.replace(fast, actions=tuple(actions))
+            theirs = dataclasses.replace(reference, actions=tuple(actions))
+            got, want = _outcome(mine), _outcome(theirs)
+            assert got == want, (seed, actions)
+            compared += 1
+            refused += isinstance(want, str)
+    assert compared == 1200 and refused > 900  # mostly refusals, of every kind above
