@@ -8,13 +8,15 @@ showdown orders, tables and pays hands.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from firmware.engine import showdown
 from firmware.engine.betting import interpret_chip_bet, interpret_motions, interpret_single_chip
 from firmware.engine.cards import parse_cards
 from firmware.engine.events import BetRaise, CheckCall, DealHole, Muck, Show
-from firmware.engine.hand import Phase
+from firmware.engine.hand import Hand, Phase
 from firmware.engine.rules import OddChips, Structure
 from firmware.errors import IllegalAction
 from tests.kit import act, board, deal, start
@@ -260,3 +262,46 @@ def test_check_call_is_the_call_when_raising_is_closed() -> None:
     deal(hand, "AhAd", "KhKd")
     act(hand, "r10")
     assert interpret_chip_bet(hand, 0, 50) == (CheckCall(0), 40)
+
+
+def _refuses_muck_pot_by_pot(hand: Hand, player: int) -> bool:
+    """The last-contender rule read pot by pot, as the rule says it."""
+    for pot in hand.pots():
+        others = [i for i in pot.eligible if i != player and not hand.mucked[i]]
+        if player in pot.eligible and not others:
+            return True
+    return False
+
+
+def test_the_quick_muck_check_agrees_with_the_pots() -> None:
+    """``_muck`` skips building the pots when a live player who put in at least as much
+    has not mucked; over every small case (contributions, folds, mucks, dead money) it
+    refuses exactly the mucks the pot-by-pot reading refuses."""
+    cases = refused = 0
+    for n in (2, 3, 4):
+        hand = start([100] * n)
+        for matched in itertools.product((0, 1, 2, 5), repeat=n):
+            for folded in itertools.product((False, True), repeat=n):
+                for mucked in itertools.product((False, True), repeat=n):
+                    for dead in (0, 1):
+                        for player in range(n):
+                            if folded[player] or mucked[player]:
+                                continue
+                            hand.matched = list(matched)
+                            hand.dead_posted = [dead] + [0] * (n - 1)
+                            hand.folded = list(folded)
+                            hand.live = [i for i in range(n) if not folded[i]]
+                            hand.mucked = list(mucked)
+                            want = _refuses_muck_pot_by_pot(hand, player)
+                            try:
+                                showdown._muck(hand, player)
+                            except IllegalAction as exc:
+                                assert want, (matched, folded, mucked, dead, player)
+                                assert exc.key == "error.showdown.last_contender"
+                                assert not hand.mucked[player]
+                                refused += 1
+                            else:
+                                assert not want, (matched, folded, mucked, dead, player)
+                                assert hand.mucked[player]
+                            cases += 1
+    assert cases > 10_000 and refused > 1_000

@@ -8,6 +8,7 @@ property below failed for at least one surviving mutant of
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
@@ -64,3 +65,53 @@ def test_a_pot_split_needs_a_winner() -> None:
     """Splitting a pot between nobody is refused with a sentence, not a crash."""
     with pytest.raises(ValueError, match=r"^A pot needs at least one winner to be split\.$"):
         split_pot(10, [], chip_unit=1)
+
+
+def _pots_level_by_level(matched: list[int], dead: int, live: list[bool]) -> list[Pot]:
+    """The pots as the rule reads them: each live level closes a pot, every player pays
+    into it up to that level (the reference ``build_pots`` is checked against)."""
+    live_players = [i for i in range(len(matched)) if live[i]]
+    live_levels = {matched[i] for i in live_players}
+    cap = max(live_levels, default=0)
+    levels = sorted(live_levels - {0})
+    top = max(matched, default=0)
+    if top > cap:
+        levels = [*levels[:-1], top]
+    pots: list[Pot] = []
+    if dead and (not levels or 0 in live_levels):
+        pots.append(Pot(dead, tuple(live_players)))
+        dead = 0
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - previous for c in matched if c > previous)
+        eligible = tuple(i for i in live_players if matched[i] >= min(level, cap))
+        if pots and pots[-1].eligible == eligible:
+            pots[-1] = Pot(pots[-1].amount + amount, eligible)
+        else:
+            pots.append(Pot(amount + dead, eligible))
+            dead = 0
+        previous = level
+    return pots
+
+
+def test_pots_are_the_level_by_level_reading() -> None:
+    """``build_pots`` walks the contributions once, in order; it gives the pots of the
+    level-by-level reading in every small case and in 20,000 random ten-player ones."""
+    cases = [(list(m), list(v), d) for m, v, d in CASES]
+    cases += [
+        (list(m), list(v), d)
+        for m in itertools.product((0, 1, 3, 4), repeat=4)
+        for v in itertools.product((True, False), repeat=4)
+        for d in (0, 2)
+    ]
+    rng = random.Random(15)
+    for _ in range(20_000):
+        n = rng.randint(2, 10)
+        matched = [rng.choice((0, rng.randint(1, 40), rng.randint(1, 5000))) for _ in range(n)]
+        cases.append((matched, [rng.random() < 0.7 for _ in range(n)], rng.choice((0, 0, 7))))
+    several = 0
+    for matched, live, dead in cases:
+        got = build_pots(matched, dead, live)
+        assert got == _pots_level_by_level(matched, dead, live), (matched, live, dead)
+        several += len(got) > 2
+    assert several > 5_000  # side pots of side pots, not only the one-pot case

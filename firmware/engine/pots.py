@@ -52,8 +52,8 @@ def build_pots(matched: Sequence[int], dead: int, live: Sequence[bool]) -> list[
     >>> [(p.amount, p.eligible) for p in build_pots([0, 5, 5], dead=2, live=[True] * 3)]
     [(2, (0, 1, 2)), (10, (1, 2))]
     """
-    players = range(len(matched))
-    live_players = [i for i in players if live[i]]
+    n = len(matched)
+    live_players = [i for i in range(n) if live[i]]
     live_levels = {matched[i] for i in live_players}
     if len(live_levels) == 1:
         # Every live player matched the same amount (no side pot, the usual case):
@@ -63,7 +63,8 @@ def build_pots(matched: Sequence[int], dead: int, live: Sequence[bool]) -> list[
         return [Pot(amount, tuple(live_players))] if amount else []
     cap = max(live_levels, default=0)
     levels = sorted(live_levels - {0})
-    top = max(matched, default=0)
+    ordered = sorted(matched)
+    top = ordered[-1] if n else 0
     if top > cap:
         # Chips above the highest live level (a killed hand's bet, which is
         # not returned) still belong to the highest pot, which the live
@@ -76,12 +77,19 @@ def build_pots(matched: Sequence[int], dead: int, live: Sequence[bool]) -> list[
     if dead and (not levels or 0 in live_levels):
         pots.append(Pot(dead, tuple(live_players)))
         dead = 0
-    previous = 0
+    # A pot from the level before to ``level`` holds what every player put in
+    # between the two: F(level) - F(before), where F(x) = sum(min(c, x) for c in
+    # matched), walked up the contributions in order (F(0) is 0).
+    k = 0
+    below = 0  # the contributions under the level reached
+    taken = 0  # F(the level before)
     for level in levels:
-        amount = 0
-        for c in matched:
-            if c > previous:
-                amount += (c if c < level else level) - previous
+        while k < n and ordered[k] < level:
+            below += ordered[k]
+            k += 1
+        reached = below + level * (n - k)
+        amount = reached - taken
+        taken = reached
         bar = level if level < cap else cap
         eligible = tuple([i for i in live_players if matched[i] >= bar])
         if pots and pots[-1].eligible == eligible:
@@ -89,7 +97,6 @@ def build_pots(matched: Sequence[int], dead: int, live: Sequence[bool]) -> list[
         else:
             pots.append(Pot(amount + dead, eligible))
             dead = 0
-        previous = level
     return pots
 
 

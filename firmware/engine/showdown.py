@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from firmware.engine.evaluator import evaluate7
 from firmware.engine.events import Event, Muck, Show
 from firmware.engine.pots import split_pot
@@ -35,7 +37,7 @@ def begin(hand: HandState) -> None:
         for i in live:
             cards = hand.hole[i]
             if len(cards) == 2 and None not in cards:
-                hand.shown[i] = tuple(c for c in cards if c is not None)
+                hand.shown[i] = cast("tuple[int, ...]", tuple(cards))  # no None among them
     _maybe_award(hand)
 
 
@@ -101,6 +103,17 @@ def _muck(hand: HandState, player: int) -> None:
             f"{hand.who(player).capitalize()}'s hand is tabled and cannot be mucked (TDA-29).",
             key="error.showdown.tabled",
         )
+    # Pots are nested: a live player who matched at least as much as ``player`` can win
+    # every pot ``player`` can. If one of them has not mucked, no pot is left without
+    # a contender, and the pots need not be built.
+    matched = hand.matched
+    mine = matched[player]
+    mucked = hand.mucked
+    folded = hand.folded
+    for i in range(hand.player_count):
+        if i != player and not folded[i] and not mucked[i] and matched[i] >= mine:
+            mucked[player] = True
+            return
     for pot in hand.pots():
         if player in pot.eligible:
             others = [i for i in pot.eligible if i != player and not hand.mucked[i]]

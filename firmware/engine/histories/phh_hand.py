@@ -46,10 +46,11 @@ class PHHAction:
     event: Event | None
 
 
-_CONFIGS: Final[
-    dict[tuple[Structure, GameKind, int | None, int | None, int | None], HandConfig]
-] = {}
-"""HandConfig (immutable) by the fields it is built from; hands of one file or game share it."""
+_CONFIGS: Final[dict[tuple[str, bool, int | None, int | None, int | None], HandConfig]] = {}
+"""HandConfig (immutable) by the fields it is built from (variant, cash game, bet sizes);
+hands of one file or game share it."""
+_CASH: Final = GameKind.CASH
+_TOURNAMENT: Final = GameKind.TOURNAMENT
 
 
 @dataclass(frozen=True)
@@ -142,11 +143,17 @@ class PHHHand:
 
     def config(self, game: GameKind = GameKind.TOURNAMENT) -> HandConfig:
         """Return the rules of this hand under ``game`` (cash or tournament)."""
-        structure = VARIANTS[self.variant]
-        key = (structure, game, self.min_bet, self.small_bet, self.big_bet)
+        # The cache's key holds no enum member: hashing one runs Enum.__hash__ (Python).
+        if game is _TOURNAMENT:
+            cash = False
+        elif game is _CASH:
+            cash = True
+        else:
+            return self._new_config(VARIANTS[self.variant], game)
+        key = (self.variant, cash, self.min_bet, self.small_bet, self.big_bet)
         config = _CONFIGS.get(key)
         if config is None:
-            config = self._new_config(structure, game)
+            config = self._new_config(VARIANTS[self.variant], game)
             if len(_CONFIGS) >= 1024:
                 _CONFIGS.clear()
             _CONFIGS[key] = config
@@ -190,7 +197,7 @@ class PHHHand:
         no field for it; without such a post the engine's default reading applies."""
         top = max(blinds, default=0)
         n = len(blinds)
-        if n <= 2 or top == 0 or sum(1 for b in blinds if b == top) < 2:
+        if n <= 2 or top == 0 or blinds.count(top) < 2:
             return None
         for text in self.actions:
             words = text.split()

@@ -73,8 +73,15 @@ def _simple_table(players: int) -> dict[str, Event]:
     return table
 
 
+def _deal_table(players: int) -> dict[str, int]:
+    """``d dh pN `` (a hole-card deal before its cards) of the ``players`` players, to ``N - 1``."""
+    return {f"d dh {label} ": i for label, i in PLAYER_LABELS.items() if i < players}
+
+
 _SIMPLE_FOR: Final[tuple[dict[str, Event], ...]] = tuple(_simple_table(n) for n in range(11))
 """:func:`_simple_table` of hands of up to ten players (a PHH file has at most ten)."""
+_DEALS_FOR: Final[tuple[dict[str, int], ...]] = tuple(_deal_table(n) for n in range(11))
+""":func:`_deal_table` of hands of up to ten players."""
 
 
 def play_phh(
@@ -167,8 +174,12 @@ def _play_plain(phh: PHHHand, hand: Hand) -> tuple[int, str] | None:
     source = phh.source
     actions = phh.actions
     players = phh.player_count
-    simple = _SIMPLE_FOR[players] if players < len(_SIMPLE_FOR) else _simple_table(players)
-    labels = PLAYER_LABELS
+    if players < len(_SIMPLE_FOR):
+        simple = _SIMPLE_FOR[players]
+        deals = _DEALS_FOR[players]
+    else:
+        simple = _simple_table(players)
+        deals = _deal_table(players)
     pairs = PAIRS
     apply = hand.apply
     deferred: list[_Item] = []
@@ -179,11 +190,11 @@ def _play_plain(phh: PHHHand, hand: Hand) -> tuple[int, str] | None:
         index += 1
         event = simple.get(text)
         if event is None:
-            if text[:5] == "d dh " and text[-5:-4] == " ":
-                # "d dh pN XXYY", the most common of the others, read here.
-                who = labels.get(text[5:-5])
+            # "d dh pN XXYY", the most common of the others, read here.
+            who = deals.get(text[:-4])
+            if who is not None:
                 hole = pairs.get(text[-4:])
-                if who is not None and who < players and hole is not None:
+                if hole is not None:
                     event = DealHole(who, hole)
             else:
                 event = fast_other(text, players)
