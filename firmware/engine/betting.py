@@ -77,7 +77,7 @@ def full_bets(hand: HandState) -> int:
     to three bets and it counts towards the cap (CC-8).
     """
     if hand.street == 0 and hand.config.structure is _FIXED_LIMIT:
-        return max(hand.full_bets, hand.current_bet // hand.config.street_bet(0))
+        return max(hand.full_bets, hand.current_bet // hand.street_bets[0])
     return hand.full_bets
 
 
@@ -127,7 +127,7 @@ def raise_bounds(hand: HandState, player: int) -> tuple[int, int]:
     config = hand.config
     all_in_to = hand.stacks[player] + hand.bets[player]
     if config.structure is _FIXED_LIMIT:
-        size = config.street_bet(hand.street)
+        size = hand.street_bets[hand.street]
         target = (full_bets(hand) + 1) * size + hand.limit_offset
         target = max(target, hand.current_bet + 1)
         fixed = min(target, all_in_to)

@@ -268,32 +268,34 @@ class Hand(HandState):
         if self.street == 0:
             self.current_bet = max(self.bets)
             if self.fixed_limit:
-                self.last_raise = config.street_bet(0)
+                self.last_raise = self.street_bets[0]
             else:
                 self.last_raise = max(config.min_bet, max(self.blinds))
             # The big blind counts as the round's first bet (CC-8); in fixed
             # limit a live straddle of two bets is the first raise.
             self.full_bets = 1 if self.current_bet > 0 else 0
             if self.fixed_limit:
-                self.full_bets = max(self.full_bets, self.current_bet // config.street_bet(0))
+                self.full_bets = max(self.full_bets, self.current_bet // self.street_bets[0])
             self.limit_offset = 0
             self.full_level = self.current_bet
-            posted = [i for i in range(n) if self.blinds[i] > 0]
             opener = self.opener
             if opener is not None:
                 # A live big blind posted out of position (a returning or new
                 # player) acts in turn: the action starts left of the table's
                 # big blind (CC-4, CC-13, HG-15).
                 first = (opener + 1) % n
-            elif posted:
-                top = max(self.blinds)
-                big = max(i for i in posted if self.blinds[i] == top)
-                first = (big + 1) % n
             else:
-                first = 0
+                blinds = self.blinds
+                top = max(blinds)
+                if top > 0:
+                    # Left of the last player who posted the highest blind.
+                    big = n - 1 - blinds[::-1].index(top)
+                    first = (big + 1) % n
+                else:
+                    first = 0
         else:
             self.current_bet = 0
-            self.last_raise = config.street_bet(self.street)
+            self.last_raise = self.street_bets[self.street]
             self.full_bets = 0
             self.limit_offset = 0
             self.full_level = 0
@@ -378,7 +380,7 @@ class Hand(HandState):
         to = event.to
         check_raise_amount(self, player, to)
         if self.fixed_limit:
-            size = self.config.street_bet(self.street)
+            size = self.street_bets[self.street]
             level = self.full_bets * size + self.limit_offset
             full = to >= level + size
             if not full and 100 * (to - level) >= self.config.limit_all_in_percent * size:

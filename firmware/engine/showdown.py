@@ -77,6 +77,12 @@ def apply(hand: HandState, event: Show | Muck) -> None:
 
 def _show(hand: HandState, player: int, cards: tuple[int, ...]) -> None:
     hole = hand.hole[player]
+    if len(cards) == 2 and hand.shown[player] is None:
+        # The usual show: both hole cards, known since the deal, none shown before.
+        a, b = cards
+        if a != b and len(hole) == 2 and None not in hole and a in hole and b in hole:
+            hand.shown[player] = (a, b)
+            return
     if not cards or len(cards) > 2 or len(set(cards)) != len(cards):
         raise IllegalAction("Show one or both of your two hole cards.", key="error.show.own_cards")
     known = [c for c in hole if c is not None]

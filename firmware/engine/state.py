@@ -149,6 +149,7 @@ class HandState:
         "stacks",
         "starting_stacks",
         "street",
+        "street_bets",
         "strengths",
         "voided",
     )
@@ -205,6 +206,16 @@ class HandState:
         self.hole_dealt = 0
         """Hole cards dealt so far (the betting starts at two per player)."""
         self.fixed_limit = self.config.structure is FIXED_LIMIT
+        config = self.config
+        self.street_bets = (
+            config.street_bet(0),
+            config.street_bet(1),
+            config.street_bet(2),
+            config.street_bet(3),
+        )
+        """``config.street_bet(street)`` of each street (the config is immutable): read
+        without a call (an interpreted one in the compiled build, where rules.py is not
+        compiled)."""
         self.orders = _orders(n)
         """``orders[s]``: every position index clockwise from ``s`` (0 <= s <= n)."""
         self._post_forced(start)
