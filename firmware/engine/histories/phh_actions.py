@@ -39,7 +39,7 @@ PAIRS: Final[dict[str, tuple[int | None, ...]]] = {}
 for _a, _ca in [*CARD_CODES.items(), ("??", None)]:
     for _b, _cb in [*CARD_CODES.items(), ("??", None)]:
         PAIRS[_a + _b] = (_ca, _cb)
-_SHOWN_PAIRS: Final[dict[str, tuple[int, ...]]] = {
+SHOWN_PAIRS: Final[dict[str, tuple[int, ...]]] = {
     a + b: (ca, cb) for a, ca in CARD_CODES.items() for b, cb in CARD_CODES.items()
 }
 """Two written, known cards to card numbers (a show)."""
@@ -111,7 +111,7 @@ def fast_other(text: str, players: int) -> Event | None:
             return BetRaise(player, int(arg))
         return None
     if verb[:3] == "sm ":
-        shown = _SHOWN_PAIRS.get(text[space + 4 :])
+        shown = SHOWN_PAIRS.get(text[space + 4 :])
         return None if shown is None else Show(player, shown)
     return None
 

@@ -20,13 +20,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from firmware.engine.events import CheckCall, DealHole, Event, Fold, Muck, Show
+from firmware.engine.events import (
+    BetRaise,
+    CheckCall,
+    DealBoard,
+    DealHole,
+    Event,
+    Fold,
+    Muck,
+    Show,
+)
 from firmware.engine.hand import Hand
 from firmware.engine.histories.phh_actions import (
+    CARD_CODES,
     PAIRS,
     PLAYER_LABELS,
+    SHOWN_PAIRS,
     action_error,
-    fast_other,
     parse_action,
     parse_actions,
 )
@@ -73,15 +83,31 @@ def _simple_table(players: int) -> dict[str, Event]:
     return table
 
 
-def _deal_table(players: int) -> dict[str, int]:
-    """``d dh pN `` (a hole-card deal before its cards) of the ``players`` players, to ``N - 1``."""
-    return {f"d dh {label} ": i for label, i in PLAYER_LABELS.items() if i < players}
+_DEAL: Final = 0
+_SHOW: Final = 1
+_RAISE: Final = 2
+_BOARD: Final = 3
+
+
+def _heads_table(players: int) -> dict[str, tuple[int, int]]:
+    """What comes before the last word of the other plain actions, to (kind, player):
+    ``d dh pN `` (then two cards), ``pN sm `` (two cards), ``pN cbr `` (an amount) of
+    the ``players`` players, and ``d db `` (one or three cards)."""
+    table = {"d db ": (_BOARD, 0)}
+    for label, i in PLAYER_LABELS.items():
+        if i < players:
+            table[f"d dh {label} "] = (_DEAL, i)
+            table[f"{label} sm "] = (_SHOW, i)
+            table[f"{label} cbr "] = (_RAISE, i)
+    return table
 
 
 _SIMPLE_FOR: Final[tuple[dict[str, Event], ...]] = tuple(_simple_table(n) for n in range(11))
 """:func:`_simple_table` of hands of up to ten players (a PHH file has at most ten)."""
-_DEALS_FOR: Final[tuple[dict[str, int], ...]] = tuple(_deal_table(n) for n in range(11))
-""":func:`_deal_table` of hands of up to ten players."""
+_HEADS_FOR: Final[tuple[dict[str, tuple[int, int]], ...]] = tuple(
+    _heads_table(n) for n in range(11)
+)
+""":func:`_heads_table` of hands of up to ten players."""
 
 
 def play_phh(
@@ -176,11 +202,13 @@ def _play_plain(phh: PHHHand, hand: Hand) -> tuple[int, str] | None:
     players = phh.player_count
     if players < len(_SIMPLE_FOR):
         simple = _SIMPLE_FOR[players]
-        deals = _DEALS_FOR[players]
+        heads = _HEADS_FOR[players]
     else:
         simple = _simple_table(players)
-        deals = _deal_table(players)
+        heads = _heads_table(players)
     pairs = PAIRS
+    shown_pairs = SHOWN_PAIRS
+    codes = CARD_CODES
     apply = hand.apply
     deferred: list[_Item] = []
     last = -1
@@ -188,16 +216,37 @@ def _play_plain(phh: PHHHand, hand: Hand) -> tuple[int, str] | None:
     error: HandHistoryError | None = None
     for text in actions:
         index += 1
+        # The spellings fast_event reads, read the same way here without a call: the
+        # whole text, else what comes before its last word, in tables of this hand's
+        # players.
         event = simple.get(text)
         if event is None:
-            # "d dh pN XXYY", the most common of the others, read here.
-            who = deals.get(text[:-4])
-            if who is not None:
-                hole = pairs.get(text[-4:])
-                if hole is not None:
-                    event = DealHole(who, hole)
-            else:
-                event = fast_other(text, players)
+            space = text.rfind(" ")
+            head = heads.get(text[: space + 1])
+            if head is not None:
+                what, who = head
+                tail = text[space + 1 :]
+                if what == _DEAL:
+                    hole = pairs.get(tail)
+                    if hole is not None:
+                        event = DealHole(who, hole)
+                elif what == _RAISE:
+                    if len(tail) <= 18 and tail.isascii() and tail.isdigit():
+                        event = BetRaise(who, int(tail))
+                elif what == _SHOW:
+                    shown = shown_pairs.get(tail)
+                    if shown is not None:
+                        event = Show(who, shown)
+                elif len(tail) == 6:
+                    a = codes.get(tail[:2])
+                    b = codes.get(tail[2:4])
+                    c = codes.get(tail[4:])
+                    if a is not None and b is not None and c is not None:
+                        event = DealBoard((a, b, c))
+                elif len(tail) == 2:
+                    card = codes.get(tail)
+                    if card is not None:
+                        event = DealBoard((card,))
             if event is None:
                 # Anything else: the full reader (a syntax error here is the file's first).
                 event = parse_action(source, players, index, text)
