@@ -295,7 +295,8 @@ def _from_mapping(
     )
     dead = _int_list(data, "_dead", name, n, unit, uniform) if "_dead" in data else None
     winnings = _int_list(data, "winnings", name, n, unit, uniform) if "winnings" in data else None
-    unknown = data.keys() - _KNOWN_FIELDS
+    # Usually every field is known: a subset test makes no set, a difference would.
+    unknown = set() if data.keys() <= _KNOWN_FIELDS else data.keys() - _KNOWN_FIELDS
     return PHHHand(
         source=name,
         variant=str(variant),
