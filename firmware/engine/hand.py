@@ -64,6 +64,8 @@ class Hand(HandState):
     @classmethod
     def start(cls, start: StartHand) -> Hand:
         """Return a new hand from its :class:`StartHand` event."""
+        if cls is Hand:
+            return Hand(start)  # a direct (native) call in the compiled build
         return cls(start)
 
     @classmethod
