@@ -280,11 +280,19 @@ def test_next_card_roles_and_level_clock() -> None:
     assert c._role_text({"role": "hole", "seat": 4}) == tr("ui.role.hole", "es", seat=4)
     assert c._role_text({"role": "board", "street": None}) == tr("ui.role.board1", "es")
     assert c._role_text({"role": "burn"}) == tr("ui.role.burn", "es")
-    assert c.clock_text() == "9:00"
-    assert c.tick(1.0) and c.clock_text() == "8:59"
-    paused = ConsoleScreen(V.console_fault())
+    assert c.level_text("console").endswith("09:00")
+    assert c.tick(1.0) and c.level_text("console").endswith("08:59")
+    # A paused hand (a device fault) does not stop the level clock: only the clock's
+    # own pause does, and the header then says so (issue 23).
+    fault = ConsoleScreen(V.console_fault())
+    fault.tick(5.0)
+    assert fault.level_text("console").endswith("08:55")
+    view = V.console_dealing()
+    view["console"]["level"] = {**view["console"]["level"], "paused": True}
+    paused = ConsoleScreen(view)
     paused.tick(5.0)
-    assert paused.clock_text() == "9:00"
+    assert paused.level_text("console").startswith(tr("ui.clock.paused", "es", what=""))
+    assert paused.level_text("console").endswith("09:00")
 
 
 def test_console_never_draws_a_hole_card(monkeypatch: pytest.MonkeyPatch) -> None:

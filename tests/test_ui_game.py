@@ -235,9 +235,9 @@ def test_the_seat_shows_the_level_blinds_and_time_to_the_next_level() -> None:
         },
     }
     screen = SeatScreen(view)
-    assert screen.level_text() == tr("ui.seat.level", "es", n=3, sb=50, bb=100, time="2:05")
+    assert screen.level_text() == tr("ui.seat.level", "es", n=3, sb=50, bb=100, time="02:05")
     screen.tick(6.0)
-    assert screen.level_text().endswith("1:59")
+    assert screen.level_text().endswith("01:59")
 
 
 def test_devices_show_their_configured_display_name_in_each_language(

@@ -68,17 +68,11 @@ class ConsoleScreen(GamePages):
         super().__init__(view, **kwargs)
 
     def clock_text(self) -> str:
-        """Level time left (mm:ss) and the player clock: the redraw trigger."""
-        level = self.console.get("level") or {}
-        out = ""
-        if level.get("seconds_left") is not None:
-            left = float(level["seconds_left"]) - (0 if self.console.get("paused") else self.now)
-            left = max(0, int(left + 0.999))
-            out = f"{left // 60}:{left % 60:02d}"
+        """The player clock's seconds (TDA-5): a redraw trigger with :meth:`level_text`."""
         clock = self.table.get("clock")
         if clock:
-            out += f" {max(0, int(float(clock.get('left', 0)) - self.now + 0.999))}"
-        return out
+            return str(max(0, int(float(clock.get("left", 0)) - self.now + 0.999)))
+        return ""
 
     def _toggle_language(self) -> None:
         self.lang = other_language(self.lang)
@@ -158,18 +152,9 @@ class ConsoleScreen(GamePages):
         lt = self.rect(0.405, 0.0, 0.265, 0.09)
         if self.console.get("paused"):
             self.text(self.t("ui.console.paused"), lt, 0.045, RED)
-        elif level:
-            time = self.clock_text().split(" ")[0]
-            text = self.t(
-                "ui.console.level",
-                n=level.get("number"),
-                sb=level.get("small_blind"),
-                bb=level.get("big_blind"),
-                time=time,
-            )
-            if level.get("ante"):
-                text += " " + self.t("ui.console.ante", ante=level["ante"])
-            self.text(text, lt, 0.04, GOLD)
+        elif level:  # the level clock, its break or its pause (issue 23)
+            colour = RED if level.get("paused") else GOLD
+            self.text(self.level_text("console"), lt, 0.04, colour)
         staff = self.staff
         if staff is not None:
             role = self.t(f"ui.staff_role.{staff['role']}")

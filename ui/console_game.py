@@ -87,18 +87,7 @@ class GamePages(ConsolePages):
         level = self.console.get("level")
         top = pygame.Rect(r.left + 8, r.top + 4, r.width - 16, r.height // 2 - 6)
         if level:
-            time = self.clock_text().split(" ")[0]
-            key = "ui.level.break" if level.get("on_break") else "ui.level.line"
-            line = self.t(
-                key,
-                n=level.get("number"),
-                sb=level.get("small_blind"),
-                bb=level.get("big_blind"),
-                time=time,
-            )
-            if level.get("ante"):
-                line += " · " + self.t("ui.console.ante", ante=level["ante"])
-            self.paragraph(line, top, 0.04, GOLD)
+            self.paragraph(self.level_text("panel"), top, 0.04, GOLD)
         else:
             self.paragraph(self.t("ui.level.none"), top, 0.038, MUTED)
         w = (r.width - 16) // 3

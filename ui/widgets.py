@@ -21,6 +21,7 @@ from typing import Any
 import pygame
 
 from firmware.i18n import CATALOG, DEFAULT_LANGUAGE, tr
+from firmware.views.levelclock import level_line
 
 Color = tuple[int, int, int]
 Message = dict[str, Any]
@@ -183,18 +184,14 @@ class Screen:
         """What the countdown shows now ('' without a clock); redraw only when it changes."""
         return ""
 
-    def level_text(self) -> str:
-        """The blind level and the time to the next one ('' without a level clock)."""
+    def level_text(self, style: str = "seat") -> str:
+        """The level clock's line ('' without a level clock): level, blinds and time left,
+        or the break, or "Paused" (:func:`firmware.views.levelclock.level_line`, the same
+        reading on every screen)."""
         level = self.view.get("level") or (self.view.get("console") or {}).get("level")
         if not level or level.get("seconds_left") is None:
             return ""
-        paused = self.view.get("paused") or (self.view.get("console") or {}).get("paused")
-        left = float(level["seconds_left"]) - (0 if paused else self.now)
-        left = max(0, int(left + 0.999))
-        time = f"{left // 60}:{left % 60:02d}"
-        key = "ui.seat.level_break" if level.get("on_break") else "ui.seat.level"
-        sb, bb = level.get("small_blind"), level.get("big_blind")
-        return self.t(key, n=level.get("number"), sb=sb, bb=bb, time=time)
+        return level_line(level, self.now, self.lang, style)
 
     def refusal_text(self, message: Message) -> str:
         """A ``refused`` or ``alert`` message's sentence in the screen's language.

@@ -302,10 +302,17 @@ class TournamentClock:
     pauses: list[tuple[float, float]] = field(default_factory=list)
 
     def start(self, now: float) -> None:
-        """Start level 1 at ``now``."""
+        """Start level 1 at ``now``; on a paused clock, resume it (the dealer's
+        "Start clock" on a paused clock means "go on", issue 23).
+
+        :raises IllegalAction: if the clock is already running.
+        """
+        if self.started_at is not None and self.paused_at is not None:
+            self.resume(now)
+            return
         if self.started_at is not None:
             raise IllegalAction(
-                "The tournament clock has already started.", key="error.levels.started"
+                "The tournament clock is already running.", key="error.levels.started"
             )
         self.started_at = now
 

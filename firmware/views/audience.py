@@ -36,6 +36,7 @@ from firmware.views.alerts import alert_text
 from firmware.views.devices import devices, fault_text
 from firmware.views.diag import diag_view
 from firmware.views.game import add_game_parts
+from firmware.views.levelclock import level_part
 from firmware.views.live_equity import console_equity
 from firmware.views.recall import _record_shown, recall
 from firmware.views.redact import UNSEEN, redact
@@ -392,7 +393,7 @@ def seat_view(
         "legal": _legal(table, seat),
         "recall": recall(table, seat),
         "paused": controller.paused if controller is not None else False,
-        "level": share.get(("level",), lambda: _level(table)),
+        "level": share.get(("level",), lambda: _level(table, controller)),
         "own_hand": _own_hand(table, seat, lang),
         "distribution": share.get(("distribution", lang), lambda: _distribution(table, lang)),
     }
@@ -419,19 +420,14 @@ def _distribution(table: Table, lang: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _level(table: Table) -> dict[str, Any] | None:
-    if table.levels is None or table.levels.started_at is None:
-        return None
-    position = table.levels.current(table.now)
-    level = position.level
-    return {
-        "number": position.index + 1,
-        "small_blind": level.small_blind,
-        "big_blind": level.big_blind,
-        "ante": level.ante,
-        "seconds_left": round(position.seconds_left, 1),
-        "on_break": position.on_break,
-    }
+def _level(table: Table, controller: Controller | None = None) -> dict[str, Any] | None:
+    """The level clock's part of a view (:func:`firmware.views.levelclock.level_part`),
+    at the controller's time now when there is one: the table's clock moves by ticks,
+    and a view made between two ticks must not run a second behind (issue 23)."""
+    now = table.now
+    if controller is not None:
+        now = max(now, controller.table_time())
+    return level_part(table.levels, now)
 
 
 def _own_hand(table: Table, seat: int, lang: str) -> str:
@@ -539,7 +535,7 @@ def console_view(
                 "withdrawn": [format_card(c) for c in deck.withdrawn],
                 "cut": deck.cut,
             },
-            "level": _level(table),
+            "level": _level(table, controller),
             "buy_in": _buy_in(table),
             "max_seats": table.config.options.max_seats,
             "equity": (share or ViewShare()).get(("equity",), lambda: console_equity(th)),

@@ -158,7 +158,7 @@ def broadcast_view(
         "lang": lang,
         "table": part,
         "recall": recall(table, None),
-        "level": _level(table),
+        "level": _level(table, controller),
         "delay_seconds": rules.delay_seconds,
         "hole_cards": rules.hole_cards,
         "equity": _equity_rows(equity),
