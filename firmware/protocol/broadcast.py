@@ -15,6 +15,12 @@ table); past that, it is thinned: every other view waiting in each language
 is dropped but the oldest and the newest (the feed skips them, it is never
 ahead, and still reaches the table as it is now), counted in
 :attr:`DelayLine.dropped`.
+
+The level clock is public and is not delayed: every view the line gives out
+carries the clock as it is *now* (:meth:`DelayLine.set_level`, put by the loop
+thread at each change), and when the clock pauses, resumes, or moves to a break
+or a level, the newest released view is given out again with it, so the
+broadcast screen counts the same seconds as the seats and the console (issue 23).
 """
 
 from __future__ import annotations
@@ -23,6 +29,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import Any
+
+from firmware.protocol.framing import HEADER, decode_body, encode
 
 MAX_BYTES = 64 << 20
 """The most bytes of views waiting in the line (64 MiB: hours at a busy table)."""
@@ -56,6 +65,30 @@ class DelayLine:
         """The last view put in each language (an unchanged one is not queued again)."""
         self.dropped = 0
         """Views dropped because the line was full."""
+        self._level: tuple[dict[str, Any] | None, float] | None = None
+        """The level clock now and when it was read (``None``: never set: views as made)."""
+        self._level_moved = False
+        """The clock changed other than by running on: give the latest views out again."""
+
+    def set_level(self, level: dict[str, Any] | None) -> None:
+        """The level clock's view part as it is now (loop thread, at each change)."""
+        now = self.clock()
+        with self._lock:
+            if self._level is None or _moved(self._level, level, now):
+                self._level_moved = True
+            self._level = (level, now)
+
+    def _live(self, data: bytes) -> bytes:
+        """``data`` with the level clock as it is now (lock held)."""
+        if self._level is None:
+            return data
+        level, at = self._level
+        view = decode_body(data[HEADER.size :])
+        if level is not None and not level.get("paused"):
+            left = max(0.0, float(level["seconds_left"]) - (self.clock() - at))
+            level = {**level, "seconds_left": round(left, 3)}
+        view["level"] = level
+        return encode(view)
 
     def put(self, lang: str, data: bytes) -> None:
         """Queue the view ``data`` in ``lang`` of a change made now (loop thread); one
@@ -106,16 +139,36 @@ class DelayLine:
                 self._bytes -= len(data)
                 out[lang] = data
             self._released.update(out)
-        return out
+            if self._level_moved:  # the clock paused, resumed, or changed level or break
+                out = dict(self._released)
+                self._level_moved = False
+            return {lang: self._live(data) for lang, data in out.items()}
 
     def latest(self, lang: str) -> bytes | None:
-        """The newest view in ``lang`` whose delay has passed (``None``: none yet)."""
+        """The newest view in ``lang`` whose delay has passed (``None``: none yet), with
+        the level clock as it is now."""
         with self._lock:
-            return self._released.get(lang)
+            data = self._released.get(lang)
+            return None if data is None else self._live(data)
 
     def __len__(self) -> int:
         with self._lock:
             return len(self._waiting)
+
+
+def _moved(
+    before: tuple[dict[str, Any] | None, float], level: dict[str, Any] | None, now: float
+) -> bool:
+    """Whether the clock ``level`` read at ``now`` is other than ``before`` run on: a
+    pause, a resume, a new level or break, a clock started or set."""
+    old, at = before
+    if old is None or level is None:
+        return old is not level
+    for key in ("number", "on_break", "paused"):
+        if old.get(key) != level.get(key):
+            return True
+    expected = float(old["seconds_left"]) - (0.0 if old.get("paused") else now - at)
+    return abs(expected - float(level["seconds_left"])) > 0.25
 
 
 __all__ = ["MAX_BYTES", "RELEASE_SECONDS", "DelayLine"]

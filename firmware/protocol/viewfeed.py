@@ -93,6 +93,7 @@ class ViewFeed:
         for lang in ("es", "en"):
             try:
                 view = broadcast_view(controller.table, lang, rules, controller, share)
+                line.set_level(view["level"])  # public: never delayed (issue 23)
                 line.put(lang, self._packer.encode(view, share))
             except Exception as exc:  # the optional feed skips a view; the table goes on
                 self.throttle.log(

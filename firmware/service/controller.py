@@ -63,6 +63,10 @@ BET_ZONE = re.compile(r"seat(\d+)\.bet")
 SEAT_BUTTON = re.compile(r"seat(\d+)\.(action|raise|time)")
 """Table events that come from the devices and must wait while the hand is paused."""
 
+LEVEL_JOURNAL_SECONDS = 5.0
+"""While the level clock runs, the table's time is journaled at least this often, so a
+restarted controller loses at most this much of a level or a break (issue 23)."""
+
 
 class Controller(Stops, TechnicianMode):
     """Runs the table from device events.
@@ -184,14 +188,26 @@ class Controller(Stops, TechnicianMode):
             if until is not None and until():
                 break
 
-    def tick(self, now: float) -> None:
-        """The timer: a tick that changes something (a called clock, a new level) is
-        journaled and applied; any other only moves the table's clock, and is journaled
-        just before the next event (:meth:`submit`). An idle table writes nothing."""
+    def tick(self, now: float) -> bool:
+        """The timer: a tick that changes something (a called clock, a new level or
+        break) is journaled and applied, and the screens are told (``True``); any other
+        only moves the table's clock, and is journaled just before the next event
+        (:meth:`submit`) or, while the level clock runs, every
+        :data:`LEVEL_JOURNAL_SECONDS` (a restart finds the level and the break where
+        they were, issue 23). An idle table without a running level clock writes nothing."""
         if self.table.tick_matters(now):
+            return self.apply(te.Tick(now))
+        self.table.advance_clock(now)
+        levels = self.table.levels
+        if (
+            self.journal is not None
+            and levels is not None
+            and levels.started_at is not None
+            and not levels.paused
+            and now - self._journaled_time >= LEVEL_JOURNAL_SECONDS
+        ):
             self.apply(te.Tick(now))
-        else:
-            self.table.advance_clock(now)
+        return False
 
     def run_pending(self) -> int:
         """Handle everything already queued without waiting; return how many (tests)."""
@@ -265,6 +281,11 @@ class Controller(Stops, TechnicianMode):
                 item()
         except Exception as exc:
             self._stopped_by_error(exc)
+        self._tell_listeners()
+
+    def _tell_listeners(self) -> None:
+        """Tell the listeners (the screens' views, the floor link) the table changed; then
+        the journal's signed head (:attr:`journal_sync`)."""
         for listener in self.listeners:
             try:
                 listener(self)
@@ -415,6 +436,10 @@ class Controller(Stops, TechnicianMode):
             raise IllegalAction(self.state.stops["damaged"], key="table.journal_damaged")
         if "journal" in self.state.stops and not self._storage_back():
             raise IllegalAction(self.state.stops["journal"], key="table.journal_full")
+        if isinstance(event, te.LevelClock) and event.at is None:
+            # The clock starts, pauses or resumes at this moment, not at the last tick:
+            # every screen froze the countdown on the second it showed (issue 23).
+            self.table.advance_clock(self.table_time())
         caught_up = None
         if (
             self.journal is not None
@@ -473,7 +498,8 @@ class Controller(Stops, TechnicianMode):
             self._storage_back()
         if self.testing or self.state.stops:
             return
-        self.tick(self.table_time(now))
+        if self.tick(self.table_time(now)):
+            self._tell_listeners()  # a new level, a break, a called clock: the screens see it
 
     # ------------------------------------------------------------ helpers
 
