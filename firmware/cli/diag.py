@@ -113,13 +113,16 @@ def main_diag(argv: list[str] | None = None) -> int:
     report = Diagnostics(devices, registry, technician, data_dir=args.data).run()
     stamp = time.time()
     rows = device_rows(devices, lang, names=names, detail=True)
-    text = report_text(rows, report, lang, stamp)
+    zone = str(dict(data.get("table", {})).get("timezone") or "")  # config check knows it
+    text = report_text(rows, report, lang, stamp, zone)
     print(report.to_json() if args.json else text)
     if args.export is not None:
         folder = args.export or str(dict(data.get("diag", {})).get("export_dir") or "")
         folder = folder or os.path.join(args.data, "reports")
         try:
-            written = write_report(folder, stamp, text, report_data(rows, report, lang, stamp))
+            written = write_report(
+                folder, stamp, text, report_data(rows, report, lang, stamp, zone)
+            )
         except OSError as exc:
             return fail("tech.export.failed", folder=folder, error=exc.strerror or str(exc))
         print(say("cli.diag.exported", lang, path=written), flush=True)

@@ -1,6 +1,7 @@
 """``pokertable history list|show``: query the hand history and export a hand.
 
-``list`` prints one line per hand (newest first); ``show N`` prints a hand as
+``list`` prints one line per hand (newest first), with the time it started in
+the table's time zone (``[table] timezone``); ``show N`` prints a hand as
 JSON, PHH, PokerStars-style text or a table script. The lines and errors are
 in the reader's language (``--lang`` or the locale); the exports are data and
 keep their own format.
@@ -15,6 +16,7 @@ from firmware.cli.helptext import argv_lang, lang_option, name_commands
 from firmware.cli.lang import cli_lang, fail, fail_with, say
 from firmware.errors import HandHistoryError
 from firmware.service.history import HandHistory
+from firmware.table.walltime import local_text
 
 DEFAULT_DB = "/var/lib/pokertable/history.sqlite"
 
@@ -88,12 +90,15 @@ def main_history(argv: list[str] | None = None, lang: str | None = None) -> int:
             records = list(history.find(args.seat, args.player, args.since, args.until, args.limit))
             if not records:
                 print(say("cli.history.none", lang))
+            zone = history.zone
             for record in records:
                 winners = sorted({w for pot in record["pots"] for w in pot["winners"]})
+                started = history.started_wall(int(record["hand"]), record)
                 line = say(
                     "cli.history.line",
                     lang,
                     hand=f"{record['hand']:>6}",
+                    time=local_text(started, zone),  # the table's zone, its abbreviation
                     seats=",".join(map(str, record["seats"])),
                     winners=winners or "-",
                 )

@@ -132,6 +132,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
         journal_sync=lambda: current["journal"].sync_head(),
     )
     controller.data_dir = data_dir
+    controller.zone = config.timezone  # real times are shown in the table's zone
     diag_section = data.get("diag", {})
     if isinstance(diag_section, dict) and isinstance(diag_section.get("export_dir"), str):
         controller.export_dir = diag_section["export_dir"]
@@ -174,6 +175,7 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
         controller.listeners.append(link.after_event)
         controller.services.append(link)
     history = HandHistory(os.path.join(data_dir, "history.sqlite"))
+    history.set_zone(config.timezone)  # `history list` and the exports show it
     table.hand_listeners.append(history.listener(time.time))
     policy = Retention.from_config(dict(data.get("retention", {})))
     since_rotation = {"hands": 0}

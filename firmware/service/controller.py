@@ -128,6 +128,8 @@ class Controller(Stops, TechnicianMode):
         self._started_at = clock() - table.now
         self._journaled_time = table.now
         """The table's time as far as the journal knows it (see :meth:`tick`)."""
+        self._anchored = False
+        """A :class:`~firmware.table.events.WallClock` was journaled since this start."""
         self.diag: DiagSession | None = None
         """The technician's test: running, or the last one's report."""
         self.diag_timeout = 30.0
@@ -138,7 +140,10 @@ class Controller(Stops, TechnicianMode):
         self.rates = DeviceRates(clock())
         """Reads and faults per device, for the technician's rates."""
         self.wall: Callable[[], float] = time.time
-        """Wall-clock time (seconds since the epoch), for timestamped reports."""
+        """Wall-clock time (seconds since the epoch), for timestamped reports and the
+        journaled anchor of the records' real times (:class:`te.WallClock`)."""
+        self.zone = ""
+        """The table's time zone (``[table] timezone``; "": the system's), for showing times."""
         self.export_dir: str | None = None
         """Where the technician's report is written (``[diag] export_dir``, else
         ``<data>/reports``; set by ``serve``)."""
@@ -436,11 +441,17 @@ class Controller(Stops, TechnicianMode):
             raise IllegalAction(self.state.stops["damaged"], key="table.journal_damaged")
         if "journal" in self.state.stops and not self._storage_back():
             raise IllegalAction(self.state.stops["journal"], key="table.journal_full")
+        anchor = None
+        if not self._anchored and not isinstance(event, te.Tick):
+            # The first event since this controller started: the wall clock at the table's
+            # time is journaled with it, the anchor of the records' real times (issue 23).
+            lag = max(0.0, self.table_time() - self.table.now)
+            anchor = te.WallClock(round(self.wall() - lag, 3))
         if isinstance(event, te.LevelClock) and event.at is None:
             # The clock starts, pauses or resumes at this moment, not at the last tick:
             # every screen froze the countdown on the second it showed (issue 23).
             self.table.advance_clock(self.table_time())
-        caught_up = None
+        before: list[te.TableEvent] = []
         if (
             self.journal is not None
             and not isinstance(event, te.Tick)
@@ -448,23 +459,29 @@ class Controller(Stops, TechnicianMode):
         ):
             # The time the clock reached without journaling (see tick()) goes first,
             # so a replay applies this event at the same table time.
-            caught_up = te.Tick(self.table.now)
+            before.append(te.Tick(self.table.now))
+        if anchor is not None:
+            before.append(anchor)
         # Tried first on the table's twin (safety.Trials), exactly as the table will take
         # them: only an event the table accepts reaches the journal.
-        self.trials.trial(self.table, [event] if caught_up is None else [caught_up, event])
+        self.trials.trial(self.table, [*before, event])
         self.table.record_ready = self.trials.record  # a hand the trial finished
         try:
             if self.journal is not None:
                 try:
-                    if caught_up is not None:
-                        self.journal(caught_up)
-                        self.table.apply(caught_up)
+                    for first in before:
+                        self.journal(first)
+                        self.table.apply(first)
                     self.journal(event)
                 except Exception as exc:
                     self._journal_failed(exc)
                     raise IllegalAction(
                         self.state.stops["journal"], key="table.journal_full"
                     ) from exc
+            else:
+                for first in before:
+                    self.table.apply(first)
+            self._anchored = True
             if isinstance(event, te.Tick):
                 self._journaled_time = max(self._journaled_time, event.now)
             else:

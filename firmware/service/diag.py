@@ -44,6 +44,7 @@ from firmware.hal import (
 )
 from firmware.service.storage import MIN_FREE_BYTES, free_bytes
 from firmware.table.table import deck_scan_problems
+from firmware.table.walltime import local_text, stamp_text
 
 
 class CardLookup(Protocol):
@@ -89,7 +90,7 @@ class Report:
         return json.dumps(
             {
                 "passed": self.passed,
-                "time": utc_text(self.time) if self.time else None,
+                "time": time_text(self.time) if self.time else None,
                 "items": [asdict(i) for i in self.items],
             },
             ensure_ascii=False,
@@ -98,7 +99,7 @@ class Report:
 
     def to_text(self) -> str:
         """The report for a person."""
-        head = [f"Test of {utc_text(self.time)}"] if self.time else []
+        head = [f"Test of {time_text(self.time)}"] if self.time else []
         lines = [
             f"{'PASS' if i.passed else 'FAIL'}  {i.device:10} {i.item:24} {i.detail}"
             for i in self.items
@@ -402,9 +403,10 @@ class Diagnostics:
         self.report.items.append(Item(device, item, passed, detail, key, dict(params)))
 
 
-def utc_text(stamp: float) -> str:
-    """``stamp`` (seconds since the epoch) as ``2026-12-01 17:32:05 UTC``."""
-    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(stamp))
+def time_text(stamp: float, zone: str | None = None) -> str:
+    """``stamp`` (seconds since the epoch) in the table's time zone ``zone`` ("" or
+    ``None``: the system's) with its abbreviation, ``2026-12-01 12:32:05 -05``."""
+    return local_text(stamp, zone)
 
 
 def _zone_read(zone: str) -> Callable[[DeviceEvent], bool]:
@@ -545,7 +547,7 @@ def write_report(directory: str, stamp: float, text: str, data: str) -> str:
     :raises OSError: when the folder cannot be made or written (a USB stick not
         mounted, read-only, full); the caller says so to the technician.
     """
-    name = REPORT_PREFIX + time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(stamp))
+    name = REPORT_PREFIX + stamp_text(stamp)  # UTC in the name: files sort by time
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, name + ".txt")
     for target, body in ((path, text), (os.path.join(directory, name + ".json"), data)):

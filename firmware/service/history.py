@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from firmware.engine.hand import Hand
 from firmware.engine.rules import GameKind
 from firmware.service.storage import opening
 from firmware.table import events as te
+from firmware.table.walltime import local_time
 
 if TYPE_CHECKING:
     from firmware.table.dealing import TableHand
@@ -40,6 +41,7 @@ CREATE TABLE IF NOT EXISTS hands (
     script BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS hands_finished ON hands (finished);
+CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 """
 
 log = logging.getLogger("firmware.service.history")
@@ -65,8 +67,23 @@ class HandHistory:
         """Close the database."""
         self._db.close()
 
+    def set_zone(self, zone: str) -> None:
+        """Keep the table's time zone (``[table] timezone``; "": the system's) for
+        ``history list`` and the exports."""
+        with self._db:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('timezone', ?)", (zone,))
+
+    @property
+    def zone(self) -> str:
+        """The table's time zone as :meth:`set_zone` kept it ("": the system's)."""
+        row = self._db.execute("SELECT v FROM meta WHERE k = 'timezone'").fetchone()
+        return str(row[0]) if row else ""
+
     def add(self, record: dict[str, Any], hand: TableHand, finished: float) -> None:
-        """Store a finished hand (see :meth:`listener` for the table hook)."""
+        """Store a finished hand (see :meth:`listener` for the table hook). The hand's
+        own ``finished_wall`` (UTC, from the journal) is its time when it has one;
+        ``finished`` (the clock when it was stored) otherwise."""
+        finished = float(record.get("finished_wall") or finished)
         seats = "," + ",".join(str(s) for s in record["seats"]) + ","
         players = "\x1f".join(record["players"].values())
         engine = msgpack.packb([to_record(e) for e in hand.hand.events])
@@ -175,12 +192,15 @@ class HandHistory:
         *,
         tournament: int | None = None,
         hero: int | None = None,
+        zone: str | None = None,
     ) -> str:
         """Hand ``number`` as PokerStars-style text for tracking tools.
 
         :param unit: The money value of one chip unit (``0.01`` for cents);
             ``None`` writes whole chips without a currency, as tournament and
             play-money hands are written (tournament hands always are).
+        :param zone: The time zone of the header's date (default: the table's,
+            :meth:`set_zone`); the hand's real start (``started_wall``, UTC) in it.
         :param tournament: Tournament number for the header; by default a
             tournament hand is numbered 1.
         :raises HandHistoryError: for a void hand (it has no PokerStars form).
@@ -195,14 +215,13 @@ class HandHistory:
         assert isinstance(start, StartHand)
         if start.config.game is GameKind.TOURNAMENT:
             unit, tournament = None, tournament or 1
-        finished = record.get("finished_at") or 0.0
-        started = datetime.fromtimestamp(float(finished), UTC)
+        started = local_time(self.started_wall(number, record), zone or self.zone)
         style = PokerStarsStyle(
             hand_id=number,
             table=table_name,
             started=started,
             eastern=_eastern(started),
-            zone="UTC",
+            zone=started.tzname() or "UTC",
             unit=unit,
             currency=currency,
             button=record.get("button"),
@@ -210,6 +229,19 @@ class HandHistory:
             hero=hero,
         )
         return hand_to_pokerstars(hand, style)
+
+    def started_wall(self, number: int, record: dict[str, Any] | None = None) -> float:
+        """When hand ``number`` started (seconds since the epoch, UTC): its record's
+        ``started_wall``; for a hand recorded before real times were kept, the time it
+        was stored less its length at the table."""
+        record = record if record is not None else self.get(number)
+        if record is None:
+            raise KeyError(f"There is no hand {number} in the history.")
+        if record.get("started_wall") is not None:
+            return float(record["started_wall"])
+        row = self._db.execute("SELECT finished FROM hands WHERE number = ?", (number,)).fetchone()
+        length = float(record.get("finished_at") or 0.0) - float(record.get("started_at") or 0.0)
+        return float(row[0]) - max(0.0, length)
 
     # ------------------------------------------------------------ retention
 

@@ -111,6 +111,30 @@ class Tick(TableEvent):
     now: float
 
 
+@dataclass(frozen=True)
+class WallClock(TableEvent):
+    """The wall clock read ``wall`` (seconds since the Unix epoch, UTC) at the table's
+    time now: the anchor hand records take their real start and end from
+    (``started_wall``, ``finished_wall``). The controller journals one before its first
+    event after each start, so a replay rebuilds the same times and never reads the
+    clock (issue 23)."""
+
+    kind: ClassVar[str] = "wall_clock"
+    wall: float
+
+    def __post_init__(self) -> None:
+        if (
+            isinstance(self.wall, bool)
+            or not isinstance(self.wall, int | float)
+            or not 0 < self.wall < 1e11
+        ):
+            raise IllegalAction(
+                f"The wall clock must be seconds since 1970 (UTC), not {self.wall!r}.",
+                key="error.table.wall_clock",
+                value=repr(self.wall),
+            )
+
+
 # --- during a hand: cards ----------------------------------------------------
 
 
@@ -498,6 +522,7 @@ TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
         VoidByFloor,
         UndoLast,
         LevelClock,
+        WallClock,
         DealOrder,
         GivePenalty,
         BuyButton,

@@ -20,6 +20,7 @@ from typing import Any
 
 from firmware.engine.rules import GameKind, HandConfig, OddChips, Structure
 from firmware.errors import ConfigError
+from firmware.table.walltime import check_zone
 
 MAX_AMOUNT = 10**12
 """The largest amount (or whole-number option) a configuration may give: chips are
@@ -309,6 +310,9 @@ class TableConfig:
     profile: str
     options: TableOptions
     stakes: Stakes
+    timezone: str = ""
+    """The table's time zone for showing real times (``[table] timezone``, an IANA name;
+    "": the system's). Records keep UTC (:mod:`firmware.table.walltime`)."""
 
     def hand_config(self, stakes: Stakes | None = None) -> HandConfig:
         """The engine's :class:`HandConfig` for a hand at these (or given) stakes."""
@@ -404,6 +408,7 @@ def table_config_from(data: Mapping[str, Any], source: str = "given as text") ->
             )
     table = dict(data.get("table", {}))
     profile = table.pop("profile", None)
+    timezone = check_zone(table.pop("timezone", ""))
     if not isinstance(profile, str):
         raise ConfigError(
             f'The configuration {source} must name a profile in [table], e.g. profile = "home".',
@@ -414,11 +419,11 @@ def table_config_from(data: Mapping[str, Any], source: str = "given as text") ->
     if unknown:
         raise ConfigError(
             f"Unknown key(s) in [table] of the configuration {source}: {', '.join(unknown)}; "
-            f"known keys are profile, {', '.join(_STAKE_KEYS)}.",
+            f"known keys are profile, timezone, {', '.join(_STAKE_KEYS)}.",
             key="config.table.unknown",
             source=source,
             unknown=", ".join(unknown),
-            known=", ".join(_STAKE_KEYS),
+            known=", ".join(("timezone", *_STAKE_KEYS)),
         )
     for key, value in table.items():
         expected: type = bool if key == "big_blind_ante" else (str if key == "structure" else int)
@@ -442,4 +447,4 @@ def table_config_from(data: Mapping[str, Any], source: str = "given as text") ->
                 value=repr(table["structure"]),
             ) from exc
     options = profile_options(profile, **data.get("options", {}))
-    return TableConfig(profile=profile, options=options, stakes=Stakes(**table))
+    return TableConfig(profile=profile, options=options, stakes=Stakes(**table), timezone=timezone)

@@ -200,6 +200,8 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
         return [te.CardDrawn(c) for c in _cards(rest, number)]
     if head == "tick" and len(rest) == 1:
         return [te.Tick(seconds(rest[0], number, "tick"))]
+    if head == "wallclock" and len(rest) == 1:
+        return [te.WallClock(seconds(rest[0], number, "wallclock"))]
     if head == "clock" and not rest:
         return [te.CallClock(table.now)]
     if head.isdigit() and len(rest) == 2 and rest[0].lower() == "rebuy":

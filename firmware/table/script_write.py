@@ -31,6 +31,8 @@ def format_event(event: te.TableEvent) -> str:
         return simple[type(event)]
     if isinstance(event, te.Tick):
         return f"tick {event.now:g}"
+    if isinstance(event, te.WallClock):
+        return f"wallclock {event.wall!r}"
     if isinstance(event, te.CallClock):
         return "clock"
     if isinstance(event, te.ExposedCard):

@@ -46,6 +46,7 @@ class TableParts(Protocol):
     levels: TournamentClock | None
     deck: DeckState
     now: float
+    wall_anchor: tuple[float, float] | None
     deal_limit: int | None
     deal_round: int
     records: list[dict[str, Any]]
@@ -80,6 +81,7 @@ def table_state(table: TableParts) -> dict[str, Any]:
         "deck": dataclasses.asdict(table.deck),
         "hand_number": table.hand_number,
         "now": table.now,
+        "wall_anchor": None if table.wall_anchor is None else list(table.wall_anchor),
         "deal": [table.deal_limit, table.deal_round],
         "records": table.records[-KEEP_RECORDS:],
         "penalties": [
@@ -120,6 +122,8 @@ def restore_state(table: TableParts, state: dict[str, Any]) -> None:
         setattr(table.deck, name, value)
     table.hand_number = state["hand_number"]
     table.now = state["now"]
+    anchor = state.get("wall_anchor")
+    table.wall_anchor = None if anchor is None else (float(anchor[0]), float(anchor[1]))
     table.deal_limit, table.deal_round = state.get("deal", [None, 0])
     table.records = list(state["records"])
 

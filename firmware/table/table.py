@@ -88,6 +88,9 @@ class Table:
         self.hand_number = 0
         self.hand_started_at = 0.0
         self.now = 0.0
+        self.wall_anchor: tuple[float, float] | None = None
+        """(table time, wall-clock time) of the last :class:`~firmware.table.events.WallClock`:
+        how the table's clock maps to real time (``None``: not known, e.g. a script)."""
         self.deal_limit: int | None = None
         """Hands the floor lets the dealer start before waiting (``None``: any number;
         FLOOR-HFH, TDA-25), with :attr:`deal_round`, the hand-for-hand round."""
@@ -131,6 +134,14 @@ class Table:
         before, after = levels.current(self.now), levels.current(now)
         return (before.index, before.on_break) != (after.index, after.on_break)
 
+    def wall_at(self, table_time: float) -> float | None:
+        """The wall-clock time (seconds since the Unix epoch, UTC) at ``table_time``, from
+        the last :class:`~firmware.table.events.WallClock` anchor (``None`` without one)."""
+        if self.wall_anchor is None:
+            return None
+        at, wall = self.wall_anchor
+        return round(wall + (table_time - at), 3)
+
     def advance_clock(self, now: float) -> None:
         """Move the table's clock to ``now`` when no tick would change anything else
         (:meth:`tick_matters` is false): nothing is logged or journaled. The controller
@@ -150,6 +161,9 @@ class Table:
             self.now = event.now
             if self.hand is not None:
                 self.hand.apply(event)
+            return
+        if isinstance(event, te.WallClock):
+            self.wall_anchor = (self.now, float(event.wall))
             return
         if isinstance(event, te.AdjustStack | te.AwardPot | te.VoidByFloor | te.UndoLast):
             self._override(event)
@@ -352,10 +366,18 @@ class Table:
         self.deck.needs_repair.extend(hand.s.marked)
         ready, self.record_ready = self.record_ready, None
         record = same_record(ready, self.hand_number, hand, self.hand_started_at, self.now)
+        # Real times, UTC, from the journaled anchor: a replay gives the same (issue 23).
+        walls = (self.wall_at(self.hand_started_at), self.wall_at(self.now))
+        if (
+            record is not None
+            and (record.get("started_wall"), record.get("finished_wall")) != walls
+        ):
+            record = None
         if record is None:
             record = hand_record(self.hand_number, hand)
             record["started_at"] = self.hand_started_at
             record["finished_at"] = self.now
+            record["started_wall"], record["finished_wall"] = walls
         self.records.append(record)
         del self.records[: -self.KEEP_RECORDS]
         self.hand = None

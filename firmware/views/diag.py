@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware.errors import IllegalAction
 from firmware.i18n import CATALOG, tr
-from firmware.service.diag import Item, Report, utc_text, write_report
+from firmware.service.diag import Item, Report, time_text, write_report
 from firmware.views.devices import devices
 from firmware.views.redact import redact
 
@@ -58,12 +58,13 @@ def item_detail(item: Item, lang: str) -> str:
     return item.detail
 
 
-def report_view(report: Report, lang: str) -> dict[str, Any]:
-    """A report for a screen: the verdict and each item, translated."""
+def report_view(report: Report, lang: str, zone: str = "") -> dict[str, Any]:
+    """A report for a screen: the verdict and each item, translated; its time in the
+    table's time zone ``zone``."""
     items = [_clean(i) for i in report.items]
     return {
         "passed": report.passed,
-        "time": utc_text(report.time) if report.time else None,
+        "time": time_text(report.time, zone) if report.time else None,
         "failed": sum(1 for i in items if not i.passed),
         "items": [
             {
@@ -108,20 +109,20 @@ def diag_view(controller: Controller, lang: str) -> dict[str, Any]:
         "can_start": not in_hand and not running and bool(controller.devices),
         "blocked": tr("diag.refused.hand", lang) if in_hand and not running else None,
         "prompt": prompt_view(prompt, lang) if prompt else None,
-        "report": report_view(report, lang) if report is not None else None,
+        "report": report_view(report, lang, controller.zone) if report is not None else None,
         "json": Report([_clean(i) for i in report.items], report.time).to_json()
         if report is not None
         else None,
         "can_export": not running,
-        "export": export_view(controller.state.export, lang),
+        "export": export_view(controller.state.export, lang, controller.zone),
     }
 
 
-def export_view(export: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
+def export_view(export: dict[str, Any] | None, lang: str, zone: str = "") -> dict[str, Any] | None:
     """The last export for the technician: where the report was written, or why not."""
     if not export:
         return None
-    when = utc_text(float(export["time"]))
+    when = time_text(float(export["time"]), zone)
     if export.get("error"):
         text = tr("tech.export.failed", lang, folder=export["folder"], error=export["error"])
         return {"ok": False, "time": when, "path": None, "text": text}
@@ -129,14 +130,16 @@ def export_view(export: dict[str, Any] | None, lang: str) -> dict[str, Any] | No
     return {"ok": True, "time": when, "path": export["path"], "text": text}
 
 
-def report_text(rows: list[dict[str, Any]], report: Report | None, lang: str, stamp: float) -> str:
+def report_text(
+    rows: list[dict[str, Any]], report: Report | None, lang: str, stamp: float, zone: str = ""
+) -> str:
     """The technician's report as text in ``lang``: every device (health, identity, rates,
     link counters, where each part is wired) and the last test, item by item."""
 
     def t(key: str, **params: Any) -> str:
         return tr(key, lang, **params)
 
-    out = [t("tech.report.title", time=utc_text(stamp)), "", t("tech.report.devices")]
+    out = [t("tech.report.title", time=time_text(stamp, zone)), "", t("tech.report.devices")]
     if not rows:
         out.append("  " + t("ui.tech.none"))
     for row in rows:
@@ -163,7 +166,7 @@ def report_text(rows: list[dict[str, Any]], report: Report | None, lang: str, st
     if report is None:
         out.append(t("tech.report.no_test"))
         return "\n".join(out)
-    view = report_view(report, lang)
+    view = report_view(report, lang, zone)
     count, failed = len(view["items"]), view["failed"]
     verdict = (
         t("ui.diag.passed", count=count)
@@ -178,13 +181,15 @@ def report_text(rows: list[dict[str, Any]], report: Report | None, lang: str, st
     return "\n".join(out)
 
 
-def report_data(rows: list[dict[str, Any]], report: Report | None, lang: str, stamp: float) -> str:
+def report_data(
+    rows: list[dict[str, Any]], report: Report | None, lang: str, stamp: float, zone: str = ""
+) -> str:
     """The same report as JSON (devices as the view has them, the test's items raw and
     translated), for tools."""
     test = None
     if report is not None:
-        test = {**report_view(report, lang), "raw": [asdict(_clean(i)) for i in report.items]}
-    body = {"time": utc_text(stamp), "lang": lang, "devices": rows, "test": test}
+        test = {**report_view(report, lang, zone), "raw": [asdict(_clean(i)) for i in report.items]}
+    body = {"time": time_text(stamp, zone), "lang": lang, "devices": rows, "test": test}
     return json.dumps(body, ensure_ascii=False, indent=2)
 
 
@@ -214,8 +219,8 @@ def export_report(controller: Controller, lang: str) -> str:
         path = write_report(
             folder,
             stamp,
-            report_text(rows, report, lang, stamp),
-            report_data(rows, report, lang, stamp),
+            report_text(rows, report, lang, stamp, controller.zone),
+            report_data(rows, report, lang, stamp, controller.zone),
         )
     except OSError as exc:
         error = exc.strerror or str(exc)
