@@ -21,7 +21,7 @@ from typing import Any
 import pygame
 
 from firmware.i18n import CATALOG, DEFAULT_LANGUAGE, tr
-from firmware.views.levelclock import level_line
+from firmware.i18n.clock import level_line
 
 Color = tuple[int, int, int]
 Message = dict[str, Any]
