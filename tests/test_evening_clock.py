@@ -130,7 +130,7 @@ class Evening:
             self.table, {}, TagRegistry(":memory:"), journal=self.journal.append, clock=self.clock
         )
         self.controller.listeners.append(self.on_change)
-        self.next_tick = self.clock.t + self.controller.tick_seconds
+        self.next_tick = self.controller.next_tick_at(self.clock.t)
         # The broadcast part of the real table server: its rules, delay line and packer.
         self.feed = ViewFeed()
         self.feed.broadcast = BroadcastRules(delay_seconds=DELAY)
@@ -176,17 +176,23 @@ class Evening:
 
     def advance(self, seconds: float) -> None:
         """Time passes: the controller's loop ticks, the screens count, the feed releases."""
-        self.clock.t = round(self.clock.t + seconds, 6)
-        if self.clock.t >= self.next_tick:
-            self.controller._tick(self.clock.t)
-            self.next_tick = self.clock.t + self.controller.tick_seconds
-        for screen in self.screens.values():
-            screen.tick(seconds)
+        target = round(self.clock.t + seconds, 6)
+        while self.next_tick <= target:  # the loop ticks when Controller.run would
+            self._move(self.next_tick)
+            self.controller._tick(self.clock.t)  # new views come now
+            self.next_tick = self.controller.next_tick_at(self.clock.t)
+        self._move(target)
         line = self.feed._line
         assert line is not None
         released = line.due().get("es")  # the broadcast terminal watches in Spanish
         if released is not None:
             self.give("broadcast", released)
+
+    def _move(self, to: float) -> None:
+        """The clock reaches ``to``; the screens count the views they had meanwhile."""
+        passed, self.clock.t = to - self.clock.t, to
+        for screen in self.screens.values():
+            screen.tick(passed)
 
     def do(self, action: str) -> None:
         """The floor presses a clock button on the console (its request runs on the loop)."""
@@ -272,3 +278,4 @@ def test_every_screen_shows_the_same_level_clock_all_evening(tmp_path: pathlib.P
     assert seen["break"] >= 1100 and seen["paused"] >= 350 and len(seen["levels"]) == 8  # type: ignore[arg-type]
     assert samples > 10000
     assert worst <= 1
+    print(f"{samples} seconds sampled on {len(evening.screens)} screens; worst {worst} s off")

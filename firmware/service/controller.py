@@ -53,6 +53,7 @@ from firmware.service.controller_state import Alert, AlertLog, ControllerState, 
 from firmware.service.diag import DeviceRates
 from firmware.service.registry import TagRegistry
 from firmware.service.safety import Stops, Trials
+from firmware.service.tabletime import LEVEL_JOURNAL_SECONDS, TableTime
 from firmware.service.technician import TechnicianMode
 from firmware.table import events as te
 from firmware.table.table import Table
@@ -63,12 +64,8 @@ BET_ZONE = re.compile(r"seat(\d+)\.bet")
 SEAT_BUTTON = re.compile(r"seat(\d+)\.(action|raise|time)")
 """Table events that come from the devices and must wait while the hand is paused."""
 
-LEVEL_JOURNAL_SECONDS = 5.0
-"""While the level clock runs, the table's time is journaled at least this often, so a
-restarted controller loses at most this much of a level or a break (issue 23)."""
 
-
-class Controller(Stops, TechnicianMode):
+class Controller(Stops, TechnicianMode, TableTime):
     """Runs the table from device events.
 
     :param table: The table it owns.
@@ -175,7 +172,7 @@ class Controller(Stops, TechnicianMode):
 
     def run(self, until: Callable[[], bool] | None = None) -> None:
         """Run the loop until :meth:`stop` (or ``until()`` is true after an event)."""
-        next_tick = self.clock() + self.tick_seconds
+        next_tick = self.next_tick_at(self.clock())
         while not self._stop.is_set():
             timeout = max(0.0, next_tick - self.clock())
             try:
@@ -189,30 +186,9 @@ class Controller(Stops, TechnicianMode):
                 hook(now)
             if now >= next_tick:
                 self._tick(now)
-                next_tick = now + self.tick_seconds
+                next_tick = self.next_tick_at(now)
             if until is not None and until():
                 break
-
-    def tick(self, now: float) -> bool:
-        """The timer: a tick that changes something (a called clock, a new level or
-        break) is journaled and applied, and the screens are told (``True``); any other
-        only moves the table's clock, and is journaled just before the next event
-        (:meth:`submit`) or, while the level clock runs, every
-        :data:`LEVEL_JOURNAL_SECONDS` (a restart finds the level and the break where
-        they were, issue 23). An idle table without a running level clock writes nothing."""
-        if self.table.tick_matters(now):
-            return self.apply(te.Tick(now))
-        self.table.advance_clock(now)
-        levels = self.table.levels
-        if (
-            self.journal is not None
-            and levels is not None
-            and levels.started_at is not None
-            and not levels.paused
-            and now - self._journaled_time >= LEVEL_JOURNAL_SECONDS
-        ):
-            self.apply(te.Tick(now))
-        return False
 
     def run_pending(self) -> int:
         """Handle everything already queued without waiting; return how many (tests)."""
@@ -250,10 +226,6 @@ class Controller(Stops, TechnicianMode):
                     device=device.name,
                     error=str(exc),
                 )
-
-    def table_time(self, now: float | None = None) -> float:
-        """Seconds since the controller started, the table's clock."""
-        return round((self.clock() if now is None else now) - self._started_at, 3)
 
     # ------------------------------------------------------------ events
 
@@ -441,16 +413,7 @@ class Controller(Stops, TechnicianMode):
             raise IllegalAction(self.state.stops["damaged"], key="table.journal_damaged")
         if "journal" in self.state.stops and not self._storage_back():
             raise IllegalAction(self.state.stops["journal"], key="table.journal_full")
-        anchor = None
-        if not self._anchored and not isinstance(event, te.Tick):
-            # The first event since this controller started: the wall clock at the table's
-            # time is journaled with it, the anchor of the records' real times (issue 23).
-            lag = max(0.0, self.table_time() - self.table.now)
-            anchor = te.WallClock(round(self.wall() - lag, 3))
-        if isinstance(event, te.LevelClock) and event.at is None:
-            # The clock starts, pauses or resumes at this moment, not at the last tick:
-            # every screen froze the countdown on the second it showed (issue 23).
-            self.table.advance_clock(self.table_time())
+        anchor = self._time_before(event)
         before: list[te.TableEvent] = []
         if (
             self.journal is not None
@@ -508,15 +471,6 @@ class Controller(Stops, TechnicianMode):
         self.state.stops["damaged"] = text
         self._alert(text, None, "alert.journal_damaged", problem=problem)
         self._outputs()
-
-    def _tick(self, now: float) -> None:
-        """A timer event for the table (none in test mode or while stopped)."""
-        if "journal" in self.state.stops and self.storage_ok is not None:
-            self._storage_back()
-        if self.testing or self.state.stops:
-            return
-        if self.tick(self.table_time(now)):
-            self._tell_listeners()  # a new level, a break, a called clock: the screens see it
 
     # ------------------------------------------------------------ helpers
 
@@ -650,4 +604,4 @@ class Controller(Stops, TechnicianMode):
                     self.state.leds[key] = on
 
 
-__all__ = ["Alert", "Controller", "ControllerState", "DiagSession"]
+__all__ = ["LEVEL_JOURNAL_SECONDS", "Alert", "Controller", "ControllerState", "DiagSession"]
