@@ -161,7 +161,14 @@ def test_pause_and_resume_reach_every_table_and_stop_the_clock(pg_conninfo: str)
         row = conn.execute("SELECT paused_at, paused_seconds FROM clock_pauses").fetchone()
     assert row is not None and row[0] is None and row[1] >= 0.05  # the pause is left out
     tables = {"A", "B", "C"}
-    assert {t for t, c in pause_cmds if c == {"kind": "levels", "action": "pause"}} == tables
+    # Every table pauses and resumes its level clock at one instant, the one the clock
+    # page counts from (issue 23).
+    for cmds, action in ((pause_cmds, "pause"), (resume_cmds, "resume")):
+        clock = [(t, c) for t, c in cmds if c.get("kind") == "levels"]
+        assert {t for t, c in clock if c["action"] == action} == tables
+        assert len({c["at"] for _, c in clock}) == 1, clock
+    (at,) = {c["at"] for _, c in pause_cmds if c.get("kind") == "levels"}
+    (back,) = {c["at"] for _, c in resume_cmds if c.get("kind") == "levels"}
+    assert row[1] == pytest.approx(back - at)
     assert {t for t, c in pause_cmds if c == {"kind": "deal", "hands": 0, "round": 0}} == tables
-    assert {t for t, c in resume_cmds if c == {"kind": "levels", "action": "resume"}} == tables
     assert {t for t, c in resume_cmds if c == {"kind": "deal", "hands": None, "round": 0}} == tables

@@ -163,10 +163,12 @@ class StaffDirector(Director):
                 raise IllegalAction("The tournament is not running.", key="floor.t.not_running")
             if self.paused:
                 raise IllegalAction("The tournament is paused already.", key="floor.t.paused")
-            await self._all({"kind": "levels", "action": "pause"}, "pause the level clock")
+            # One instant for every table, the director's clock and the clock page
+            # (issue 23): each table pauses its level clock at that moment.
+            await self.clock("pause")
             round_ = self.hfh.round if self.hfh is not None else 0
             await self._deal_all(0, round_)  # stop dealing after the current hands
-            self.paused, self.paused_at = True, time.time()
+            self.paused, self.paused_at = True, self.clock_paused_at or time.time()
             await self.conn.execute(
                 "INSERT INTO clock_pauses (tournament_id, paused_at) VALUES (%s, %s) "
                 "ON CONFLICT (tournament_id) DO UPDATE SET paused_at = EXCLUDED.paused_at",
@@ -180,7 +182,9 @@ class StaffDirector(Director):
         async with self._deciding:  # one decision at a time, reports included
             if not self.paused or self.paused_at is None:
                 raise IllegalAction("The tournament is not paused.", key="floor.t.not_paused")
-            await self._all({"kind": "levels", "action": "resume"}, "resume the level clock")
+            before = self.clock_paused
+            await self.clock("resume")  # at one instant, as the pause (issue 23)
+            resumed_at = self.paused_at + (self.clock_paused - before)
             if self.hfh is None:
                 await self._deal_all(None)
             else:
@@ -191,7 +195,7 @@ class StaffDirector(Director):
             await self.conn.execute(
                 "UPDATE clock_pauses SET paused_at = NULL, paused_seconds = paused_seconds + %s "
                 "WHERE tournament_id = %s",
-                (time.time() - self.paused_at, self.spec.id),
+                (resumed_at - self.paused_at, self.spec.id),
             )
             self.paused, self.paused_at = False, None
             self._note("The floor resumed the tournament.")
