@@ -19,7 +19,11 @@ import pathlib
 import re
 from typing import Any
 
+import pytest
+
+from firmware.errors import IllegalAction
 from firmware.i18n import tr
+from firmware.i18n.clock import level_line
 from firmware.protocol.broadcast import DelayLine
 from firmware.protocol.framing import HEADER, decode_body, encode
 from firmware.protocol.viewfeed import ViewFeed
@@ -35,7 +39,9 @@ from firmware.table.table import Table
 from firmware.table.tournament import LevelSchedule
 from firmware.views.audience import console_view, seat_view
 from firmware.views.broadcast import BroadcastRules
+from firmware.views.levelclock import level_part, schedule_part
 from firmware.views.share import ViewShare
+from tests import ui_views as V
 from ui.broadcast import BroadcastScreen
 from ui.console import ConsoleScreen
 from ui.seat import SeatScreen
@@ -279,3 +285,60 @@ def test_every_screen_shows_the_same_level_clock_all_evening(tmp_path: pathlib.P
     assert samples > 10000
     assert worst <= 1
     print(f"{samples} seconds sampled on {len(evening.screens)} screens; worst {worst} s off")
+
+
+def test_start_clock_on_a_paused_clock_resumes_it() -> None:
+    table = Table(
+        TableConfig("tda-tournament", profile_options("tda-tournament"), Stakes()),
+        deck_ready=True,
+        schedule=LevelSchedule.from_dicts(LEVELS),
+    )
+    table.apply(te.LevelClock("start", 0.0))
+    table.apply(te.LevelClock("pause", 100.0))
+    table.apply(te.LevelClock("start", 160.0))  # "Iniciar reloj" while paused
+    assert table.levels is not None and not table.levels.paused
+    assert table.levels.running_seconds(200.0) == 140.0
+    with pytest.raises(IllegalAction) as running:
+        table.apply(te.LevelClock("start", 210.0))
+    assert running.value.key == "error.levels.started"
+    assert tr("ui.level.pause", "es") in tr("error.levels.started", "es")  # says how
+
+
+def test_the_console_header_says_paused_and_break() -> None:
+    view = V.console_dealing()
+    level = view["console"]["level"]
+    for extra, expected in (
+        ({"paused": True}, tr("ui.clock.paused", "es", what="")),
+        ({"on_break": True}, tr("ui.clock.break", "es", n=3, time="09:00")),
+    ):
+        view["console"]["level"] = {**level, **extra}
+        console = ConsoleScreen(view)
+        console.draw()
+        assert any(text.startswith(expected) for text in console.drawn), console.drawn
+
+
+def test_the_floor_clock_page_reads_what_the_tables_show() -> None:
+    """The floor keeps its clock as a start, pauses and now (webstore.clock_elapsed);
+    schedule_part on it gives the part a table that got the same instants shows."""
+    table = Table(
+        TableConfig("tda-tournament", profile_options("tda-tournament"), Stakes()),
+        deck_ready=True,
+        schedule=LevelSchedule.from_dicts(LEVELS),
+    )
+    schedule = LevelSchedule.from_dicts(LEVELS)
+    table.apply(te.LevelClock("start", 0.0))
+    pauses = [(1000.0, 1300.0), (2600.0, 2700.0)]  # one in a level, one in the break
+    presses = [
+        (t, action) for p in pauses for t, action in zip(p, ("pause", "resume"), strict=True)
+    ]
+    for now in range(0, 9000, 7):
+        while presses and presses[0][0] <= now:
+            at, action = presses.pop(0)
+            table.apply(te.LevelClock(action, at))
+        paused_seconds = sum(max(0.0, min(end, now) - begin) for begin, end in pauses)
+        paused = any(begin <= now < end for begin, end in pauses)
+        floor = schedule_part(schedule, now - paused_seconds, paused)
+        assert floor == level_part(table.levels, float(now)), now
+        assert level_line(floor, 0.0, "es", "panel") == level_line(
+            level_part(table.levels, float(now)) or {}, 0.0, "es", "panel"
+        )
