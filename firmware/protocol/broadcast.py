@@ -80,8 +80,8 @@ class DelayLine:
 
     def _live(self, data: bytes) -> bytes:
         """``data`` with the level clock as it is now (lock held)."""
-        if self._level is None:
-            return data
+        if self._level is None or self._level[0] is None:
+            return data  # no level clock (a cash table): the view as it was made
         level, at = self._level
         view = decode_body(data[HEADER.size :])
         if level is not None and not level.get("paused"):
