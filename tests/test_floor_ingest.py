@@ -95,6 +95,9 @@ def test_every_hand_of_every_table_is_stored_once_as_the_table_keeps_it(
                 )
             ]
             assert hands == [_plain(r) for r in sim.table.records]
+            # Each hand the floor stores carries its real start and end (UTC), rebuilt
+            # from the journaled wall-clock anchor (issue 23).
+            assert all(h["started_wall"] and h["finished_wall"] >= h["started_wall"] for h in hands)
             status = conn.execute(
                 "SELECT status FROM tables WHERE id = %s", (sim.table_id,)
             ).fetchone()[0]
