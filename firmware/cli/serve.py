@@ -31,6 +31,7 @@ from firmware.cli.config_check import check_problems, config_error
 from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, fail_with, keyed, say
 from firmware.cli.logs import LEVELS, setup_logging
+from firmware.cli.serve_lock import STATUS_NAME, ServeLock
 from firmware.cli.status import DEFAULT_STATUS, StatusFile, table_status
 from firmware.errors import ConfigError, HardwareError, PokerTableError
 from firmware.hal.backends import build_devices
@@ -308,6 +309,35 @@ def main_serve(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     setup_logging(args.log_level)
     notifier = Notifier()
+    status_path = status_file_path(args.status, args.data)
+    # The data folder's lock comes before anything else touches the folder: a second
+    # controller is refused here, having opened no journal and bound no socket.
+    lock = ServeLock(args.data)
+    try:
+        lock.acquire(args.config, status_path, time.time())
+    except OSError as exc:
+        log.error("%s", exc)
+        return fail_with("serve", exc, cli_lang(args.lang))
+    try:
+        return run_locked(args, notifier, status_path)
+    finally:
+        lock.release()
+
+
+def status_file_path(given: str | None, data_dir: str) -> str:
+    """Where the status goes: ``--status``, else /run/pokertable's file when that folder
+    can be written, else ``status.json`` in the data folder (a controller started by
+    hand; ``pokertable status`` finds it through the folder's lock)."""
+    if given:
+        return given
+    folder = os.path.dirname(DEFAULT_STATUS)
+    if os.path.isdir(folder) and os.access(folder, os.W_OK):
+        return DEFAULT_STATUS
+    return os.path.join(data_dir, STATUS_NAME)
+
+
+def run_locked(args: argparse.Namespace, notifier: Notifier, status_path: str) -> int:
+    """Build and run the controller (the data folder's lock is held)."""
     try:
         controller, journals, restored = build(args.config, args.data)
         controller.start()
@@ -322,6 +352,9 @@ def main_serve(argv: list[str] | None = None) -> int:
     except (OSError, HardwareError, JournalError, PokerTableError) as exc:
         log.error("%s", exc)
         return fail_with("serve", exc, cli_lang(args.lang))
+    # Before the start line: whoever waits for that line may stop the table at once.
+    signal.signal(signal.SIGTERM, lambda *_: controller.stop())
+    signal.signal(signal.SIGINT, lambda *_: controller.stop())
     log.info("%s", start_line(controller, restored, args.config))
     if restored:
         controller.alerts.append(
@@ -331,16 +364,11 @@ def main_serve(argv: list[str] | None = None) -> int:
                 key="alert.recovered",
             )
         )
-    signal.signal(signal.SIGTERM, lambda *_: controller.stop())
-    signal.signal(signal.SIGINT, lambda *_: controller.stop())
     hang = os.environ.get("POKERTABLE_FAULT") == "hang"
     server = next((s for s in controller.services if hasattr(s, "clients")), None)
-    status_path = args.status or (
-        DEFAULT_STATUS if os.path.isdir(os.path.dirname(DEFAULT_STATUS)) else None
-    )
     status = (
         StatusFile(status_path, lambda: table_status(controller, server))
-        if status_path and os.access(os.path.dirname(status_path) or ".", os.W_OK)
+        if os.access(os.path.dirname(os.path.abspath(status_path)), os.W_OK)
         else None
     )
     alerts_logged = {"count": 0}
