@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 
 from firmware.cli.helptext import argv_lang, lang_option, name_commands
 from firmware.cli.lang import cli_lang, fail, fail_with, say
@@ -57,6 +58,8 @@ def main_audit(argv: list[str] | None = None) -> int:
             report = salvage(args.journal, args.new)
     except JournalError as exc:
         return fail_with("audit", exc, lang)
+    except sqlite3.Error as exc:  # not a journal, or one missing its tables
+        return fail("audit", "cli.audit.unreadable", lang, path=args.journal, error=str(exc))
     if args.command == "salvage":
         print(
             say(

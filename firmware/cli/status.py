@@ -196,10 +196,14 @@ def main_status(argv: list[str] | None = None) -> int:
         return fail("cli.status.no_permission", 4)
     except (OSError, ValueError) as exc:
         return fail("cli.status.unreadable", 4, error=str(exc))
-    pid = status.get("pid")
+    pid = status.get("pid") if isinstance(status, dict) else None
     if isinstance(pid, int) and not Path(f"/proc/{pid}").exists():
         return fail("cli.status.gone", 3, pid=pid)
-    print(json.dumps(status, ensure_ascii=False, indent=2) if args.json else render(status, lang))
+    try:
+        shown = json.dumps(status, ensure_ascii=False, indent=2) if args.json else render(status, lang)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        return fail("cli.status.unreadable", 4, error=f"{type(exc).__name__}: {exc}")
+    print(shown)
     return 0
 
 

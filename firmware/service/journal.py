@@ -81,7 +81,56 @@ class JournalError(PokerTableError, OSError):
 
 
 def _digest(prev: bytes, record: bytes) -> bytes:
+    """A record's hash in the first form of the chain (record only; journals written
+    before issue 27): still accepted for those records, never written any more."""
     return hashlib.sha256(prev + record).digest()
+
+
+CHAIN_V2 = b"pokertable-chain-2"
+"""The prefix of the chain's second form: the record's ``time`` and ``kind`` columns
+are hashed with it (issue 27: editing ``time`` reordered busts, and ``kind`` -> ``meta``
+made the floor skip a record, with ``audit verify`` passing)."""
+
+
+def _digest_v2(prev: bytes, stamp: float, kind: str, record: bytes) -> bytes:
+    """A record's hash with its time and kind in it (every record written now)."""
+    columns = msgpack.packb([float(stamp), kind], use_single_float=False)
+    return hashlib.sha256(CHAIN_V2 + prev + columns + record).digest()
+
+
+def _link_problem(
+    prev: bytes, row: tuple[Any, ...], upgraded: bool
+) -> tuple[str, bool]:
+    """What is wrong with one chain link ``(id, time, kind, record, prev, hash)`` after
+    the hash ``prev`` (``""``: nothing), and whether it is in the second form.
+
+    A record in the first form is accepted only before the first record in the second
+    (an existing journal's old records); its ``kind`` must then be the one inside the
+    record, the only part of the columns the record itself can vouch for.
+    """
+    _number, stamp, kind, record, stored_prev, digest = row
+    if not (
+        isinstance(record, bytes)
+        and isinstance(stored_prev, bytes)
+        and isinstance(digest, bytes)
+        and isinstance(kind, str)
+        and isinstance(stamp, int | float)
+        and not isinstance(stamp, bool)
+    ):
+        return "the record was altered (a column holds a value of the wrong type)", upgraded
+    if stored_prev != prev:
+        return "the record was altered", upgraded
+    if digest == _digest_v2(prev, stamp, kind, record):
+        return "", True
+    if upgraded or _digest(prev, record) != digest:
+        return "the record was altered", upgraded
+    try:
+        inner = msgpack.unpackb(record)
+    except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
+        return "the record was altered (it cannot be read)", upgraded
+    if not isinstance(inner, dict) or inner.get("kind") != kind:
+        return "the record's kind column differs from the record", upgraded
+    return "", False
 
 
 def load_or_create_key(path: str) -> bytes:
@@ -214,8 +263,11 @@ class Journal:
                 self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
-            if check:
-                status = self._db.execute("PRAGMA quick_check").fetchone()[0]
+            if check:  # one line per problem: the first three, on one line
+                lines = [r[0] for r in self._db.execute("PRAGMA quick_check(3)")]
+                status = "ok" if lines == ["ok"] else "; ".join(
+                    " ".join(str(line).split()) for line in lines
+                )
             if status != "ok":
                 raise JournalError(
                     f"The journal {path} is damaged ({status}). The table stays stopped; run "
@@ -277,9 +329,10 @@ class Journal:
     def _write(self, kind: str, record: bytes, meta: tuple[str, bytes] | None = None) -> int:
         """Commit one chained record (and a metadata row with it); keep the head."""
         self.sync_head()  # never two records after the signed head
-        digest = _digest(self._last_hash, record)
         number = self._last_id + 1
-        row = (number, self._clock(), kind, record, self._last_hash, digest)
+        stamp = float(self._clock())
+        digest = _digest_v2(self._last_hash, stamp, kind, record)
+        row = (number, stamp, kind, record, self._last_hash, digest)
         try:
             if meta is None:  # one statement: its own transaction
                 self._db.execute(_INSERT, row)
@@ -374,7 +427,7 @@ class Journal:
             raise JournalError(f"The journal {self.path} cannot be signed: {report.problem}.")
         rows = self._db.execute("SELECT event_id, hash, state, digest FROM snapshots").fetchall()
         for number, chain, blob, digest in rows:  # snapshots written without the key
-            if _digest(chain, blob) != digest:
+            if not isinstance(blob, bytes) or _digest(chain, blob) != digest:
                 raise JournalError(
                     f"The snapshot at record {number} of {self.path} cannot be signed: it does "
                     "not match the journal."
@@ -473,25 +526,41 @@ class Journal:
         on), that the metadata is what the chain says (a full check, ``after=0``),
         and (with the key) that the head matches the signed one."""
         prev = GENESIS
+        upgraded = False
         if after:
-            row = self._db.execute("SELECT hash FROM events WHERE id = ?", (after,)).fetchone()
-            if row is None:
+            row = self._db.execute(
+                "SELECT hash, time, kind, record, prev FROM events WHERE id = ?", (after,)
+            ).fetchone()
+            if row is None or not isinstance(row[0], bytes):
                 return VerifyReport(0, False, f"record {after} is missing", after)
             prev = row[0]
+            # Records after one in the second form must be in it too.
+            upgraded = isinstance(row[3], bytes) and isinstance(row[4], bytes) and (
+                prev == _digest_v2(row[4], row[1], row[2], row[3])
+                if isinstance(row[1], int | float) and isinstance(row[2], str)
+                else False
+            )
         expected = after + 1
         count = after
         chained: dict[str, bytes] = {}
-        for number, kind, record, stored_prev, digest in self._db.execute(
-            "SELECT id, kind, record, prev, hash FROM events WHERE id > ? ORDER BY id", (after,)
+        for row in self._db.execute(
+            "SELECT id, time, kind, record, prev, hash FROM events WHERE id > ? ORDER BY id",
+            (after,),
         ):
+            number, kind, record = row[0], row[2], row[3]
             if number != expected:
                 return VerifyReport(count, False, f"record {expected} is missing", expected)
-            if stored_prev != prev or _digest(prev, record) != digest:
-                return VerifyReport(count, False, "the record was altered", number)
+            problem, upgraded = _link_problem(prev, row, upgraded)
+            if problem:
+                return VerifyReport(count, False, problem, number)
             if kind == META_KIND:
-                entry = msgpack.unpackb(record)
-                chained[entry["key"]] = msgpack.packb(entry["value"])
-            prev, expected, count = digest, expected + 1, count + 1
+                try:
+                    entry = msgpack.unpackb(record)
+                    chained[str(entry["key"])] = msgpack.packb(entry["value"])
+                except (ValueError, TypeError, KeyError, msgpack.ExtraData,
+                        msgpack.FormatError, msgpack.StackError):  # fmt: skip
+                    return VerifyReport(count, False, "the metadata record cannot be read", number)
+            prev, expected, count = row[5], expected + 1, count + 1
         # The chained metadata records are all read only in a full check.
         for key, value in self._db.execute("SELECT key, value FROM meta") if not after else ():
             if chained.get(key) != value:
@@ -565,9 +634,13 @@ def salvage(source: str, target: str) -> VerifyReport:
     out = Journal(target)
     for key, value in meta:
         out._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
-    prev, kept = GENESIS, 0
-    for number, stamp, kind, record, stored_prev, digest in rows:
-        if number != kept + 1 or stored_prev != prev or _digest(prev, record) != digest:
+    prev, kept, upgraded = GENESIS, 0, False
+    for row in rows:
+        number, stamp, kind, record, _stored_prev, digest = row
+        if number != kept + 1:
+            break
+        problem, upgraded = _link_problem(prev, row, upgraded)
+        if problem:
             break
         out._db.execute(
             "INSERT INTO events (id, time, kind, record, prev, hash) VALUES (?, ?, ?, ?, ?, ?)",
