@@ -118,7 +118,8 @@ def damage(draw: st.DrawFn) -> tuple[str, list[tuple[str, Any]]]:
         elif kind == "drop":
             changes.append(("drop", table))
         elif kind == "bytes":
-            changes.append(("bytes", (draw(st.floats(0, 1)), draw(st.binary(min_size=1, max_size=64)))))
+            at, data = draw(st.floats(0, 1)), draw(st.binary(min_size=1, max_size=64))
+            changes.append(("bytes", (at, data)))
         else:
             changes.append(("cut", draw(st.floats(0, 1))))
     return name, changes

@@ -200,7 +200,10 @@ def main_status(argv: list[str] | None = None) -> int:
     if isinstance(pid, int) and not Path(f"/proc/{pid}").exists():
         return fail("cli.status.gone", 3, pid=pid)
     try:
-        shown = json.dumps(status, ensure_ascii=False, indent=2) if args.json else render(status, lang)
+        if args.json:
+            shown = json.dumps(status, ensure_ascii=False, indent=2)
+        else:
+            shown = render(status, lang)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         return fail("cli.status.unreadable", 4, error=f"{type(exc).__name__}: {exc}")
     print(shown)
