@@ -98,9 +98,7 @@ def _digest_v2(prev: bytes, stamp: float, kind: str, record: bytes) -> bytes:
     return hashlib.sha256(CHAIN_V2 + prev + columns + record).digest()
 
 
-def _link_problem(
-    prev: bytes, row: tuple[Any, ...], upgraded: bool
-) -> tuple[str, bool]:
+def _link_problem(prev: bytes, row: tuple[Any, ...], upgraded: bool) -> tuple[str, bool]:
     """What is wrong with one chain link ``(id, time, kind, record, prev, hash)`` after
     the hash ``prev`` (``""``: nothing), and whether it is in the second form.
 
@@ -265,8 +263,10 @@ class Journal:
                 self._db.execute("PRAGMA synchronous=FULL")
             if check:  # one line per problem: the first three, on one line
                 lines = [r[0] for r in self._db.execute("PRAGMA quick_check(3)")]
-                status = "ok" if lines == ["ok"] else "; ".join(
-                    " ".join(str(line).split()) for line in lines
+                status = (
+                    "ok"
+                    if lines == ["ok"]
+                    else "; ".join(" ".join(str(line).split()) for line in lines)
                 )
             if status != "ok":
                 raise JournalError(
@@ -535,10 +535,14 @@ class Journal:
                 return VerifyReport(0, False, f"record {after} is missing", after)
             prev = row[0]
             # Records after one in the second form must be in it too.
-            upgraded = isinstance(row[3], bytes) and isinstance(row[4], bytes) and (
-                prev == _digest_v2(row[4], row[1], row[2], row[3])
-                if isinstance(row[1], int | float) and isinstance(row[2], str)
-                else False
+            upgraded = (
+                isinstance(row[3], bytes)
+                and isinstance(row[4], bytes)
+                and (
+                    prev == _digest_v2(row[4], row[1], row[2], row[3])
+                    if isinstance(row[1], int | float) and isinstance(row[2], str)
+                    else False
+                )
             )
         expected = after + 1
         count = after
