@@ -65,9 +65,9 @@ def test_a_kind_turned_into_meta_breaks_the_chain(
     tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str], keyed: bool
 ) -> None:
     path = written(tmp_path)
-    number = sqlite3.connect(path).execute(
-        "SELECT MIN(id) FROM events WHERE kind = 'sit'"
-    ).fetchone()[0]
+    number = (
+        sqlite3.connect(path).execute("SELECT MIN(id) FROM events WHERE kind = 'sit'").fetchone()[0]
+    )
     edit(path, "UPDATE events SET kind = 'meta' WHERE id = ?", number)
     if not keyed:
         (tmp_path / "journal.key").unlink()
@@ -112,9 +112,11 @@ def test_an_old_journal_verifies_replays_and_goes_on_in_the_new_form(
     (tmp_path / "second").mkdir()
     path2 = written(tmp_path / "second")
     old_form(path2)
-    number = sqlite3.connect(path2).execute(
-        "SELECT MIN(id) FROM events WHERE kind = 'sit'"
-    ).fetchone()[0]
+    number = (
+        sqlite3.connect(path2)
+        .execute("SELECT MIN(id) FROM events WHERE kind = 'sit'")
+        .fetchone()[0]
+    )
     edit(path2, "UPDATE events SET kind = 'meta' WHERE id = ?", number)
     code, out = audit(path2, capsys)
     assert code == 1 and "kind column differs" in out, out
