@@ -208,6 +208,29 @@ for terminal in "${SCREENS[@]}"; do
 done
 # The data directory (journal, history, tag registry): the controller alone.
 install -d -o "$CONTROLLER_UID" -g "$CONTROLLER_GID" -m 0700 "$P/var/lib/pokertable"
+# The journal's seal key: root's alone, outside the data folder (the unit hands
+# it to the controller with LoadCredential=, read-only; docs/security.md). The
+# key of an older install, beside the journal, moves here; a new key is made
+# only while there is no journal (never over one with records).
+install -d -o 0 -g 0 -m 0700 "$P/etc/pokertable/seal"
+SEAL="$P/etc/pokertable/seal/journal.key"
+if [ ! -f "$SEAL" ]; then
+    if [ -f "$P/var/lib/pokertable/journal.key" ]; then
+        mv "$P/var/lib/pokertable/journal.key" "$SEAL"
+        log "moved the journal's seal key to /etc/pokertable/seal/journal.key"
+    elif [ ! -e "$P/var/lib/pokertable/journal.sqlite" ]; then
+        (umask 077 && head -c 32 /dev/urandom > "$SEAL")
+        log "made the journal's seal key /etc/pokertable/seal/journal.key (root only)"
+    else
+        log "the journal has no seal key: check it with 'pokertable audit verify'," \
+            "then 'pokertable audit seal --key /etc/pokertable/seal/journal.key" \
+            "/var/lib/pokertable/journal.sqlite'"
+    fi
+fi
+if [ -f "$SEAL" ]; then
+    chown 0:0 "$SEAL"
+    chmod 0600 "$SEAL"
+fi
 
 # ---------------------------------------------------------------- 5. units
 install -d -m 0755 "$P/etc/systemd/system" "$P/etc/udev/rules.d"

@@ -31,6 +31,7 @@ from firmware.cli.config_check import check_problems, config_error
 from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, fail_with, keyed, say
 from firmware.cli.logs import LEVELS, setup_logging
+from firmware.cli.seal import open_sealed, seal_key_path
 from firmware.cli.serve_lock import STATUS_NAME, ServeLock
 from firmware.cli.status import DEFAULT_STATUS, StatusFile, table_status
 from firmware.errors import ConfigError, HardwareError, PokerTableError
@@ -41,7 +42,7 @@ from firmware.protocol.server import TableServer, server_ssl_context
 from firmware.service.controller import Alert, Controller
 from firmware.service.controller_gc import collect_between_hands
 from firmware.service.history import HandHistory
-from firmware.service.journal import Journal, JournalError, load_or_create_key
+from firmware.service.journal import Journal, JournalError
 from firmware.service.meters import Meters
 from firmware.service.notify import Notifier
 from firmware.service.recovery import (
@@ -68,7 +69,9 @@ MAX_RECOVERY_ALERTS = 10
 """Journal records skipped by recovery shown one by one; the rest are counted."""
 
 
-def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journal], bool]:
+def build(
+    config_path: str, data_dir: str, key_file: str | None = None
+) -> tuple[Controller, dict[str, Journal], bool]:
     """Build the controller from a configuration file; return it, a holder of its
     current journal (rotation replaces it) and whether the table was restored."""
     text, data = read_config(config_path)
@@ -80,17 +83,13 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     devices = build_devices(section)
     levels = data.get("levels")
     os.makedirs(data_dir, mode=0o700, exist_ok=True)
-    # The journal's head is signed with a key only the controller holds (created on
-    # the first start); a journal written before there was a key is signed as it is.
-    key_path = os.path.join(data_dir, "journal.key")
-    first_key = not os.path.exists(key_path)
-    # Opened without SQLite's page check: the whole journal is checked on a thread
-    # once the table is back in play (check_in_background below).
-    journal = Journal(
-        os.path.join(data_dir, "journal.sqlite"), key=load_or_create_key(key_path), check=False
-    )
-    if first_key and len(journal) > 0:
-        journal.sign_head()
+    # The journal's head is signed with a key kept outside the data folder when the
+    # unit hands it over (LoadCredential); a key is made only for an empty journal,
+    # never over one with records (firmware.cli.seal). Opened without SQLite's page
+    # check: the whole journal is checked on a thread once the table is back in play
+    # (check_in_background below).
+    key_path, may_create = seal_key_path(key_file, data_dir)
+    journal = open_sealed(os.path.join(data_dir, "journal.sqlite"), key_path, may_create)
     registry = TagRegistry(os.path.join(data_dir, "tags.sqlite"))
     restored = len(journal) > 0
     # An electronic table's virtual deck needs no new-deck checklist.
@@ -297,6 +296,12 @@ def main_serve(argv: list[str] | None = None) -> int:
         help=say("cli.help.data", lang),
     )
     parser.add_argument(
+        "--key",
+        default=None,
+        metavar=say("cli.help.metavar.file", lang),
+        help=say("cli.help.serve.key", lang),
+    )
+    parser.add_argument(
         "--log-level", choices=LEVELS, default="info", help=say("cli.help.serve.log_level", lang)
     )
     parser.add_argument(
@@ -339,7 +344,7 @@ def status_file_path(given: str | None, data_dir: str) -> str:
 def run_locked(args: argparse.Namespace, notifier: Notifier, status_path: str) -> int:
     """Build and run the controller (the data folder's lock is held)."""
     try:
-        controller, journals, restored = build(args.config, args.data)
+        controller, journals, restored = build(args.config, args.data, args.key)
         controller.start()
         for service in controller.services:
             service.start()
