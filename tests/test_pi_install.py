@@ -65,7 +65,7 @@ def test_init_names_the_pin_factory_install_sh_installs_for_the_board(
     board = "pi5" if model is None or b" 5 " in model or b"Module 5" in model else "pi"
     if model is None:
         board = "none"
-    assert f'case "$BOARD" in pi) PIN_FACTORY=rpigpio ;; *) PIN_FACTORY=lgpio ;; esac' in INSTALL
+    assert 'case "$BOARD" in pi) PIN_FACTORY=rpigpio ;; *) PIN_FACTORY=lgpio ;; esac' in INSTALL
     assert '--pin-factory "$PIN_FACTORY"' in INSTALL
     extras = PROJECT["project"]["optional-dependencies"]
     library = {"rpigpio": "RPi.GPIO", "lgpio": "lgpio"}[factory]
