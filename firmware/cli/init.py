@@ -227,9 +227,7 @@ def board_pin_factory(model_path: str = BOARD_MODEL) -> str:
             model = handle.read().replace(b"\0", b"").decode("utf-8", "replace")
     except OSError:
         return "lgpio"
-    if "Raspberry Pi" in model and not (
-        "Raspberry Pi 5" in model or "Compute Module 5" in model
-    ):
+    if "Raspberry Pi" in model and not ("Raspberry Pi 5" in model or "Compute Module 5" in model):
         return "rpigpio"
     return "lgpio"
 
