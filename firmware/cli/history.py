@@ -132,14 +132,15 @@ def main_history(argv: list[str] | None = None, lang: str | None = None) -> int:
         return damaged(args.db, exc, lang)
     except HandHistoryError as exc:
         return fail_with("history", exc, lang)
-    except (sqlite3.Error, *READ_ERRORS) as exc:  # a history file edited or damaged
+    except READ_ERRORS as exc:  # a history file edited or damaged
         return damaged(args.db, exc, lang)
     finally:
         history.close()
     return 0
 
 
-READ_ERRORS: tuple[type[BaseException], ...] = (
+READ_ERRORS: tuple[type[Exception], ...] = (
+    sqlite3.Error,
     ValueError,  # msgpack's ExtraData, FormatError and StackError are ValueErrors too
     TypeError,
     IndexError,
