@@ -315,6 +315,14 @@ def main_serve(argv: list[str] | None = None) -> int:
     setup_logging(args.log_level)
     notifier = Notifier()
     status_path = status_file_path(args.status, args.data)
+    try:  # a configuration that cannot work touches nothing, not even the lock
+        text, data = read_config(args.config)
+        refused = check_problems(data, text, args.config)
+        if refused:
+            raise config_error(refused, args.config)
+    except ConfigError as exc:
+        log.error("%s", exc)
+        return fail_with("serve", exc, cli_lang(args.lang), EXIT_CONFIG)
     # The data folder's lock comes before anything else touches the folder: a second
     # controller is refused here, having opened no journal and bound no socket.
     lock = ServeLock(args.data)
