@@ -22,6 +22,7 @@ import datetime
 import fcntl
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,16 @@ def runtime_dir() -> Path:
     if base and os.path.isdir(base):
         return Path(base) / "pokertable"
     return Path(f"/tmp/pokertable-{os.getuid()}")
+
+
+def _ours(folder: Path) -> bool:
+    """Whether ``folder`` is a real folder of this user that nobody else may write
+    (in /tmp another user could have made it first, or a link in its place)."""
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o022
 
 
 def started_text(started: float) -> str:
@@ -114,6 +125,8 @@ class ServeLock:
         folder = runtime_dir()
         with contextlib.suppress(OSError):
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if not _ours(folder):
+                return
             entry = folder / f"serve-{os.getpid()}.json"
             entry.write_text(json.dumps(holder), encoding="utf-8")
             self._entry = entry
@@ -133,6 +146,8 @@ def running_controllers() -> list[dict[str, Any]]:
     """The entries of this user's running controllers (entries of ended ones are dropped)."""
     found: list[dict[str, Any]] = []
     folder = runtime_dir()
+    if not _ours(folder):
+        return found
     try:
         entries = sorted(folder.glob("serve-*.json"))
     except OSError:

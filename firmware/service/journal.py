@@ -43,6 +43,10 @@ from typing import Any
 import msgpack
 
 from firmware.errors import PokerTableError
+from firmware.service.chain import CHAIN_V2 as CHAIN_V2
+from firmware.service.chain import digest_v1 as _digest
+from firmware.service.chain import digest_v2 as _digest_v2
+from firmware.service.chain import link_problem as _link_problem
 from firmware.table import events as te
 
 GENESIS = b"\x00" * 32
@@ -78,57 +82,6 @@ KEEP_SNAPSHOTS = 2
 
 class JournalError(PokerTableError, OSError):
     """The journal is corrupt, truncated or was altered; the table must stay stopped."""
-
-
-def _digest(prev: bytes, record: bytes) -> bytes:
-    """A record's hash in the first form of the chain (record only; journals written
-    before issue 27): still accepted for those records, never written any more."""
-    return hashlib.sha256(prev + record).digest()
-
-
-CHAIN_V2 = b"pokertable-chain-2"
-"""The prefix of the chain's second form: the record's ``time`` and ``kind`` columns
-are hashed with it (issue 27: editing ``time`` reordered busts, and ``kind`` -> ``meta``
-made the floor skip a record, with ``audit verify`` passing)."""
-
-
-def _digest_v2(prev: bytes, stamp: float, kind: str, record: bytes) -> bytes:
-    """A record's hash with its time and kind in it (every record written now)."""
-    columns = msgpack.packb([float(stamp), kind], use_single_float=False)
-    return hashlib.sha256(CHAIN_V2 + prev + columns + record).digest()
-
-
-def _link_problem(prev: bytes, row: tuple[Any, ...], upgraded: bool) -> tuple[str, bool]:
-    """What is wrong with one chain link ``(id, time, kind, record, prev, hash)`` after
-    the hash ``prev`` (``""``: nothing), and whether it is in the second form.
-
-    A record in the first form is accepted only before the first record in the second
-    (an existing journal's old records); its ``kind`` must then be the one inside the
-    record, the only part of the columns the record itself can vouch for.
-    """
-    _number, stamp, kind, record, stored_prev, digest = row
-    if not (
-        isinstance(record, bytes)
-        and isinstance(stored_prev, bytes)
-        and isinstance(digest, bytes)
-        and isinstance(kind, str)
-        and isinstance(stamp, int | float)
-        and not isinstance(stamp, bool)
-    ):
-        return "the record was altered (a column holds a value of the wrong type)", upgraded
-    if stored_prev != prev:
-        return "the record was altered", upgraded
-    if digest == _digest_v2(prev, stamp, kind, record):
-        return "", True
-    if upgraded or _digest(prev, record) != digest:
-        return "the record was altered", upgraded
-    try:
-        inner = msgpack.unpackb(record)
-    except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
-        return "the record was altered (it cannot be read)", upgraded
-    if not isinstance(inner, dict) or inner.get("kind") != kind:
-        return "the record's kind column differs from the record", upgraded
-    return "", False
 
 
 def load_or_create_key(path: str) -> bytes:
