@@ -43,8 +43,20 @@ interpreted: ``HandConfig`` checks its own field types and says what to fix, whe
 compiled class would refuse a wrong type with a bare ``TypeError`` first."""
 
 if os.environ.get("POKERTABLE_MYPYC") == "1":
+    import sys
+
     from mypyc.build import mypycify
 
-    setup(ext_modules=mypycify(COMPILED, group_name="firmware.engine.compiled"))
+    # Progress for whoever waits (install.sh on a Pi: 10-20 minutes in all): mypyc
+    # type-checks and generates C for every module first, then the compiler runs.
+    print(
+        f"pokertable: mypyc compiles {len(COMPILED)} engine modules: type check and C "
+        "generation first (several minutes on a Pi), then one compiler run per module.",
+        file=sys.stderr,
+        flush=True,
+    )
+    modules = mypycify(COMPILED, group_name="firmware.engine.compiled", verbose=True)
+    print("pokertable: C generated; compiling it now.", file=sys.stderr, flush=True)
+    setup(ext_modules=modules)
 else:
     setup()

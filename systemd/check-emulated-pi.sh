@@ -179,6 +179,19 @@ in_root "$PY -c 'import lgpio; print(\"pin factory library: lgpio\", lgpio.__fil
     || fail "lgpio (the Pi 5 pin factory) is not installed"
 in_root "$PY -c 'import importlib.util as u; assert u.find_spec(\"numpy\") is None'" \
     || fail "numpy is installed in the table's runtime"
+in_root "$PY -c 'import importlib.util as u; assert u.find_spec(\"mypy\") is None'" \
+    || fail "mypy (a build tool) is installed in the table's runtime"
+in_root "grep -q 'pin_factory = \"lgpio\"' /etc/pokertable/table.toml || \
+    ! grep -q pin_factory /etc/pokertable/table.toml" \
+    || fail "table.toml names another pin factory than the lgpio install.sh installed"
+in_root "ls /usr/lib/*/dri/v3d_dri.so /usr/lib/*/dri/vc4_dri.so >/dev/null && \
+    ls /usr/lib/*/libgbm.so.1 /usr/lib/*/libEGL_mesa.so.0 >/dev/null" \
+    || fail "Mesa's DRI drivers, GBM or EGL (SDL's kmsdrm) are not installed"
+in_root "test -f /etc/pokertable/seal/journal.key && \
+    test \"\$(stat -c %a /etc/pokertable/seal/journal.key)\" = 600" \
+    || fail "the journal's seal key is not in /etc/pokertable/seal (root only)"
+grep -q "still running" "$WORK/install.log" && ! grep -q "pokertable: mypyc compiles" "$WORK/install.log" \
+    && fail "the compiled build showed no progress"
 LEFT=$(in_root "find /home/tech/pokertable \\( -name build -o -name '*.egg-info' -o -name dist \\) -user root")
 [ -z "$LEFT" ] || fail "install.sh left root-owned build files in the checkout: $LEFT"
 in_root "/opt/pokertable/venv/bin/pokertable config check /etc/pokertable/table.toml" \

@@ -7,14 +7,17 @@
 # What it does, in order (docs/hardware.md, "First install"):
 #  1. installs the system packages: Python, the compiler and headers the
 #     compiled engine and pyscard need, pcscd (enabled), and the KMS libraries
-#     the screens' display driver loads (libdrm, libgbm, libEGL, libGLESv2);
+#     the screens' display driver loads (libdrm, libgbm, libEGL and Mesa's EGL
+#     vendor, libGLESv2, and Mesa's DRI drivers (vc4/v3d), which Raspberry Pi
+#     OS Lite does not ship and SDL's kmsdrm needs);
 #  2. creates the users: `pokertable` runs the controller and alone reads the
 #     configuration and the journal; each screen runs as its own user
 #     (`pokertable-console`, `pokertable-seat1`...) in the group
 #     `pokertable-screens`, which may connect to the controller's socket;
 #  3. builds the firmware from a copy of this checkout (nothing is written
 #     into the checkout) into /opt/pokertable/venv: the compiled engine
-#     (mypyc) with its build dependencies installed first, the hardware
+#     (mypyc, built in a build environment of its own and showing its progress;
+#     mypy never enters the runtime venv) with its build dependencies, the hardware
 #     libraries and the GPIO pin factory for this board (lgpio on a Pi 5,
 #     RPi.GPIO on earlier models), then checks which engine Python imports;
 #  4. writes /etc/pokertable/table.toml with `pokertable init` (only if it does
@@ -80,7 +83,7 @@ if [ "$APT" = 1 ]; then
     apt-get update
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         python3 python3-venv python3-dev gcc libpcsclite-dev pcscd \
-        libdrm2 libgbm1 libegl1 libgles2 ca-certificates
+        libdrm2 libgbm1 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri ca-certificates
 fi
 
 # ---------------------------------------------------------------- 2. users
@@ -131,8 +134,10 @@ pick_board() {
         *) case "$(uname -m)" in aarch64|armv7l) echo pi5 ;; *) echo none ;; esac ;;
     esac
 }
+[ "$BOARD" = auto ] && BOARD="$(pick_board)"
+# The pin factory table.toml names is the one installed here (init is told it).
+case "$BOARD" in pi) PIN_FACTORY=rpigpio ;; *) PIN_FACTORY=lgpio ;; esac
 if [ "$VENV_BUILD" = 1 ]; then
-    [ "$BOARD" = auto ] && BOARD="$(pick_board)"
     case "$BOARD" in
         pi5) EXTRAS="hardware,pi5" ;;   # lgpio: the Pi 5's GPIO (and any Pi's)
         pi) EXTRAS="hardware,pi" ;;     # RPi.GPIO: Pi 4 and earlier
@@ -151,19 +156,32 @@ if [ "$VENV_BUILD" = 1 ]; then
     install -d -o root -g root -m 0755 /opt/pokertable
     python3 -m venv "$VENV"
     PIP=("$VENV/bin/python" -m pip --disable-pip-version-check)
-    # The venv seeds Debian's setuptools 66; --upgrade replaces it, and wheel
-    # is needed to build without isolation.
-    "${PIP[@]}" install --upgrade pip setuptools wheel
-    # The runtime and hardware dependencies first (mypyc reads their types),
-    # then the compiler, then the compiled wheel of this package.
+    # The venv seeds Debian's setuptools 66; it is upgraded within the bounds
+    # pyproject.toml's build-system names (the SPDX license string needs 77).
+    SETUPTOOLS="setuptools>=77,<81"
+    "${PIP[@]}" install --upgrade pip "$SETUPTOOLS" wheel
     "${PIP[@]}" install "$WORK[$EXTRAS]"
-    "${PIP[@]}" install "mypy>=1.10"
+    # The compiled engine is built in a build environment of its own (mypy and
+    # mypyc, ~41 MB, never enter the runtime venv), with the runtime
+    # dependencies mypyc reads the types of; only the wheel is installed.
+    BUILD="$WORK/build-env"
+    python3 -m venv "$BUILD"
+    BPIP=("$BUILD/bin/python" -m pip --disable-pip-version-check)
+    "${BPIP[@]}" install --upgrade pip "$SETUPTOOLS" wheel "mypy>=1.10"
+    "${BPIP[@]}" install "$WORK[$EXTRAS]"
     ENGINE=pure
-    if (cd "$WORK" && POKERTABLE_MYPYC=1 "${PIP[@]}" wheel --no-build-isolation --no-deps \
+    log "compiling the engine with mypyc (10-20 minutes on a Pi); the build's own" \
+        "output follows: mypyc's phases, then one compiler line per module"
+    # -v: pip shows the build's output as it goes instead of a spinner that says
+    # only "still running..." for 15 minutes.
+    if (cd "$WORK" && POKERTABLE_MYPYC=1 "${BPIP[@]}" wheel -v --no-build-isolation --no-deps \
             -w "$WORK/dist" .); then
         "${PIP[@]}" install --force-reinstall --no-deps "$WORK"/dist/pokertable-*.whl
         ENGINE="$(cd / && "$VENV/bin/python" -c \
             'import firmware.engine.hand as h; print("compiled" if h.__file__.endswith(".so") else "pure")')"
+    fi
+    if "$VENV/bin/python" -c 'import mypy' 2>/dev/null; then
+        "${PIP[@]}" uninstall -y mypy  # an older install's build tool: not the runtime's
     fi
     if [ "$ENGINE" = compiled ]; then
         log "the compiled engine is installed and imported"
@@ -195,6 +213,7 @@ if [ ! -f "$P/etc/pokertable/table.toml" ]; then
     fi
     "${INIT[@]}" init --profile "$PROFILE" --seats "$SEATS" --socket "$SOCKET" \
         --socket-group pokertable-screens --secrets-dir /etc/pokertable-terminals \
+        --pin-factory "$PIN_FACTORY" \
         --write-secrets "$P/etc/pokertable-terminals" --output "$P/etc/pokertable/table.toml"
     log "wrote /etc/pokertable/table.toml; check it with: pokertable config check /etc/pokertable/table.toml"
 fi
@@ -208,6 +227,29 @@ for terminal in "${SCREENS[@]}"; do
 done
 # The data directory (journal, history, tag registry): the controller alone.
 install -d -o "$CONTROLLER_UID" -g "$CONTROLLER_GID" -m 0700 "$P/var/lib/pokertable"
+# The journal's seal key: root's alone, outside the data folder (the unit hands
+# it to the controller with LoadCredential=, read-only; docs/security.md). The
+# key of an older install, beside the journal, moves here; a new key is made
+# only while there is no journal (never over one with records).
+install -d -o 0 -g 0 -m 0700 "$P/etc/pokertable/seal"
+SEAL="$P/etc/pokertable/seal/journal.key"
+if [ ! -f "$SEAL" ]; then
+    if [ -f "$P/var/lib/pokertable/journal.key" ]; then
+        mv "$P/var/lib/pokertable/journal.key" "$SEAL"
+        log "moved the journal's seal key to /etc/pokertable/seal/journal.key"
+    elif [ ! -e "$P/var/lib/pokertable/journal.sqlite" ]; then
+        (umask 077 && head -c 32 /dev/urandom > "$SEAL")
+        log "made the journal's seal key /etc/pokertable/seal/journal.key (root only)"
+    else
+        log "the journal has no seal key: check it with 'pokertable audit verify'," \
+            "then 'pokertable audit seal --key /etc/pokertable/seal/journal.key" \
+            "/var/lib/pokertable/journal.sqlite'"
+    fi
+fi
+if [ -f "$SEAL" ]; then
+    chown 0:0 "$SEAL"
+    chmod 0600 "$SEAL"
+fi
 
 # ---------------------------------------------------------------- 5. units
 install -d -m 0755 "$P/etc/systemd/system" "$P/etc/udev/rules.d"

@@ -102,3 +102,64 @@ def test_a_malformed_frame_over_tls_is_answered_then_closed(
     other = rig.connect("seat3")
     other.send({"type": "sit_out"})
     assert answer(other) == {"type": "ok", "request": "sit_out"}
+
+
+def test_one_certificate_from_four_addresses_cannot_fill_the_hello_slots(
+    rig: JournaledRig,
+    pki: pathlib.Path,  # noqa: F811
+) -> None:
+    """Issue 27, item 10: seat1's certificate from 127.0.0.2-5, eight connections from
+    each (the per-address cap), idle after the handshake, filled all 32 slots waiting
+    for a hello and turned seat2's board away. Now one certificate holds at most
+    ``pending_per_certificate`` slots, and seat2 gets in every time."""
+    import socket
+    import ssl
+    import time
+
+    assert rig.server.tcp_port is not None
+    port = rig.server.tcp_port
+    context = client_context(pki, "seat1")
+    held: list[ssl.SSLSocket] = []
+    for address in ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"):
+        for _ in range(rig.server.limits.pending_per_peer):
+            raw = socket.create_connection(("127.0.0.1", port), GUARD, (address, 0))
+            held.append(context.wrap_socket(raw, server_hostname="127.0.0.1"))
+
+    refused: set[int] = set()
+
+    def settled() -> tuple[int, int]:
+        """(connections the server holds waiting for a hello, connections it turned
+        away: those read a refusal or the close)."""
+        with rig.server._clients_lock:
+            waiting = sum(1 for c in rig.server.clients.values() if c.terminal is None)
+        for number, sock in enumerate(held):
+            if number in refused:
+                continue
+            sock.setblocking(False)
+            try:
+                sock.recv(4096)  # a refusal frame or the close: only a turned-away one
+                refused.add(number)
+            except (ssl.SSLWantReadError, BlockingIOError):
+                pass
+            except OSError:
+                refused.add(number)
+        return waiting, len(refused)
+
+    deadline = time.monotonic() + GUARD  # a guard against a hang, not a timing limit
+    waiting, turned_away = settled()
+    while waiting + turned_away < len(held) and time.monotonic() < deadline:
+        time.sleep(0.02)
+        waiting, turned_away = settled()
+    # Every connection is accounted for: held waiting by the server, or turned away.
+    assert waiting + turned_away == len(held) == 32
+    assert waiting == rig.server.limits.pending_per_certificate == 4, waiting
+    try:
+        for _ in range(10):  # another seat's board, ten times
+            client = board(rig, pki, "seat2")
+            client.hello("seat2", SECRETS["seat2"], "en")
+            assert client.wait_for(lambda m: m["type"] == "welcome", GUARD)["terminal"] == "seat2"
+            client.sock.close()
+            rig.clients.remove(client)
+    finally:
+        for sock in held:
+            sock.close()

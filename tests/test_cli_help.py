@@ -46,6 +46,7 @@ HELPS = [
     ["audit"],
     ["audit", "verify"],
     ["audit", "salvage"],
+    ["audit", "seal"],
     ["verify-evaluator"],
     ["init"],
     ["config"],

@@ -123,6 +123,14 @@ def test_install_sh_gives_every_file_its_owner_and_mode(installed: pathlib.Path)
         secret = files[f"/etc/pokertable-terminals/{terminal}.secret"]
         assert secret == (0o440, 0, screen.primary)  # root's file, the terminal's group
     assert files["/var/lib/pokertable"] == (0o700, controller.uid, group)
+    # The journal's seal key: root's alone, outside the data folder (issue 27, item 5);
+    # the unit hands the controller a copy, which it cannot change.
+    assert files["/etc/pokertable/seal"] == (0o700, 0, 0)
+    assert files["/etc/pokertable/seal/journal.key"] == (0o600, 0, 0)
+    assert (installed / "etc/pokertable/seal/journal.key").stat().st_size == 32
+    assert not can_read(installed, controller, "/etc/pokertable/seal/journal.key")
+    unit_text = (installed / "etc/systemd/system/pokertable.service").read_text()
+    assert "LoadCredential=journal.key:/etc/pokertable/seal/journal.key" in unit_text
     for unit in ("pokertable.service", "pokertable-console.service", "pokertable-seat@.service"):
         assert files[f"/etc/systemd/system/{unit}"][:2] == (0o644, 0)
     enabled = installed / "etc/systemd/system/multi-user.target.wants"

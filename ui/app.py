@@ -133,10 +133,18 @@ def _loop(
     screen: Screen | None = None
     frames = 0
     last = time.monotonic()
+    away = False  # the controller went away and the link is reaching it again
     while (max_frames is None or frames < max_frames) and not closing.is_set():
         frames += 1
         for msg in link.receive():
-            if msg.get("type") == "view":
+            if msg.get("type") == "link":
+                away = msg.get("state") == "reconnecting"
+                if screen is not None:
+                    screen.dirty = True  # drawn again: with the notice, or without it
+                else:
+                    draw_reconnecting(display, None) if away else display.fill((0, 0, 0))
+                    pygame.display.flip()
+            elif msg.get("type") == "view":
                 if screen is None or screen.view.get("audience") != msg.get("audience"):
                     screen = make_screen(msg, display, **screen_options)
                 else:
@@ -157,10 +165,31 @@ def _loop(
             screen.tick(now - last)
             if screen.dirty:
                 screen.draw()
+                if away:
+                    draw_reconnecting(display, screen.lang)
                 pygame.display.flip()
         last = now
         clock.tick(fps)
     return screen
+
+
+def draw_reconnecting(display: pygame.Surface, lang: str | None) -> str:
+    """Say across the screen that the controller is away and is being reached again
+    (the page stays under it); return the sentence drawn."""
+    from firmware.i18n import DEFAULT_LANGUAGE, tr
+
+    text = tr("ui.link.reconnecting", lang or DEFAULT_LANGUAGE)
+    width, height = display.get_size()
+    band = pygame.Rect(0, height // 2 - 40, width, 80)
+    shade = pygame.Surface(band.size, pygame.SRCALPHA)
+    shade.fill((10, 10, 10, 225))
+    display.blit(shade, band.topleft)
+    if not pygame.font.get_init():
+        pygame.font.init()
+    font = pygame.font.Font(None, 34)  # well above the 14 px floor
+    label = font.render(text, True, (255, 220, 120))
+    display.blit(label, label.get_rect(center=band.center))
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,22 +13,70 @@ import queue
 import ssl
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from firmware.i18n import CATALOG, argv_language, language_of, tr
 from firmware.protocol.client import ClientClosed, TableClient
+
+RETRY_FIRST = 0.5
+"""Seconds before the first attempt to reach a controller that went away."""
+RETRY_MOST = 10.0
+"""The longest wait between attempts (the wait doubles from :data:`RETRY_FIRST`)."""
+
+
+class Refused(Exception):
+    """The controller answered a reconnecting screen's ``hello`` with a refusal."""
+
+    def __init__(self, answer: dict[str, Any]) -> None:
+        super().__init__(str(answer.get("reason")))
+        self.answer = answer
+
+
+def retry_delays(first: float = RETRY_FIRST, most: float = RETRY_MOST) -> Iterator[float]:
+    """The waits between attempts to reconnect: doubling from ``first`` up to ``most``.
+
+    >>> from itertools import islice
+    >>> list(islice(retry_delays(), 7))
+    [0.5, 1.0, 2.0, 4.0, 8.0, 10.0, 10.0]
+    """
+    delay = first
+    while True:
+        yield delay
+        delay = min(most, delay * 2)
 
 
 class ClientLink:
     """A non-blocking link to the controller for one screen.
 
     :param client: A connected client that has already said ``hello``.
+    :param connect: Makes a new connection that has said ``hello`` and been welcomed
+        (its welcome left to read), or raises; with it, a controller that goes away
+        (restarted, Ctrl-C) is waited for: :attr:`reconnecting` is set, the screen
+        says so, and attempts follow with backoff (:func:`retry_delays`) until it is
+        back, when the controller's next view returns the screen to its page. Without
+        it, or when the controller refuses this terminal, the link closes.
     """
 
-    def __init__(self, client: TableClient) -> None:
+    def __init__(
+        self,
+        client: TableClient,
+        connect: Callable[[], TableClient] | None = None,
+        delays: Callable[[], Iterator[float]] = retry_delays,
+        on_state: Callable[[str], None] | None = None,
+    ) -> None:
         self.client = client
+        self.on_state = on_state or (lambda state: None)
+        """Told ``"reconnecting"`` and ``"back"`` (the screen command logs them)."""
+        self.connect = connect
+        self.delays = delays
         self._inbox: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
         self.closed = threading.Event()
+        self.reconnecting = threading.Event()
+        """Set while the controller is away and the link tries to reach it again."""
+        self.refusal: dict[str, Any] | None = None
+        """The controller's refusal of a reconnecting ``hello`` (the link then closed)."""
+        self.reconnects = 0
         self._thread = threading.Thread(target=self._read, name="screen-link", daemon=True)
         self._thread.start()
 
@@ -39,18 +87,48 @@ class ClientLink:
             except TimeoutError:
                 continue
             except (ClientClosed, OSError):
-                self.closed.set()
-                self._inbox.put({"type": "alert", "text": "The controller closed the connection."})
-                return
+                if self.connect is None or self.closed.is_set() or not self._reconnect():
+                    self.closed.set()
+                    self._inbox.put(
+                        {"type": "alert", "text": "The controller closed the connection."}
+                    )
+                    return
+                continue
             self._inbox.put(message)
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Send one request to the controller (ignored once the link is closed)."""
-        if not self.closed.is_set():
+    def _reconnect(self) -> bool:
+        """Reach the controller again; ``False`` if it refused this terminal or the
+        link was closed meanwhile."""
+        assert self.connect is not None
+        with contextlib.suppress(OSError):
+            self.client.sock.close()
+        self.reconnecting.set()
+        self._inbox.put({"type": "link", "state": "reconnecting"})
+        self.on_state("reconnecting")
+        for delay in self.delays():
+            if self.closed.wait(delay):
+                return False
             try:
+                client = self.connect()
+            except Refused as refused:
+                self.refusal = refused.answer
+                return False
+            except (ClientClosed, TimeoutError, OSError, ssl.SSLError):
+                continue
+            self.client = client
+            self.reconnects += 1
+            self.reconnecting.clear()
+            self._inbox.put({"type": "link", "state": "back"})
+            self.on_state("back")
+            return True
+        return False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send one request to the controller (dropped while it is away or once closed)."""
+        if not self.closed.is_set() and not self.reconnecting.is_set():
+            # A send that fails: the reader finds the connection gone and reconnects.
+            with contextlib.suppress(OSError):
                 self.client.send(message)
-            except OSError:
-                self.closed.set()
 
     def receive(self) -> list[dict[str, Any]]:
         """Every message received since the last call (never blocks)."""
@@ -135,10 +213,11 @@ def main_screen(argv: list[str] | None = None) -> int:
     """``pokertable screen --seat N | --console | --broadcast``: a screen connected to the
     controller.
 
-    Exit status: 0 when the window is closed, 1 when the controller cannot be reached or
-    closes the connection (systemd restarts the screen), 2 for bad options or a display
-    that cannot open, :data:`EXIT_REFUSED` when the controller refuses this terminal's
-    secret (no restart: the secret must be fixed).
+    Exit status: 0 when the window is closed, 1 when the controller cannot be reached at
+    start (systemd restarts the screen; once running, a controller that goes away is
+    waited for: the screen says "Reconectando…" and comes back with it), 2 for bad
+    options or a display that cannot open, :data:`EXIT_REFUSED` when the controller
+    refuses this terminal's secret (no restart: the secret must be fixed).
     """
     import argparse
 
@@ -219,35 +298,48 @@ def main_screen(argv: list[str] | None = None) -> int:
         say(key, **params)
         return 2
     where = f"{args.host}:{args.port}" if args.host else socket_path
-    try:
+
+    def connect() -> TableClient:
+        """A connection that has said hello; the welcome is left for the screen to read.
+
+        :raises Refused: if the controller refuses this terminal.
+        """
         if args.host:
-            if not (args.cert and args.key and args.ca):
-                parser.error(tr("cli.screen.tls", lang))
             context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=args.ca)
             context.load_cert_chain(args.cert, args.key)
             client = TableClient.tls(args.host, args.port, context)
         else:
             client = TableClient.unix(socket_path)
+        try:
+            client.hello(terminal, secret, args.lang or "es")
+            answer = client.recv(timeout=10.0)
+        except BaseException:
+            client.sock.close()
+            raise
+        if answer.get("type") == "refused":
+            client.sock.close()
+            raise Refused(answer)
+        client.received.appendleft(answer)  # the welcome is the screen's to read too
+        return client
+
+    if args.host and not (args.cert and args.key and args.ca):
+        parser.error(tr("cli.screen.tls", lang))
+    try:
+        client = connect()
+    except Refused as refused:
+        say("cli.screen.refused", terminal=terminal, reason=refusal_reason(refused.answer, lang))
+        return EXIT_REFUSED
+    except (ClientClosed, TimeoutError) as exc:
+        return say("cli.screen.no_hello", error=exc)
     except (OSError, ssl.SSLError) as exc:
         return say(
             "cli.screen.unreachable", where=where, error=getattr(exc, "strerror", None) or exc
         )
-    try:
-        client.hello(terminal, secret, args.lang or "es")
-        answer = client.recv(timeout=10.0)
-    except (ClientClosed, TimeoutError, OSError) as exc:
-        client.sock.close()
-        return say("cli.screen.no_hello", error=exc)
-    if answer.get("type") == "refused":
-        reason = str(answer.get("reason"))
-        if answer.get("key") in CATALOG:  # the refusal in this command's language
-            with contextlib.suppress(KeyError, IndexError, ValueError, TypeError):
-                reason = tr(str(answer["key"]), lang, **dict(answer.get("params") or {}))
-        say("cli.screen.refused", terminal=terminal, reason=reason)
-        client.sock.close()
-        return EXIT_REFUSED
-    client.received.appendleft(answer)  # the welcome is the screen's to read too
-    link = ClientLink(client)
+
+    def told(state: str) -> None:
+        print("pokertable screen: " + tr(f"cli.screen.{state}", lang), file=sys.stderr, flush=True)
+
+    link = ClientLink(client, connect, on_state=told)
     import pygame
 
     from ui.app import run
@@ -263,6 +355,18 @@ def main_screen(argv: list[str] | None = None) -> int:
         return 2
     finally:
         link.close()
+    if link.refusal is not None:  # refused when it came back: the secret must be fixed
+        say("cli.screen.refused", terminal=terminal, reason=refusal_reason(link.refusal, lang))
+        return EXIT_REFUSED
     if lost:
         return say("cli.screen.closed")
     return 0
+
+
+def refusal_reason(answer: dict[str, Any], lang: str) -> str:
+    """A refusal's reason in ``lang`` when it carries a catalog key."""
+    reason = str(answer.get("reason"))
+    if answer.get("key") in CATALOG:
+        with contextlib.suppress(KeyError, IndexError, ValueError, TypeError):
+            reason = tr(str(answer["key"]), lang, **dict(answer.get("params") or {}))
+    return reason

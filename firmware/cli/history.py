@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
+
+import msgpack
 
 from firmware.cli.helptext import argv_lang, lang_option, name_commands
 from firmware.cli.lang import cli_lang, fail, fail_with, say
 from firmware.errors import HandHistoryError
 from firmware.service.history import HandHistory
+from firmware.service.storage import DamagedDatabase
 from firmware.table.walltime import local_text
 
 DEFAULT_DB = "/var/lib/pokertable/history.sqlite"
@@ -84,7 +88,12 @@ def main_history(argv: list[str] | None = None, lang: str | None = None) -> int:
     name_commands(sub)
     args = parser.parse_args(argv)
     lang = lang or cli_lang(args.lang)
-    history = HandHistory(args.db)
+    try:
+        history = HandHistory(args.db)
+    except DamagedDatabase as exc:
+        return fail_with("history", exc, lang)
+    except (OSError, sqlite3.Error) as exc:
+        return fail("history", "cli.history.unreadable", lang, path=args.db, error=str(exc))
     try:
         if args.command == "list":
             records = list(history.find(args.seat, args.player, args.since, args.until, args.limit))
@@ -122,13 +131,47 @@ def main_history(argv: list[str] | None = None, lang: str | None = None) -> int:
             print(text, end="")
         else:
             print(history.to_script(args.number), end="")
-    except KeyError:  # the exports' "no such hand"
-        return fail("history", "cli.history.no_hand", lang, number=args.number)
+    except KeyError as exc:
+        if args.command == "show" and not _stored(history, args.number):
+            return fail("history", "cli.history.no_hand", lang, number=args.number)
+        return damaged(args.db, exc, lang)
     except HandHistoryError as exc:
         return fail_with("history", exc, lang)
+    except READ_ERRORS as exc:  # a history file edited or damaged
+        return damaged(args.db, exc, lang)
     finally:
         history.close()
     return 0
+
+
+READ_ERRORS: tuple[type[Exception], ...] = (
+    sqlite3.Error,
+    ValueError,  # msgpack's ExtraData, FormatError and StackError are ValueErrors too
+    TypeError,
+    IndexError,
+    AttributeError,
+    ArithmeticError,
+    RecursionError,
+    AssertionError,
+    msgpack.UnpackException,
+)
+"""What reading a hand whose stored record was edited or damaged can raise: the
+command says so in a sentence instead of a traceback (issue 27, item 11)."""
+
+
+def _stored(history: HandHistory, number: int) -> bool:
+    """Whether hand ``number`` has a row (``True`` when that cannot be told: then the
+    file, not the number, is what is wrong)."""
+    try:
+        return history.get_row_exists(number)
+    except sqlite3.Error:
+        return True
+
+
+def damaged(path: str, exc: BaseException, lang: str) -> int:
+    """One sentence for a history file that holds something it cannot have written."""
+    error = f"{type(exc).__name__}: {exc}"[:200]
+    return fail("history", "cli.history.damaged", lang, path=path, error=error)
 
 
 __all__ = ["main_history"]

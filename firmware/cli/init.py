@@ -215,6 +215,23 @@ def levels_text() -> str:
     return "".join(parts)
 
 
+BOARD_MODEL = "/proc/device-tree/model"
+"""Where the Raspberry Pi names its model (install.sh reads the same)."""
+
+
+def board_pin_factory(model_path: str = BOARD_MODEL) -> str:
+    """The GPIO pin factory install.sh installs for this board: ``rpigpio`` (RPi.GPIO)
+    on a Raspberry Pi 4 or older, ``lgpio`` on a Pi 5 and anywhere else."""
+    try:
+        with open(model_path, "rb") as handle:
+            model = handle.read().replace(b"\0", b"").decode("utf-8", "replace")
+    except OSError:
+        return "lgpio"
+    if "Raspberry Pi" in model and not ("Raspberry Pi 5" in model or "Compute Module 5" in model):
+        return "rpigpio"
+    return "lgpio"
+
+
 def render(
     profile: str,
     seats: int,
@@ -339,7 +356,7 @@ def main_init(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pin-factory",
         choices=("lgpio", "rpigpio"),
-        default="lgpio",
+        default=board_pin_factory(),
         help=say("cli.help.init.pin_factory", lang),
     )
     parser.add_argument("--expander", action="store_true", help=say("cli.help.init.expander", lang))

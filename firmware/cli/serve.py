@@ -31,6 +31,8 @@ from firmware.cli.config_check import check_problems, config_error
 from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, fail_with, keyed, say
 from firmware.cli.logs import LEVELS, setup_logging
+from firmware.cli.seal import open_sealed, seal_key_path
+from firmware.cli.serve_lock import STATUS_NAME, ServeLock
 from firmware.cli.status import DEFAULT_STATUS, StatusFile, table_status
 from firmware.errors import ConfigError, HardwareError, PokerTableError
 from firmware.hal.backends import build_devices
@@ -40,7 +42,7 @@ from firmware.protocol.server import TableServer, server_ssl_context
 from firmware.service.controller import Alert, Controller
 from firmware.service.controller_gc import collect_between_hands
 from firmware.service.history import HandHistory
-from firmware.service.journal import Journal, JournalError, load_or_create_key
+from firmware.service.journal import Journal, JournalError
 from firmware.service.meters import Meters
 from firmware.service.notify import Notifier
 from firmware.service.recovery import (
@@ -67,7 +69,9 @@ MAX_RECOVERY_ALERTS = 10
 """Journal records skipped by recovery shown one by one; the rest are counted."""
 
 
-def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journal], bool]:
+def build(
+    config_path: str, data_dir: str, key_file: str | None = None
+) -> tuple[Controller, dict[str, Journal], bool]:
     """Build the controller from a configuration file; return it, a holder of its
     current journal (rotation replaces it) and whether the table was restored."""
     text, data = read_config(config_path)
@@ -79,17 +83,13 @@ def build(config_path: str, data_dir: str) -> tuple[Controller, dict[str, Journa
     devices = build_devices(section)
     levels = data.get("levels")
     os.makedirs(data_dir, mode=0o700, exist_ok=True)
-    # The journal's head is signed with a key only the controller holds (created on
-    # the first start); a journal written before there was a key is signed as it is.
-    key_path = os.path.join(data_dir, "journal.key")
-    first_key = not os.path.exists(key_path)
-    # Opened without SQLite's page check: the whole journal is checked on a thread
-    # once the table is back in play (check_in_background below).
-    journal = Journal(
-        os.path.join(data_dir, "journal.sqlite"), key=load_or_create_key(key_path), check=False
-    )
-    if first_key and len(journal) > 0:
-        journal.sign_head()
+    # The journal's head is signed with a key kept outside the data folder when the
+    # unit hands it over (LoadCredential); a key is made only for an empty journal,
+    # never over one with records (firmware.cli.seal). Opened without SQLite's page
+    # check: the whole journal is checked on a thread once the table is back in play
+    # (check_in_background below).
+    key_path, may_create = seal_key_path(key_file, data_dir)
+    journal = open_sealed(os.path.join(data_dir, "journal.sqlite"), key_path, may_create)
     registry = TagRegistry(os.path.join(data_dir, "tags.sqlite"))
     restored = len(journal) > 0
     # An electronic table's virtual deck needs no new-deck checklist.
@@ -298,6 +298,12 @@ def main_serve(argv: list[str] | None = None) -> int:
         help=say("cli.help.data", lang),
     )
     parser.add_argument(
+        "--key",
+        default=None,
+        metavar=say("cli.help.metavar.file", lang),
+        help=say("cli.help.serve.key", lang),
+    )
+    parser.add_argument(
         "--log-level", choices=LEVELS, default="info", help=say("cli.help.serve.log_level", lang)
     )
     parser.add_argument(
@@ -310,8 +316,45 @@ def main_serve(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     setup_logging(args.log_level)
     notifier = Notifier()
+    status_path = status_file_path(args.status, args.data)
+    try:  # a configuration that cannot work touches nothing, not even the lock
+        text, data = read_config(args.config)
+        refused = check_problems(data, text, args.config)
+        if refused:
+            raise config_error(refused, args.config)
+    except ConfigError as exc:
+        log.error("%s", exc)
+        return fail_with("serve", exc, cli_lang(args.lang), EXIT_CONFIG)
+    # The data folder's lock comes before anything else touches the folder: a second
+    # controller is refused here, having opened no journal and bound no socket.
+    lock = ServeLock(args.data)
     try:
-        controller, journals, restored = build(args.config, args.data)
+        lock.acquire(args.config, status_path, time.time())
+    except OSError as exc:
+        log.error("%s", exc)
+        return fail_with("serve", exc, cli_lang(args.lang))
+    try:
+        return run_locked(args, notifier, status_path)
+    finally:
+        lock.release()
+
+
+def status_file_path(given: str | None, data_dir: str) -> str:
+    """Where the status goes: ``--status``, else /run/pokertable's file when that folder
+    can be written, else ``status.json`` in the data folder (a controller started by
+    hand; ``pokertable status`` finds it through the folder's lock)."""
+    if given:
+        return given
+    folder = os.path.dirname(DEFAULT_STATUS)
+    if os.path.isdir(folder) and os.access(folder, os.W_OK):
+        return DEFAULT_STATUS
+    return os.path.join(data_dir, STATUS_NAME)
+
+
+def run_locked(args: argparse.Namespace, notifier: Notifier, status_path: str) -> int:
+    """Build and run the controller (the data folder's lock is held)."""
+    try:
+        controller, journals, restored = build(args.config, args.data, args.key)
         controller.start()
         for service in controller.services:
             service.start()
@@ -324,6 +367,9 @@ def main_serve(argv: list[str] | None = None) -> int:
     except (OSError, HardwareError, JournalError, PokerTableError) as exc:
         log.error("%s", exc)
         return fail_with("serve", exc, cli_lang(args.lang))
+    # Before the start line: whoever waits for that line may stop the table at once.
+    signal.signal(signal.SIGTERM, lambda *_: controller.stop())
+    signal.signal(signal.SIGINT, lambda *_: controller.stop())
     log.info("%s", start_line(controller, restored, args.config))
     if restored:
         controller.alerts.append(
@@ -333,16 +379,11 @@ def main_serve(argv: list[str] | None = None) -> int:
                 key="alert.recovered",
             )
         )
-    signal.signal(signal.SIGTERM, lambda *_: controller.stop())
-    signal.signal(signal.SIGINT, lambda *_: controller.stop())
     hang = os.environ.get("POKERTABLE_FAULT") == "hang"
     server = next((s for s in controller.services if hasattr(s, "clients")), None)
-    status_path = args.status or (
-        DEFAULT_STATUS if os.path.isdir(os.path.dirname(DEFAULT_STATUS)) else None
-    )
     status = (
         StatusFile(status_path, lambda: table_status(controller, server))
-        if status_path and os.access(os.path.dirname(status_path) or ".", os.W_OK)
+        if os.access(os.path.dirname(os.path.abspath(status_path)), os.W_OK)
         else None
     )
     alerts_logged = {"count": 0}

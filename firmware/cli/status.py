@@ -5,7 +5,9 @@ status.json``, memory, not the SD card) up to date: the table's state, each
 device's health, the terminals connected and the last alerts. It is rewritten
 only when something in it changed, at most once a second, so an idle table
 writes nothing. ``pokertable status`` prints it, or says that the controller is
-not running.
+not running. A controller started by hand (no /run/pokertable) keeps the file in
+its data folder, and ``pokertable status`` finds it through the folder's lock
+(:mod:`firmware.cli.serve_lock`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, say
+from firmware.cli.serve_lock import LOCK_NAME, STATUS_NAME, read_lock, running_controllers
 from firmware.views.alerts import said
 
 DEFAULT_STATUS = "/run/pokertable/status.json"
@@ -160,15 +163,26 @@ def main_status(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--file",
-        default=DEFAULT_STATUS,
+        default=None,
         metavar=say("cli.help.metavar.file", lang),
         help=say("cli.help.status.file", lang),
+    )
+    parser.add_argument(
+        "--data",
+        default=None,
+        metavar=say("cli.help.metavar.dir", lang),
+        help=say("cli.help.status.data", lang),
     )
     parser.add_argument("--json", action="store_true", help=say("cli.help.status.json", lang))
     lang_option(parser, lang)
     args = parser.parse_args(argv)
     lang = cli_lang(args.lang)
-    path = Path(args.file)
+    found = status_path(args.file, args.data)
+    if isinstance(found, list):  # several controllers started by hand: which one?
+        listed = "; ".join(f"{h.get('data')} (pid {h.get('pid')})" for h in found)
+        print("pokertable status: " + say("cli.status.choose", lang, found=listed), file=sys.stderr)
+        return 2
+    path = found
 
     def fail(key: str, code: int, **params: Any) -> int:
         print("pokertable status: " + say(key, lang, path=path, **params), file=sys.stderr)
@@ -182,11 +196,45 @@ def main_status(argv: list[str] | None = None) -> int:
         return fail("cli.status.no_permission", 4)
     except (OSError, ValueError) as exc:
         return fail("cli.status.unreadable", 4, error=str(exc))
-    pid = status.get("pid")
+    pid = status.get("pid") if isinstance(status, dict) else None
     if isinstance(pid, int) and not Path(f"/proc/{pid}").exists():
         return fail("cli.status.gone", 3, pid=pid)
-    print(json.dumps(status, ensure_ascii=False, indent=2) if args.json else render(status, lang))
+    try:
+        if args.json:
+            shown = json.dumps(status, ensure_ascii=False, indent=2)
+        else:
+            shown = render(status, lang)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        return fail("cli.status.unreadable", 4, error=f"{type(exc).__name__}: {exc}")
+    print(shown)
     return 0
 
 
-__all__ = ["DEFAULT_STATUS", "StatusFile", "main_status", "render", "table_status"]
+def status_path(given: str | None, data_dir: str | None) -> Path | list[dict[str, Any]]:
+    """The status file to read: ``--file``; else the one named by the lock of the data
+    folder ``--data``; else /run/pokertable's when it exists; else the one of the only
+    controller this user started by hand (a list of them when there are several)."""
+    if given:
+        return Path(given)
+    if data_dir:
+        holder = read_lock(Path(data_dir) / LOCK_NAME)
+        named = holder.get("status")
+        return Path(named) if isinstance(named, str) else Path(data_dir) / STATUS_NAME
+    if os.path.exists(DEFAULT_STATUS):
+        return Path(DEFAULT_STATUS)
+    running = [h for h in running_controllers() if isinstance(h.get("status"), str)]
+    if len(running) == 1:
+        return Path(running[0]["status"])
+    if len(running) > 1:
+        return running
+    return Path(DEFAULT_STATUS)
+
+
+__all__ = [
+    "DEFAULT_STATUS",
+    "StatusFile",
+    "main_status",
+    "render",
+    "status_path",
+    "table_status",
+]

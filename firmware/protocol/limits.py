@@ -4,7 +4,10 @@
   :attr:`Limits.hello_seconds` is closed;
 * **caps**: at most :attr:`Limits.pending_per_listener` connections waiting
   for their ``hello`` on each listener, and :attr:`Limits.pending_per_peer`
-  from one peer (an IP address over TLS, a user id on the Unix socket); an
+  from one peer (an IP address over TLS, a user id on the Unix socket), and
+  :attr:`Limits.pending_per_certificate` made with one terminal certificate
+  over TLS (whatever addresses it comes from: one seat board's certificate
+  used from four addresses filled every slot, issue 27); an
   authenticated terminal no longer counts (each terminal connects once, so
   they are at most eleven), so a flood of connections never locks out a
   screen that has said ``hello``;
@@ -37,6 +40,7 @@ class Limits:
     hello_seconds: float = 10.0
     pending_per_listener: int = 32
     pending_per_peer: int = 8
+    pending_per_certificate: int = 4
     rate: float = 50.0
     burst: int = 200
     pending_requests: int = 64

@@ -254,6 +254,13 @@ class TableServer(ViewFeed, TableRequests):
                 return f"{listener} connections on this listener are waiting for their hello"
             if peer >= limits.pending_per_peer:
                 return f"{peer} connections from {client.peer} are waiting for their hello"
+            if client.peer_cn is not None:  # over TLS: the certificate, from any address
+                same = sum(1 for c in waiting if c.peer_cn == client.peer_cn)
+                if same >= limits.pending_per_certificate:
+                    return (
+                        f"{same} connections with the certificate {client.peer_cn!r} are "
+                        "waiting for their hello"
+                    )
             self.clients[client.id] = client
         return None
 

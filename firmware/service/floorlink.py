@@ -38,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import re
 import sqlite3
@@ -186,6 +187,11 @@ def _int(cmd: dict[str, Any], name: str, low: int, high: int) -> int:
     return value
 
 
+MAX_AT_DISTANCE = 86_400.0
+"""How far (seconds) a floor command's instant may lie from now: a level clock is
+started, paused or resumed for the present, not for the year 10^300."""
+
+
 def command_events(
     cmd: dict[str, Any], table: Table, table_time: Callable[[float], float] | None = None
 ) -> list[te.TableEvent]:
@@ -213,9 +219,17 @@ def command_events(
         at = cmd.get("at")
         if at is None:
             return [te.LevelClock(str(action))]
-        if not isinstance(at, int | float) or isinstance(at, bool) or table_time is None:
+        if (
+            not isinstance(at, int | float)
+            or isinstance(at, bool)
+            or not math.isfinite(at)
+            or table_time is None
+        ):  # NaN and infinity are floats too: refused, never journaled (issue 27)
             raise IllegalAction("The floor's levels command gives its moment as seconds (at).")
-        return [te.LevelClock(str(action), round(table_time(float(at)), 3))]
+        moment = table_time(float(at))
+        if not math.isfinite(moment) or abs(float(at) - time.time()) > MAX_AT_DISTANCE:
+            raise IllegalAction("The floor's levels command gives its moment as seconds (at).")
+        return [te.LevelClock(str(action), round(moment, 3))]
     if kind == "deal":
         hands = cmd.get("hands")
         if hands is not None and (

@@ -153,6 +153,11 @@ class HandHistory:
         row = self._db.execute("SELECT record FROM hands WHERE number = ?", (number,)).fetchone()
         return msgpack.unpackb(row[0], strict_map_key=False) if row else None
 
+    def get_row_exists(self, number: int) -> bool:
+        """Whether hand ``number`` has a row (read or not)."""
+        row = self._db.execute("SELECT 1 FROM hands WHERE number = ?", (number,)).fetchone()
+        return row is not None
+
     def numbers(self) -> Iterator[int]:
         """Every stored hand number, oldest first."""
         for (number,) in self._db.execute("SELECT number FROM hands ORDER BY number"):

@@ -43,6 +43,10 @@ from typing import Any
 import msgpack
 
 from firmware.errors import PokerTableError
+from firmware.service.chain import CHAIN_V2 as CHAIN_V2
+from firmware.service.chain import digest_v1 as _digest
+from firmware.service.chain import digest_v2 as _digest_v2
+from firmware.service.chain import link_problem as _link_problem
 from firmware.table import events as te
 
 GENESIS = b"\x00" * 32
@@ -78,10 +82,6 @@ KEEP_SNAPSHOTS = 2
 
 class JournalError(PokerTableError, OSError):
     """The journal is corrupt, truncated or was altered; the table must stay stopped."""
-
-
-def _digest(prev: bytes, record: bytes) -> bytes:
-    return hashlib.sha256(prev + record).digest()
 
 
 def load_or_create_key(path: str) -> bytes:
@@ -122,13 +122,31 @@ def read_key(path: str) -> bytes:
     return key
 
 
-def _short(db: sqlite3.Connection) -> str:
-    """``"ok"``, or what is wrong when the file holds fewer pages than its header says
-    (a file cut short); cheap: no page is read."""
-    pages = db.execute("PRAGMA page_count").fetchone()[0]
-    size = db.execute("PRAGMA page_size").fetchone()[0]
-    name = db.execute("PRAGMA database_list").fetchone()[2]
-    held = os.path.getsize(name) if name and os.path.exists(name) else pages * size
+def _short(name: str) -> str:
+    """``"ok"``, or what is wrong when the main file holds fewer pages than its own
+    header says (a file cut short); cheap: no page is read.
+
+    The count compared is the one in the main file's header, not ``PRAGMA
+    page_count``: that one includes the pages still in the write-ahead log, which a
+    power cut leaves there until the next open folds them in (issue 27: a healthy
+    journal was called damaged on the first start after a power cut).
+    """
+    if not os.path.exists(name):
+        return "ok"
+    try:
+        with open(name, "rb") as handle:
+            header = handle.read(100)
+        held = os.path.getsize(name)
+    except OSError as exc:
+        return f"the file cannot be read ({exc})"
+    if len(header) < 100:
+        return "ok" if held == 0 else f"the file holds {held} bytes, less than its header"
+    size = int.from_bytes(header[16:18], "big")
+    size = 65536 if size == 1 else size
+    pages = int.from_bytes(header[28:32], "big")
+    # The header's count is valid only when written by the same change as the counter.
+    if header[24:28] != header[92:96] or not pages or not size:
+        return "ok"
     if held < pages * size:
         return f"the file holds {held // size} of its {pages} pages"
     return "ok"
@@ -181,6 +199,13 @@ class Journal:
         if read_only and not os.path.isfile(path):
             raise JournalError(f"There is no journal at {path}; check the path.")
         try:
+            # A file cut short is found before SQLite reads any of it (from its header).
+            status = "ok" if check else _short(path)
+            if status != "ok":
+                raise JournalError(
+                    f"The journal {path} is damaged ({status}). The table stays stopped; run "
+                    "'pokertable audit salvage' to copy the valid records to a new journal."
+                )
             # One thread at a time (the controller's loop); the loop may not be the opener's.
             if read_only:
                 uri = f"file:{os.path.abspath(path)}?mode=ro"
@@ -189,9 +214,13 @@ class Journal:
                 self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
-            status = (
-                self._db.execute("PRAGMA quick_check").fetchone()[0] if check else _short(self._db)
-            )
+            if check:  # one line per problem: the first three, on one line
+                lines = [r[0] for r in self._db.execute("PRAGMA quick_check(3)")]
+                status = (
+                    "ok"
+                    if lines == ["ok"]
+                    else "; ".join(" ".join(str(line).split()) for line in lines)
+                )
             if status != "ok":
                 raise JournalError(
                     f"The journal {path} is damaged ({status}). The table stays stopped; run "
@@ -253,9 +282,10 @@ class Journal:
     def _write(self, kind: str, record: bytes, meta: tuple[str, bytes] | None = None) -> int:
         """Commit one chained record (and a metadata row with it); keep the head."""
         self.sync_head()  # never two records after the signed head
-        digest = _digest(self._last_hash, record)
         number = self._last_id + 1
-        row = (number, self._clock(), kind, record, self._last_hash, digest)
+        stamp = float(self._clock())
+        digest = _digest_v2(self._last_hash, stamp, kind, record)
+        row = (number, stamp, kind, record, self._last_hash, digest)
         try:
             if meta is None:  # one statement: its own transaction
                 self._db.execute(_INSERT, row)
@@ -350,7 +380,7 @@ class Journal:
             raise JournalError(f"The journal {self.path} cannot be signed: {report.problem}.")
         rows = self._db.execute("SELECT event_id, hash, state, digest FROM snapshots").fetchall()
         for number, chain, blob, digest in rows:  # snapshots written without the key
-            if _digest(chain, blob) != digest:
+            if not isinstance(blob, bytes) or _digest(chain, blob) != digest:
                 raise JournalError(
                     f"The snapshot at record {number} of {self.path} cannot be signed: it does "
                     "not match the journal."
@@ -449,25 +479,45 @@ class Journal:
         on), that the metadata is what the chain says (a full check, ``after=0``),
         and (with the key) that the head matches the signed one."""
         prev = GENESIS
+        upgraded = False
         if after:
-            row = self._db.execute("SELECT hash FROM events WHERE id = ?", (after,)).fetchone()
-            if row is None:
+            row = self._db.execute(
+                "SELECT hash, time, kind, record, prev FROM events WHERE id = ?", (after,)
+            ).fetchone()
+            if row is None or not isinstance(row[0], bytes):
                 return VerifyReport(0, False, f"record {after} is missing", after)
             prev = row[0]
+            # Records after one in the second form must be in it too.
+            upgraded = (
+                isinstance(row[3], bytes)
+                and isinstance(row[4], bytes)
+                and (
+                    prev == _digest_v2(row[4], row[1], row[2], row[3])
+                    if isinstance(row[1], int | float) and isinstance(row[2], str)
+                    else False
+                )
+            )
         expected = after + 1
         count = after
         chained: dict[str, bytes] = {}
-        for number, kind, record, stored_prev, digest in self._db.execute(
-            "SELECT id, kind, record, prev, hash FROM events WHERE id > ? ORDER BY id", (after,)
+        for row in self._db.execute(
+            "SELECT id, time, kind, record, prev, hash FROM events WHERE id > ? ORDER BY id",
+            (after,),
         ):
+            number, kind, record = row[0], row[2], row[3]
             if number != expected:
                 return VerifyReport(count, False, f"record {expected} is missing", expected)
-            if stored_prev != prev or _digest(prev, record) != digest:
-                return VerifyReport(count, False, "the record was altered", number)
+            problem, upgraded = _link_problem(prev, row, upgraded)
+            if problem:
+                return VerifyReport(count, False, problem, number)
             if kind == META_KIND:
-                entry = msgpack.unpackb(record)
-                chained[entry["key"]] = msgpack.packb(entry["value"])
-            prev, expected, count = digest, expected + 1, count + 1
+                try:
+                    entry = msgpack.unpackb(record)
+                    chained[str(entry["key"])] = msgpack.packb(entry["value"])
+                except (ValueError, TypeError, KeyError, msgpack.ExtraData,
+                        msgpack.FormatError, msgpack.StackError):  # fmt: skip
+                    return VerifyReport(count, False, "the metadata record cannot be read", number)
+            prev, expected, count = row[5], expected + 1, count + 1
         # The chained metadata records are all read only in a full check.
         for key, value in self._db.execute("SELECT key, value FROM meta") if not after else ():
             if chained.get(key) != value:
@@ -541,9 +591,13 @@ def salvage(source: str, target: str) -> VerifyReport:
     out = Journal(target)
     for key, value in meta:
         out._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
-    prev, kept = GENESIS, 0
-    for number, stamp, kind, record, stored_prev, digest in rows:
-        if number != kept + 1 or stored_prev != prev or _digest(prev, record) != digest:
+    prev, kept, upgraded = GENESIS, 0, False
+    for row in rows:
+        number, stamp, kind, record, _stored_prev, digest = row
+        if number != kept + 1:
+            break
+        problem, upgraded = _link_problem(prev, row, upgraded)
+        if problem:
             break
         out._db.execute(
             "INSERT INTO events (id, time, kind, record, prev, hash) VALUES (?, ?, ?, ?, ?, ?)",

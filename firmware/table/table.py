@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -407,7 +408,16 @@ class Table:
                 key="error.levels.action",
                 action=event.action,
             )
-        actions[event.action](self.now if event.at is None else event.at)
+        at = event.at
+        if at is not None and (
+            isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at)
+        ):  # NaN or infinity would stop every later clock reading (issue 27, item 12)
+            raise IllegalAction(
+                "The level clock's moment must be a finite time in seconds; the command was "
+                "not carried out.",
+                key="error.levels.at",
+            )
+        actions[event.action](self.now if at is None else at)
 
     def _penalty(self, event: te.GivePenalty) -> None:
         kinds = {
