@@ -204,8 +204,7 @@ def test_seat_names_its_hand_and_the_winner(game: Game, lang: str, tmp_path: Pat
     texts = save(SeatScreen(view), "seat-winner", tmp_path)
     winners = view["table"]["winners"]
     assert winners
-    you = tr("ui.you", lang)
-    assert tr("ui.wins", lang, name=you, amount=winners[0]["amount"]) in texts
+    assert tr("ui.wins.you", lang, amount=winners[0]["amount"]) in texts
 
 
 # ---------------------------------------------------------------- issue 12, second round
@@ -315,7 +314,7 @@ def test_seat_explains_its_badges_and_the_pot(game: Game, lang: str, tmp_path: P
     screen = SeatScreen(game.seat(1, lang))
     texts = save(screen, "seat-legend", tmp_path)
     assert tr("ui.legend.markers", lang, marks="ML") in texts
-    assert tap(screen, "badge_ML_3") == []
+    assert tap(screen, "seat_3") == []  # the whole tile explains its badges
     texts = save(screen, "seat-explain-ml", tmp_path)
     assert tr("ui.explain.ML", lang) in texts
     assert tap(screen, "explain_pot") == []

@@ -25,9 +25,16 @@ Four-colour deck, large text and the recall page are local display choices.
 With ``hold_to_peek`` (``pokertable screen --seat N --hold-to-peek``) the player's
 own cards are drawn face down until a finger is held on them.
 
-Explanations: a tap on a badge (D, SB, BB, ML, MS) or on the pot shows what it
-means in a notice (missed blinds, the pot and the main and side pots); a
-legend line under the board names the badges on screen.
+Explanations: a tap on a seat's tile explains its badges (D, SB, BB, ML, MS), a
+tap on the pot explains the pot and the main and side pots (and, where the house
+does not tell the pot's size, why: TDA-34); a legend line under the board names
+the badges on screen. Notices (explanations, refusals, "the floor has been
+called") are drawn over the seat tiles, never over the action panel or the
+player's own cards; a tap on a notice closes it.
+
+The end of a hand (``table.ended``: the board, the hands tabled, each pot's
+winners and the winning hands' names) stays on screen until the next hand's
+first card, and at least :data:`ui.seat_panels.END_HOLD` seconds.
 The acting seat's automatic action timer (house option ``action_timer_seconds``)
 counts down in the clock panel, then its time bank in red; the draw for the
 button shows each seat's card and the winner until the first hand.
@@ -142,6 +149,17 @@ class SeatScreen(SeatPanels):
         """Show the catalog's explanation ``key`` in the notice banner (a tap on a badge)."""
         self.show_notice(self.t(key, **params), 8.0)
 
+    def explain_all(self, keys: Sequence[str]) -> None:
+        """Show the explanations ``keys`` one after the other (a tap on a seat's tile)."""
+        self.show_notice(" ".join(self.t(k) for k in keys), 10.0)
+
+    def explain_pot(self) -> None:
+        """What the pot is; where the house does not tell its size, why (TDA-34)."""
+        text = self.t("ui.explain.pot")
+        if self.table.get("pot_total") is None and self.table.get("hand") is not None:
+            text += " " + self.t("ui.pot.hidden_why")
+        self.show_notice(text, 10.0)
+
     def handle(self, event: pygame.event.Event) -> list[Message]:
         """Input; with ``hold_to_peek`` a finger held on the own cards shows them."""
         press = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
@@ -158,6 +176,18 @@ class SeatScreen(SeatPanels):
                 self.dirty = True
                 return []
         return super().handle(event)
+
+    def tick(self, seconds: float) -> bool:
+        """Advance the clock; redraw when the end of the last hand stops being shown."""
+        before = self.ending() is not None
+        dirty = super().tick(seconds)
+        if (self.ending() is not None) != before:
+            self.dirty = dirty = True
+        return dirty
+
+    def notice_rect(self) -> pygame.Rect:
+        """Notices go over the seat tiles: never over the action panel or the own cards."""
+        return self.rect(0.01, 0.105, 0.98, 0.305)
 
     def _toggle_language(self) -> None:
         self.lang = other_language(self.lang)
@@ -188,7 +218,7 @@ class SeatScreen(SeatPanels):
 
     def _top_bar(self) -> None:
         t = self.table
-        bar = self.rect(0, 0, 1, 0.09)
+        bar = self.rect(0, 0, 1, 0.1)
         self.panel(bar, PANEL)
         hand = t.get("hand")
         title = self.t("ui.seat.hand", hand=hand) if hand is not None else self.t("ui.seat.between")
@@ -196,11 +226,11 @@ class SeatScreen(SeatPanels):
         title = f"{self.t('ui.seat.number', seat=mine)} · {title}"
         level = self.level_text()
         if level:  # level, blinds and time to the next level, under the title
-            self.text(title, self.rect(0.01, 0.0, 0.33, 0.045), 0.04, TEXT, align="left")
-            self.text(level, self.rect(0.01, 0.045, 0.33, 0.045), 0.04, GOLD, align="left")
+            self.text(title, self.rect(0.01, 0.0, 0.33, 0.05), 0.045, TEXT, align="left")
+            self.text(level, self.rect(0.01, 0.05, 0.33, 0.05), 0.045, GOLD, align="left")
         else:
-            self.text(title, self.rect(0.01, 0.005, 0.33, 0.08), 0.045, TEXT, align="left")
-        y, h, rel = 0.012, 0.066, 0.036
+            self.text(title, self.rect(0.01, 0.005, 0.33, 0.09), 0.05, TEXT, align="left")
+        y, h, rel = 0.004, 0.092, 0.045  # 44 px high at 480: a finger's width
         lang_label = self.t("ui.lang.other")
         self.button(
             "lang", self.rect(0.35, y, 0.08, h), lang_label, action=self._toggle_language, rel=rel
@@ -268,10 +298,10 @@ class SeatScreen(SeatPanels):
     def _seats(self) -> None:
         seats = sorted(self.table.get("seats") or [], key=lambda s: int(s.get("seat", 0)))
         per_row = 5
-        w, h = 0.192, 0.145
+        w, h = 0.192, 0.148
         for i, s in enumerate(seats[:10]):
             col, row = i % per_row, i // per_row
-            r = self.rect(0.01 + col * (w + 0.004), 0.1 + row * (h + 0.008), w, h)
+            r = self.rect(0.01 + col * (w + 0.004), 0.105 + row * (h + 0.008), w, h)
             self._seat_tile(r, s)
 
     def _seat_tile(self, r: pygame.Rect, s: dict[str, Any]) -> None:
@@ -289,6 +319,9 @@ class SeatScreen(SeatPanels):
         pad = max(3, r.width // 30)
         inner = r.inflate(-2 * pad, -2 * pad)
         cards = [c for c in (s.get("cards") or [])][:2]
+        ended = self.ending()
+        if not cards and ended and not self.table.get("board"):
+            cards = list((ended.get("shown") or {}).get(str(number)) or [])[:2]
         if is_me and self.hold_to_peek and not self.peeking:
             cards = ["??" if c else c for c in cards]  # face down on the tile too
         drawn = self.drawn_card(number)
@@ -329,6 +362,10 @@ class SeatScreen(SeatPanels):
             self.text(str(bet), third, 0.045, GOLD, align="right")
         if badges:
             self._badges(badges, r, number)
+        helps = [BADGE_HELP[b] for b in badges if b in BADGE_HELP]
+        if helps:  # a tap on the tile explains its badges (the whole tile: a finger's size)
+            action = partial(self.explain_all, helps)
+            self._frame.buttons.append(Button(f"seat_{number}", r, "", None, action))
         if cards:
             cw = min(int(inner.width * 0.2), int(inner.height * 0.68))
             ch = min(inner.height - 2, int(cw * 1.45))
@@ -353,15 +390,14 @@ class SeatScreen(SeatPanels):
             colour = WHITE if b == "D" else (GOLD if b in ("SB", "BB") else RED)
             pygame.draw.rect(self.surface, colour, br, border_radius=size // 2)
             self.text(b, br, 0.03, (0, 0, 0) if colour != RED else WHITE)
-            if b in BADGE_HELP:  # a tap explains it (not drawn: the badge is the button)
-                tap = br.inflate(6, 6)
-                action = partial(self.explain, BADGE_HELP[b])
-                self._frame.buttons.append(Button(f"badge_{b}_{number}", tap, b, None, action))
             x -= w + 3
 
     def _middle(self) -> None:
         t = self.table
         board = [c for c in (t.get("board") or [])][:5]
+        ended = self.ending()
+        if not board and ended:  # the last hand's river stays until the next hand's cards
+            board = list(ended.get("board") or [])[:5]
         cw, ch = 0.075, 0.19
         for i in range(5):
             r = self.rect(0.02 + i * (cw + 0.008), 0.42, cw, ch)
@@ -375,32 +411,48 @@ class SeatScreen(SeatPanels):
         pot = self.rect(0.445, 0.42, 0.32, 0.19)
         self.panel(pot, PANEL)
         # A tap on the pot explains "pot" and the main and side pots.
-        explain = partial(self.explain, "ui.explain.pot")
-        self._frame.buttons.append(Button("explain_pot", pot, "", None, explain))
+        self._frame.buttons.append(Button("explain_pot", pot, "", None, self.explain_pot))
         if self._draw_result(pot):
             self._clock(self.rect(0.775, 0.42, 0.215, 0.19))
             return
         pot_total = t.get("pot_total", 0)
+        head = pygame.Rect(pot.left + 8, pot.top + 2, pot.width - 16, pot.height // 3)
+        below = pygame.Rect(pot.left + 8, head.bottom, pot.width - 16, pot.bottom - head.bottom - 2)
+        if pot_total is None and t.get("hand") is None:  # between hands: nothing to hide
+            pot_total = sum(int(p.get("amount") or 0) for p in (ended or {}).get("pots") or [])
+        if pot_total is None:  # the house does not tell it (TDA-34): say so, readably
+            self.text(self.t("ui.pot.hidden"), head, 0.05, GOLD)
+            self.paragraph(self.t("ui.pot.hidden_why"), below, 0.045, TEXT)
+            self._clock(self.rect(0.775, 0.42, 0.215, 0.19))
+            return
+        if self.legend() and not self._side_pots():
+            self.text(self.t("ui.pot", amount=pot_total), head, 0.05, GOLD)
+            self.paragraph(self.legend(), below, 0.045, MUTED)
+            self._clock(self.rect(0.775, 0.42, 0.215, 0.19))
+            return
         self.text(
-            self.t("ui.pot", amount=pot_total)
-            if pot_total is not None
-            else self.t("ui.pot.hidden"),
+            self.t("ui.pot", amount=pot_total),
             pygame.Rect(pot.left + 8, pot.top + 4, pot.width - 16, pot.height // 2),
             0.06,
             GOLD,
         )
-        pots = [p for p in t.get("pots") or [] if p.get("amount") is not None]
-        if len(pots) > 1 or (pots and pots[0].get("amount") != t.get("pot_total")):
+        pots = self._side_pots()
+        if pots:
             parts = []
             for i, p in enumerate(pots):
                 key = "ui.pot.main" if i == 0 else "ui.pot.side"
                 parts.append(self.t(key, n=i, amount=p.get("amount", 0)))
             line = pygame.Rect(pot.left + 8, pot.centery + 2, pot.width - 16, pot.height // 2 - 6)
-            self.text(" · ".join(parts), line, 0.045, TEXT)
-        elif self.legend():
-            line = pygame.Rect(pot.left + 8, pot.centery + 2, pot.width - 16, pot.height // 2 - 6)
-            self.paragraph(self.legend(), line, 0.034, MUTED)
+            self.paragraph(" · ".join(parts), line, 0.045, TEXT)
         self._clock(self.rect(0.775, 0.42, 0.215, 0.19))
+
+    def _side_pots(self) -> list[dict[str, Any]]:
+        """The pots to list under the total: when there are side pots (else [])."""
+        t = self.table
+        pots = [p for p in t.get("pots") or [] if p.get("amount") is not None]
+        if len(pots) > 1 or (pots and pots[0].get("amount") != t.get("pot_total")):
+            return pots
+        return []
 
     def _clock(self, r: pygame.Rect) -> None:
         t = self.table
