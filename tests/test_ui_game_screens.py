@@ -339,7 +339,7 @@ def test_seat_hold_to_peek(game: Game, lang: str, tmp_path: Path) -> None:
     ]}}  # fmt: skip
     plain = SeatScreen(backs).draw().copy()
     hidden = screen.draw().copy()
-    for area in (screen.rect(0.01, 0.1, 0.192, 0.145), screen.rect(0.02, 0.635, 0.28, 0.28)):
+    for area in (screen.rect(0.01, 0.105, 0.192, 0.148), screen.rect(0.02, 0.635, 0.28, 0.22)):
         shot = pygame.image.tobytes(hidden.subsurface(area), "RGB")
         assert shot == pygame.image.tobytes(plain.subsurface(area), "RGB")
     card_rect = screen._cards_rect

@@ -29,8 +29,8 @@ import pytest
 from firmware.table import events as te
 from firmware.views.audience import console_view, seat_view, technician_view
 from tests import ui_views as V
-from tests.test_ui_spanish import Walk
 from tests.test_ui_seat_safety import facing_a_call_of_everything
+from tests.test_ui_spanish import Walk
 from ui.console import ConsoleScreen
 from ui.seat import BADGE_HELP, SeatScreen
 from ui.widgets import MIN_TARGET, MIN_TEXT_HEIGHT, Screen
@@ -91,7 +91,9 @@ class BothLanguages(Walk):
     """The Spanish walk's table, seen in both languages."""
 
     def seat_views(self) -> list[dict[str, Any]]:
-        return [seat_view(self.table, n, lang, self.controller) for n in (1, 2, 3) for lang in LANGS]
+        return [
+            seat_view(self.table, n, lang, self.controller) for n in (1, 2, 3) for lang in LANGS
+        ]
 
 
 def walk_seat_views() -> Iterator[dict[str, Any]]:

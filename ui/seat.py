@@ -245,8 +245,9 @@ class SeatScreen(SeatPanels):
         else:
             row.append(("recall", 0.115, self.t("ui.recall"), None,
                         lambda: self._set_page("recall"), "normal"))  # fmt: skip
+            sent = self.t("ui.call_floor.sent")
             row.append(("call_floor", 0.11, self.t("ui.call_floor"), {"type": "call_floor"},
-                        lambda: self.show_notice(self.t("ui.call_floor.sent")), "warn"))  # fmt: skip
+                        lambda: self.show_notice(sent), "warn"))  # fmt: skip
             if me.get("status") == "sitting-out":
                 row.append(("sit_in", 0.13, self.t("ui.sit_in"), {"type": "sit_in"}, None, "go"))
             elif me:
@@ -334,7 +335,9 @@ class SeatScreen(SeatPanels):
             action = partial(self.explain_all, helps)
             self._frame.buttons.append(Button(f"seat_{number}", r, "", None, action))
         for j, c in enumerate(cards):
-            cr = pygame.Rect(inner.right - cards_w + 2 + j * (cw + 3), inner.top, cw, int(cw * 1.45))
+            cr = pygame.Rect(
+                inner.right - cards_w + 2 + j * (cw + 3), inner.top, cw, int(cw * 1.45)
+            )
             draw_card(
                 self.surface, cr, str(c), self.fonts, four_colour=self.four_colour,
                 dim=status == "folded",

@@ -376,7 +376,7 @@ class SeatPanels(Screen):
             )
 
     def win_line(self, seat: Any, amount: Any) -> str:
-        """"Ana wins 100", or "You win 100" for this seat (its own grammar)."""
+        """The win line: "Ana wins 100", or "You win 100" for this seat (its own grammar)."""
         if seat == self.view.get("seat"):
             return self.t("ui.wins.you", amount=amount)
         return self.t("ui.wins", name=self.seat_name(seat), amount=amount)
