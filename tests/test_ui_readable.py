@@ -36,6 +36,10 @@ from ui.seat import BADGE_HELP, SeatScreen
 from ui.widgets import MIN_TARGET, MIN_TEXT_HEIGHT, Screen
 
 LANGS = ("es", "en")
+TEXT_PX = 14
+"""The issue's floor for text, in pixels of the rendered line (not the widgets' constant)."""
+TARGET_PX = 44
+"""The issue's floor for a touch target, in pixels either way."""
 ACTION_IDS = ("fold", "call", "check", "raise", "slider", "declare_raise")
 
 
@@ -50,12 +54,12 @@ def _display() -> Iterator[None]:
 def problems(screen: Screen, where: str, targets: bool = True) -> list[str]:
     """What the last draw of ``screen`` did wrong: small text, small targets, cut text."""
     screen.draw()
-    found = [f"{where}: text {t!r} is {h} px" for t, h in screen.rendered if h < MIN_TEXT_HEIGHT]
+    found = [f"{where}: text {t!r} is {h} px" for t, h in screen.rendered if h < TEXT_PX]
     if targets:
         found += [
             f"{where}: target {id!r} is {r.width}x{r.height}"
             for id, r in screen.targets()
-            if r.width < MIN_TARGET or r.height < MIN_TARGET
+            if r.width < TARGET_PX or r.height < TARGET_PX
         ]
         found += [f"{where}: {t!r} cut off" for t in screen.cut]
     return found
@@ -150,7 +154,8 @@ def test_the_measures_can_fail() -> None:
     found = problems(Tiny(), "tiny")
     assert any("'tiny' is 60x30" in p for p in found)
     assert any("cut off" in p for p in found)
-    assert all(h >= MIN_TEXT_HEIGHT for _, h in Tiny().rendered)  # the font keeps to 14 px
+    assert all(h >= TEXT_PX for _, h in Tiny().rendered)  # the font keeps to 14 px
+    assert (MIN_TEXT_HEIGHT, MIN_TARGET) == (TEXT_PX, TARGET_PX)
 
 
 @pytest.mark.parametrize("large", [False, True])
