@@ -260,6 +260,25 @@ def test_the_seat_shows_the_river_the_hands_and_the_winner(run: Run) -> None:
     assert winner["hand"] not in s.drawn
 
 
+def test_a_busted_seat_sees_the_end_then_its_rebuy_prompt(run: Run) -> None:
+    run.deal_hand()
+    th = run.table.hand
+    assert th is not None
+    while th.next_card_role()[0] == "hole":
+        run.draw()
+    run.play_out()
+    view = seat_view(run.table, 2, "es", run.controller)
+    me = next(s for s in view["table"]["seats"] if s["seat"] == 2)
+    me["stack"] = 0  # as if Bruno had lost every chip
+    s = SeatScreen(view, rebuy_chips=(3000,))
+    s.draw()
+    assert "rebuy_3000" not in {b.id for b in s.buttons()}  # first the hand's end
+    s.tick(END_HOLD)
+    s.draw()
+    assert "rebuy_3000" in {b.id for b in s.buttons()}
+    assert set(view["table"]["ended"]["board"]) <= _cards_drawn(s)  # the river stays
+
+
 def _cards_drawn(screen: SeatScreen) -> set[str]:
     """The card codes ``draw_card`` was asked to draw face up in the last draw."""
     import ui.seat

@@ -128,6 +128,14 @@ class SeatPanels(Screen):
             return self._end
         return None
 
+    def _rebuy_due(self) -> bool:
+        """A busted seat between hands, once the hand's end has been on show END_HOLD
+        seconds: the rebuy prompt takes the panel (the board and hands stay above)."""
+        me, phase = self.me(), self.table.get("phase")
+        busted = bool(me) and int(me.get("stack") or 0) == 0
+        waited = self._end is None or self.clock - self._end_since >= END_HOLD
+        return busted and phase in (None, "idle", "complete") and waited
+
     def to_call(self) -> int:
         """Chips a call would add for this seat now (from the seats' bets)."""
         bets = [int(s.get("bet") or 0) for s in self.table.get("seats") or []]
@@ -206,9 +214,11 @@ class SeatPanels(Screen):
             self._show_or_muck(area)
         elif self.legal:
             self._to_act(area)
-        elif ended and ended.get("winners"):
+        elif ended and ended.get("winners") and not self._rebuy_due():
             self._ended(area, ended)
-        elif winners and t.get("phase") in ("showdown", "complete", "idle"):
+        elif (
+            winners and t.get("phase") in ("showdown", "complete", "idle") and not self._rebuy_due()
+        ):
             self._winners(area, winners)
         elif me.get("status") == "sitting-out":
             self.text(self.t("ui.sitting_out_help"), area.inflate(-20, -20), 0.045, MUTED)
