@@ -32,8 +32,9 @@ from tests import ui_views as V
 from tests.test_ui_seat_safety import facing_a_call_of_everything
 from tests.test_ui_spanish import Walk
 from ui.console import ConsoleScreen
+from ui.fonts import MIN_TEXT_HEIGHT
 from ui.seat import BADGE_HELP, SeatScreen
-from ui.widgets import MIN_TARGET, MIN_TEXT_HEIGHT, Screen
+from ui.widgets import MIN_TARGET, Screen
 
 LANGS = ("es", "en")
 TEXT_PX = 14

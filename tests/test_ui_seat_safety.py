@@ -31,9 +31,10 @@ from firmware.views.audience import console_view, seat_view
 from tests import ui_views as V
 from tests.test_ui_seat import tap
 from tests.ui_tables import TournamentRun
+from ui.fonts import MIN_TEXT_HEIGHT
 from ui.seat import SeatScreen
 from ui.seat_panels import END_HOLD
-from ui.widgets import GUARD_SECONDS, MIN_TEXT_HEIGHT
+from ui.widgets import GUARD_SECONDS
 
 
 @pytest.fixture(autouse=True, scope="module")

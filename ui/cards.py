@@ -13,7 +13,8 @@ from typing import Any
 
 import pygame
 
-from ui.widgets import BG, GREEN, MUTED, PANEL, PANEL_HI, RED, TEXT, Color, Fonts, Screen
+from ui.fonts import Fonts
+from ui.widgets import BG, GREEN, MUTED, PANEL, PANEL_HI, RED, TEXT, Color, Screen
 
 RANK_TEXT = {"T": "10"}
 TWO_COLOUR: dict[str, Color] = {

@@ -14,9 +14,10 @@ appeared (a new button or slider, or one moved) ignores presses for
 :data:`GUARD_SECONDS` on the screen's clock (:attr:`Screen.clock`, advanced by
 :meth:`Screen.tick`): a tap meant for what was there before never lands on it.
 
-Readability: no text is drawn under :data:`MIN_TEXT_HEIGHT` pixels (the rendered
-line's height, measured by the font) and no button is smaller than
-:data:`MIN_TARGET` pixels either way. Every text a draw renders is kept in
+Readability: no text is drawn under :data:`ui.fonts.MIN_TEXT_HEIGHT` pixels (the rendered
+line's height, measured by the font); a screen lays its buttons out at least
+:data:`MIN_TARGET` pixels either way (the seat does; tests measure it, the widgets
+do not grow a smaller rect). Every text a draw renders is kept in
 :attr:`Screen.rendered` with its height, every touch target in
 :meth:`Screen.targets`, so tests measure what was drawn.
 """
@@ -30,6 +31,7 @@ from typing import Any
 import pygame
 
 from firmware.i18n import CATALOG, DEFAULT_LANGUAGE, tr
+from ui.fonts import Fonts
 
 Color = tuple[int, int, int]
 Message = dict[str, Any]
@@ -60,63 +62,11 @@ STYLES: dict[str, tuple[Color, Color]] = {
 }
 
 
-MIN_TEXT_HEIGHT = 14
-"""The smallest text drawn, in pixels of the rendered line (the font's height)."""
-
 MIN_TARGET = 44
 """The smallest touch target, in pixels either way."""
 
 GUARD_SECONDS = 0.6
 """How long a control that has just appeared ignores presses (on the screen's clock)."""
-
-
-class _Font(pygame.font.Font):
-    """A font that notes every text it renders, with its height, in its owner's log."""
-
-    log: list[tuple[str, int]] | None = None
-
-    def render(self, text: Any, *args: Any, **kwargs: Any) -> pygame.Surface:
-        """Render ``text`` (pygame's ``Font.render``) and note it."""
-        img = super().render(text, *args, **kwargs)
-        if self.log is not None and str(text).strip():
-            self.log.append((str(text), self.get_height()))
-        return img
-
-
-class Fonts:
-    """The bundled pygame font at any size, cached; never smaller than readable.
-
-    ``get(px)`` takes pygame's size; sizes whose rendered line would be under
-    :data:`MIN_TEXT_HEIGHT` pixels give the smallest readable font instead.
-    """
-
-    def __init__(self) -> None:
-        self._cache: dict[int, _Font] = {}
-        self.log: list[tuple[str, int]] = []
-        """Every text rendered since :meth:`clear_log`, with its height in pixels."""
-        self.min_size = self._smallest_readable()
-
-    def _smallest_readable(self) -> int:
-        size = 8
-        while self._font(size).get_height() < MIN_TEXT_HEIGHT:
-            size += 1
-        return size
-
-    def _font(self, px: int) -> _Font:
-        font = self._cache.get(px)
-        if font is None:
-            font = _Font(None, px)
-            font.log = self.log
-            self._cache[px] = font
-        return font
-
-    def get(self, px: int) -> pygame.font.Font:
-        """Return the font of size ``px`` (at least :attr:`min_size`: readable)."""
-        return self._font(max(self.min_size, px))
-
-    def clear_log(self) -> None:
-        """Start a new log of rendered texts (each draw starts one)."""
-        self.log.clear()
 
 
 @dataclass
