@@ -185,6 +185,8 @@ class SeatScreen(SeatPanels):
             self.dirty = dirty = True
         return dirty
 
+    notice_size = 0.06
+
     def notice_rect(self) -> pygame.Rect:
         """Notices go over the seat tiles: never over the action panel or the own cards."""
         return self.rect(0.01, 0.105, 0.98, 0.305)

@@ -370,6 +370,10 @@ class Screen:
         self.dirty = False
         return self.surface
 
+    notice_size = 0.045
+    """The notice's text size (a fraction of the height; it shrinks to fit, never under
+    the readable minimum)."""
+
     def notice_rect(self) -> pygame.Rect:
         """Where the notice banner goes (a seat screen keeps it off its actions and cards)."""
         return self.rect(0.05, 0.86, 0.9, 0.12)
@@ -377,7 +381,7 @@ class Screen:
     def _notice_band(self, band: pygame.Rect) -> None:
         """The notice, word-wrapped in ``band``; a tap on it closes it."""
         self.panel(band, (110, 25, 25), WHITE)
-        self.paragraph(self.notice, band.inflate(-16, -8), 0.045, WHITE)
+        self.paragraph(self.notice, band.inflate(-16, -8), self.notice_size, WHITE)
         self._frame.buttons.append(Button("notice", band, "", None, self.close_notice))
 
     def close_notice(self) -> None:
@@ -560,12 +564,10 @@ class Screen:
             if y + line_h > rect.bottom + 2:
                 self.cut.append(text)
                 break
-            self.text(
-                line,
-                pygame.Rect(rect.left, y, rect.width, line_h),
-                size / self.px(1.0),
-                color,
-                align="left",
-            )
+            if font.size(line)[0] > rect.width:  # one word wider than the rect: fitted
+                self.text(line, pygame.Rect(rect.left, y, rect.width, line_h), 0.04, color, "left")
+            else:  # at the size the wrapping chose (text() would cap it at the line height)
+                self.drawn.append(line)
+                self.surface.blit(font.render(line, True, color), (rect.left, y))
             y += line_h
         return pygame.Rect(rect.left, rect.top, rect.width, y - rect.top)
