@@ -146,8 +146,9 @@ def test_every_frame_to_every_tls_client_shows_only_what_it_may_see(
         if who == "technician":
             return {"cards": set(), "seat": "technician"}
         seat = int(who[4:]) if who and who.startswith("seat") else None
-        cards = now.get(seat, now.get(None, set())) if th is not None else set()
-        return {"cards": set(cards), "seat": seat, "drawn": set(soak.drawn)}
+        cards = now.get(seat, now.get(None, set())) if th is not None else soak.last_public()
+        last = soak.last_public()  # the last hand's end, on show until the next first card
+        return {"cards": set(cards), "seat": seat, "drawn": set(soak.drawn), "ended": last}
 
     server.truth_of = truth_of
     server.start()
@@ -246,6 +247,10 @@ def test_every_frame_to_every_tls_client_shows_only_what_it_may_see(
             assert truth is not None, f"{name} received a view the server did not make for it"
             view = dict(frame)
             recall = view.pop("recall", None) or []
+            if isinstance(view.get("table"), dict):
+                view["table"] = dict(view["table"])
+                ended = view["table"].pop("ended", None)
+                assert not card_strings(ended) - truth.get("ended", set()), (name, ended)
             shown = card_strings(view)
             if truth["seat"] == "technician":
                 assert view["audience"] == "technician" and not card_strings(frame), frame

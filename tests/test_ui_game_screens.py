@@ -204,8 +204,7 @@ def test_seat_names_its_hand_and_the_winner(game: Game, lang: str, tmp_path: Pat
     texts = save(SeatScreen(view), "seat-winner", tmp_path)
     winners = view["table"]["winners"]
     assert winners
-    you = tr("ui.you", lang)
-    assert tr("ui.wins", lang, name=you, amount=winners[0]["amount"]) in texts
+    assert tr("ui.wins.you", lang, amount=winners[0]["amount"]) in texts
 
 
 # ---------------------------------------------------------------- issue 12, second round
@@ -315,7 +314,7 @@ def test_seat_explains_its_badges_and_the_pot(game: Game, lang: str, tmp_path: P
     screen = SeatScreen(game.seat(1, lang))
     texts = save(screen, "seat-legend", tmp_path)
     assert tr("ui.legend.markers", lang, marks="ML") in texts
-    assert tap(screen, "badge_ML_3") == []
+    assert tap(screen, "seat_3") == []  # the whole tile explains its badges
     texts = save(screen, "seat-explain-ml", tmp_path)
     assert tr("ui.explain.ML", lang) in texts
     assert tap(screen, "explain_pot") == []
@@ -340,7 +339,7 @@ def test_seat_hold_to_peek(game: Game, lang: str, tmp_path: Path) -> None:
     ]}}  # fmt: skip
     plain = SeatScreen(backs).draw().copy()
     hidden = screen.draw().copy()
-    for area in (screen.rect(0.01, 0.1, 0.192, 0.145), screen.rect(0.02, 0.635, 0.28, 0.28)):
+    for area in (screen.rect(0.01, 0.105, 0.192, 0.148), screen.rect(0.02, 0.635, 0.28, 0.22)):
         shot = pygame.image.tobytes(hidden.subsurface(area), "RGB")
         assert shot == pygame.image.tobytes(plain.subsurface(area), "RGB")
     card_rect = screen._cards_rect

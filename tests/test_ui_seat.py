@@ -20,7 +20,7 @@ import ui.seat
 from firmware.i18n import CATALOG, tr
 from tests import ui_views as V
 from ui.seat import SeatScreen
-from ui.widgets import Screen
+from ui.widgets import GUARD_SECONDS, Screen
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -31,8 +31,17 @@ def _display() -> Iterator[None]:
     pygame.quit()
 
 
-def tap(screen: Screen, id: str, pos: tuple[int, int] | None = None) -> list[dict[str, Any]]:
-    """Press and release the mouse on button ``id`` (through the event queue)."""
+def tap(
+    screen: Screen, id: str, pos: tuple[int, int] | None = None, *, wait: bool = True
+) -> list[dict[str, Any]]:
+    """Press and release the mouse on button ``id`` (through the event queue).
+
+    ``wait``: first let the tap guard's time pass on the screen's clock, as a player's
+    eye and finger take (a control that has just appeared ignores presses).
+    """
+    if wait:
+        screen.buttons()  # drawn now: what is new appears at this moment
+        screen.tick(GUARD_SECONDS)
     rect = screen.button_rect(id)
     assert rect is not None, f"no button {id!r}; shown: {[b.id for b in screen.buttons()]}"
     at = pos or rect.center

@@ -86,6 +86,12 @@ class AudienceSoak(Soak):
             allowed[seat] = public | _names(own)
         return allowed
 
+    def last_public(self) -> set[str]:
+        """What everyone could see at the end of the last finished hand (its ``ended``)."""
+        if not self.table.records:
+            return set()
+        return set(self.allowed_recall.get(self.table.records[-1]["hand"], {}).get(None, set()))
+
     # -------------------------------------------------------------- the hook
 
     def _apply(self, event: te.TableEvent) -> bool:
@@ -128,14 +134,21 @@ class AudienceSoak(Soak):
             else:
                 view = seat_view(table, viewer, "en", self.controller)
             recall = view.pop("recall")
+            ended = view["table"].pop("ended", None)
+            # The last hand's end stays on show until the next hand's first card: its
+            # public cards (board, tabled hands), and between hands the board and seats.
+            last = self.last_public()
+            assert not card_strings(ended) - last, f"the hand's end shows {ended}"
             shown = card_strings(view)
-            allowed = truth.get(viewer, truth.get(None, set())) if th is not None else set()
+            allowed = truth.get(viewer, truth.get(None, set())) if th is not None else last
+            if ended:
+                self.checked["ended"] += 1
             leaked = shown - allowed
             assert not leaked, (
                 f"{'console' if viewer is None else f'seat {viewer}'} sees {sorted(leaked)} in "
                 f"hand {table.hand_number} after {table.log[-1] if table.log else None}"
             )
-            undealt = shown - self.drawn if th is not None else shown
+            undealt = shown - self.drawn if th is not None else shown - last
             assert not undealt, f"undealt cards {sorted(undealt)} in a view (TDA-21)"
             for entry in recall:
                 key = (entry["hand"], viewer)
@@ -179,6 +192,7 @@ def test_every_view_after_every_event_shows_only_what_its_audience_may_see(
     assert soak.checked["seat"] > HANDS * 10
     assert soak.checked["legal"] > HANDS
     assert soak.checked["recall"] > 0
+    assert soak.checked["ended"] > HANDS  # the hands' ends were checked too
     assert soak.result.incidents["TDA-27"] > 0  # exposed cards were seen by everyone
     assert any(r["void"] for r in soak.table.records)
 

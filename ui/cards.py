@@ -13,7 +13,8 @@ from typing import Any
 
 import pygame
 
-from ui.widgets import BG, GREEN, MUTED, PANEL, PANEL_HI, RED, TEXT, Color, Fonts, Screen
+from ui.fonts import Fonts
+from ui.widgets import BG, GREEN, MUTED, PANEL, PANEL_HI, RED, TEXT, Color, Screen
 
 RANK_TEXT = {"T": "10"}
 TWO_COLOUR: dict[str, Color] = {
@@ -108,9 +109,11 @@ def draw_card(
     pygame.draw.rect(surface, FACE, rect, border_radius=radius)
     pygame.draw.rect(surface, (120, 120, 120), rect, width=1, border_radius=radius)
     label = RANK_TEXT.get(rank, rank)
-    font = fonts.get(round(rect.height * 0.5))
-    while font.size(label)[0] > rect.width * 0.9 and font.get_height() > 10:
-        font = fonts.get(font.get_height() - 2)
+    size = max(fonts.min_size, round(rect.height * 0.5))
+    font = fonts.get(size)
+    while font.size(label)[0] > rect.width * 0.9 and size > fonts.min_size:
+        size -= 2  # never under the readable minimum (Fonts.get keeps to it)
+        font = fonts.get(size)
     img = font.render(label, True, ink)
     r = img.get_rect(midtop=(rect.centerx, rect.top + round(rect.height * 0.04)))
     surface.blit(img, r)

@@ -25,9 +25,16 @@ Four-colour deck, large text and the recall page are local display choices.
 With ``hold_to_peek`` (``pokertable screen --seat N --hold-to-peek``) the player's
 own cards are drawn face down until a finger is held on them.
 
-Explanations: a tap on a badge (D, SB, BB, ML, MS) or on the pot shows what it
-means in a notice (missed blinds, the pot and the main and side pots); a
-legend line under the board names the badges on screen.
+Explanations: a tap on a seat's tile explains its badges (D, SB, BB, ML, MS), a
+tap on the pot explains the pot and the main and side pots (and, where the house
+does not tell the pot's size, why: TDA-34); a legend line under the board names
+the badges on screen. Notices (explanations, refusals, "the floor has been
+called") are drawn over the seat tiles, never over the action panel or the
+player's own cards; a tap on a notice closes it.
+
+The end of a hand (``table.ended``: the board, the hands tabled, each pot's
+winners and the winning hands' names) stays on screen until the next hand's
+first card, and at least :data:`ui.seat_panels.END_HOLD` seconds.
 The acting seat's automatic action timer (house option ``action_timer_seconds``)
 counts down in the clock panel, then its time bank in red; the draw for the
 button shows each seat's card and the winner until the first hand.
@@ -40,7 +47,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -142,6 +149,17 @@ class SeatScreen(SeatPanels):
         """Show the catalog's explanation ``key`` in the notice banner (a tap on a badge)."""
         self.show_notice(self.t(key, **params), 8.0)
 
+    def explain_all(self, keys: Sequence[str]) -> None:
+        """Show the explanations ``keys`` one after the other (a tap on a seat's tile)."""
+        self.show_notice(" ".join(self.t(k) for k in keys), 10.0)
+
+    def explain_pot(self) -> None:
+        """What the pot is; where the house does not tell its size, why (TDA-34)."""
+        text = self.t("ui.explain.pot")
+        if self.table.get("pot_total") is None and self.table.get("hand") is not None:
+            text += " " + self.t("ui.pot.hidden_why")
+        self.show_notice(text, 10.0)
+
     def handle(self, event: pygame.event.Event) -> list[Message]:
         """Input; with ``hold_to_peek`` a finger held on the own cards shows them."""
         press = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
@@ -158,6 +176,20 @@ class SeatScreen(SeatPanels):
                 self.dirty = True
                 return []
         return super().handle(event)
+
+    def tick(self, seconds: float) -> bool:
+        """Advance the clock; redraw when the end of the last hand stops being shown."""
+        before = self.ending() is not None
+        dirty = super().tick(seconds)
+        if (self.ending() is not None) != before:
+            self.dirty = dirty = True
+        return dirty
+
+    notice_size = 0.06
+
+    def notice_rect(self) -> pygame.Rect:
+        """Notices go over the seat tiles: never over the action panel or the own cards."""
+        return self.rect(0.01, 0.105, 0.98, 0.305)
 
     def _toggle_language(self) -> None:
         self.lang = other_language(self.lang)
@@ -187,8 +219,9 @@ class SeatScreen(SeatPanels):
             self._allin_dialog()
 
     def _top_bar(self) -> None:
+        """Title, level line and the bar's buttons (each 44 px high at 480: a finger)."""
         t = self.table
-        bar = self.rect(0, 0, 1, 0.09)
+        bar = self.rect(0, 0, 1, 0.1)
         self.panel(bar, PANEL)
         hand = t.get("hand")
         title = self.t("ui.seat.hand", hand=hand) if hand is not None else self.t("ui.seat.between")
@@ -196,82 +229,45 @@ class SeatScreen(SeatPanels):
         title = f"{self.t('ui.seat.number', seat=mine)} · {title}"
         level = self.level_text()
         if level:  # level, blinds and time to the next level, under the title
-            self.text(title, self.rect(0.01, 0.0, 0.33, 0.045), 0.04, TEXT, align="left")
-            self.text(level, self.rect(0.01, 0.045, 0.33, 0.045), 0.04, GOLD, align="left")
+            self.text(title, self.rect(0.01, 0.0, 0.34, 0.05), 0.045, TEXT, align="left")
+            self.text(level, self.rect(0.01, 0.05, 0.34, 0.05), 0.045, GOLD, align="left")
         else:
-            self.text(title, self.rect(0.01, 0.005, 0.33, 0.08), 0.045, TEXT, align="left")
-        y, h, rel = 0.012, 0.066, 0.036
-        lang_label = self.t("ui.lang.other")
-        self.button(
-            "lang", self.rect(0.35, y, 0.08, h), lang_label, action=self._toggle_language, rel=rel
-        )
-        self.button(
-            "large_text",
-            self.rect(0.44, y, 0.09, h),
-            self.t("ui.large_text"),
-            action=lambda: self._toggle("large_text"),
-            style="selected" if self.large_text else "toggle",
-            rel=rel,
-        )
-        self.button(
-            "four_colour",
-            self.rect(0.54, y, 0.09, h),
-            self.t("ui.four_colour"),
-            action=lambda: self._toggle("four_colour"),
-            style="selected" if self.four_colour else "toggle",
-            rel=rel,
-        )
+            self.text(title, self.rect(0.01, 0.005, 0.34, 0.09), 0.05, TEXT, align="left")
+        me = self.me()
+        row: list[tuple[str, float, str, Message | None, Callable[[], None] | None, str]] = [
+            ("lang", 0.08, self.t("ui.lang.other"), None, self._toggle_language, "normal"),
+            ("large_text", 0.09, self.t("ui.large_text"), None,
+             lambda: self._toggle("large_text"), "selected" if self.large_text else "toggle"),
+            ("four_colour", 0.085, self.t("ui.four_colour"), None,
+             lambda: self._toggle("four_colour"), "selected" if self.four_colour else "toggle"),
+        ]  # fmt: skip
         if self.page == "recall":
-            self.button(
-                "back",
-                self.rect(0.68, y, 0.31, h),
-                self.t("ui.back"),
-                action=lambda: self._set_page("table"),
-                style="primary",
-                rel=rel,
-            )
-            return
-        self.button(
-            "recall",
-            self.rect(0.64, y, 0.1, h),
-            self.t("ui.recall"),
-            action=lambda: self._set_page("recall"),
-            rel=rel,
-        )
-        self.button(
-            "call_floor",
-            self.rect(0.75, y, 0.11, h),
-            self.t("ui.call_floor"),
-            {"type": "call_floor"},
-            action=lambda: self.show_notice(self.t("ui.call_floor.sent")),
-            style="warn",
-            rel=rel,
-        )
-        if self.me().get("status") == "sitting-out":
-            self.button(
-                "sit_in",
-                self.rect(0.87, y, 0.12, h),
-                self.t("ui.sit_in"),
-                {"type": "sit_in"},
-                style="go",
-                rel=rel,
-            )
-        elif self.me():
-            self.button(
-                "sit_out",
-                self.rect(0.87, y, 0.12, h),
-                self.t("ui.sit_out"),
-                {"type": "sit_out"},
-                rel=rel,
-            )
+            row.append(("back", 0.35, self.t("ui.back"), None,
+                        lambda: self._set_page("table"), "primary"))  # fmt: skip
+        else:
+            row.append(("recall", 0.115, self.t("ui.recall"), None,
+                        lambda: self._set_page("recall"), "normal"))  # fmt: skip
+            sent = self.t("ui.call_floor.sent")
+            row.append(("call_floor", 0.11, self.t("ui.call_floor"), {"type": "call_floor"},
+                        lambda: self.show_notice(sent), "warn"))  # fmt: skip
+            if me.get("status") == "sitting-out":
+                row.append(("sit_in", 0.13, self.t("ui.sit_in"), {"type": "sit_in"}, None, "go"))
+            elif me:
+                row.append(("sit_out", 0.13, self.t("ui.sit_out"), {"type": "sit_out"}, None,
+                            "normal"))  # fmt: skip
+        x = 0.355
+        for id, width, label, message, action, style in row:
+            r = self.rect(x, 0.004, width, 0.092)
+            self.button(id, r, label, message, action, style=style, rel=0.045)
+            x += width + 0.004
 
     def _seats(self) -> None:
         seats = sorted(self.table.get("seats") or [], key=lambda s: int(s.get("seat", 0)))
         per_row = 5
-        w, h = 0.192, 0.145
+        w, h = 0.192, 0.148
         for i, s in enumerate(seats[:10]):
             col, row = i % per_row, i // per_row
-            r = self.rect(0.01 + col * (w + 0.004), 0.1 + row * (h + 0.008), w, h)
+            r = self.rect(0.01 + col * (w + 0.004), 0.105 + row * (h + 0.008), w, h)
             self._seat_tile(r, s)
 
     def _seat_tile(self, r: pygame.Rect, s: dict[str, Any]) -> None:
@@ -289,12 +285,14 @@ class SeatScreen(SeatPanels):
         pad = max(3, r.width // 30)
         inner = r.inflate(-2 * pad, -2 * pad)
         cards = [c for c in (s.get("cards") or [])][:2]
+        ended = self.ending()
+        if not cards and ended and not self.table.get("board"):
+            cards = list((ended.get("shown") or {}).get(str(number)) or [])[:2]
         if is_me and self.hold_to_peek and not self.peeking:
             cards = ["??" if c else c for c in cards]  # face down on the tile too
         drawn = self.drawn_card(number)
         if drawn and not cards:  # the draw for the button: the seat's card, face up
             cards = [drawn]
-        text_w = inner.width if not cards else int(inner.width * 0.58)
         line_h = inner.height // 3
         ink = MUTED if status in ("folded", "sitting-out", "away") else TEXT
         badges = []
@@ -304,9 +302,13 @@ class SeatScreen(SeatPanels):
             badges.append(str(s["blind"]))
         if s.get("markers"):
             badges.append(str(s["markers"]))
+        # Cards top right beside the name and stack; the third line (bet or status) and the
+        # badges after it get the tile's whole width.
+        cw = min(int(inner.width * 0.17), int((2 * line_h - 2) / 1.45))
+        cards_w = len(cards) * (cw + 3) + 2 if cards else 0
+        text_w = inner.width - cards_w
         name = f"{number} {s.get('name') or ''}".strip()
-        name_w = text_w - (len(badges) * line_h if not cards else 0)
-        self.text(name, pygame.Rect(inner.left, inner.top, name_w, line_h), 0.05, ink, align="left")
+        self.text(name, pygame.Rect(inner.left, inner.top, text_w, line_h), 0.05, ink, align="left")
         self.text(
             self.t("ui.seat.stack", amount=s.get("stack", 0)),
             pygame.Rect(inner.left, inner.top + line_h, text_w, line_h),
@@ -314,54 +316,55 @@ class SeatScreen(SeatPanels):
             ink,
             align="left",
         )
+        third = pygame.Rect(inner.left, inner.top + 2 * line_h, inner.width, line_h)
+        if badges:
+            third.width -= self._badges(badges, third) + 4
         bet = int(s.get("bet") or 0)
-        third = pygame.Rect(inner.left, inner.top + 2 * line_h, text_w, line_h)
         if status in STATUS_KEYS:
             colour = RED if status == "all-in" else MUTED
-            self.text(self.t(STATUS_KEYS[status]), third, 0.045, colour, align="left")
+            label = self.t(STATUS_KEYS[status])
+            if bet and status == "all-in":
+                label = f"{label} {bet}"
+            self.text(label, third, 0.045, colour, align="left")
         elif bet:
             self.text(self.t("ui.seat.bet", amount=bet), third, 0.045, GOLD, align="left")
         elif s.get("chips"):
             # The stack by denomination, where the chip trays read it (TDA-19).
             breakdown = " ".join(f"{n}×{d}" for d, n in s["chips"].items())
             self.text(breakdown, third, 0.04, MUTED, align="left")
-        if bet and status == "all-in":
-            self.text(str(bet), third, 0.045, GOLD, align="right")
-        if badges:
-            self._badges(badges, r, number)
-        if cards:
-            cw = min(int(inner.width * 0.2), int(inner.height * 0.68))
-            ch = min(inner.height - 2, int(cw * 1.45))
-            x = inner.right - len(cards) * cw - 3
-            for j, c in enumerate(cards):
-                cr = pygame.Rect(x + j * (cw + 3), inner.bottom - ch, cw, ch)
-                draw_card(
-                    self.surface,
-                    cr,
-                    str(c),
-                    self.fonts,
-                    four_colour=self.four_colour,
-                    dim=status == "folded",
-                )
+        helps = [BADGE_HELP[b] for b in badges if b in BADGE_HELP]
+        if helps:  # a tap on the tile explains its badges (the whole tile: a finger's size)
+            action = partial(self.explain_all, helps)
+            self._frame.buttons.append(Button(f"seat_{number}", r, "", None, action))
+        for j, c in enumerate(cards):
+            cr = pygame.Rect(
+                inner.right - cards_w + 2 + j * (cw + 3), inner.top, cw, int(cw * 1.45)
+            )
+            draw_card(
+                self.surface, cr, str(c), self.fonts, four_colour=self.four_colour,
+                dim=status == "folded",
+            )  # fmt: skip
 
-    def _badges(self, badges: list[str], r: pygame.Rect, number: Any = 0) -> None:
-        size = max(14, r.height // 3)
-        x = r.right - 4
+    def _badges(self, badges: list[str], line: pygame.Rect) -> int:
+        """The badges at the right end of ``line``; return the width they take."""
+        size = line.height
+        font = self.fonts.get(self.px(0.03))
+        x = line.right
         for b in reversed(badges):
-            w = max(size, self.fonts.get(self.px(0.03)).size(b)[0] + 8)
-            br = pygame.Rect(x - w, r.top + 3, w, size)
+            w = max(size, font.size(b)[0] + 10)
+            br = pygame.Rect(x - w, line.top, w, size)
             colour = WHITE if b == "D" else (GOLD if b in ("SB", "BB") else RED)
             pygame.draw.rect(self.surface, colour, br, border_radius=size // 2)
             self.text(b, br, 0.03, (0, 0, 0) if colour != RED else WHITE)
-            if b in BADGE_HELP:  # a tap explains it (not drawn: the badge is the button)
-                tap = br.inflate(6, 6)
-                action = partial(self.explain, BADGE_HELP[b])
-                self._frame.buttons.append(Button(f"badge_{b}_{number}", tap, b, None, action))
             x -= w + 3
+        return line.right - x
 
     def _middle(self) -> None:
         t = self.table
         board = [c for c in (t.get("board") or [])][:5]
+        ended = self.ending()
+        if not board and ended:  # the last hand's river stays until the next hand's cards
+            board = list(ended.get("board") or [])[:5]
         cw, ch = 0.075, 0.19
         for i in range(5):
             r = self.rect(0.02 + i * (cw + 0.008), 0.42, cw, ch)
@@ -375,32 +378,48 @@ class SeatScreen(SeatPanels):
         pot = self.rect(0.445, 0.42, 0.32, 0.19)
         self.panel(pot, PANEL)
         # A tap on the pot explains "pot" and the main and side pots.
-        explain = partial(self.explain, "ui.explain.pot")
-        self._frame.buttons.append(Button("explain_pot", pot, "", None, explain))
+        self._frame.buttons.append(Button("explain_pot", pot, "", None, self.explain_pot))
         if self._draw_result(pot):
             self._clock(self.rect(0.775, 0.42, 0.215, 0.19))
             return
         pot_total = t.get("pot_total", 0)
+        head = pygame.Rect(pot.left + 8, pot.top + 2, pot.width - 16, pot.height // 3)
+        below = pygame.Rect(pot.left + 8, head.bottom, pot.width - 16, pot.bottom - head.bottom - 2)
+        if pot_total is None and t.get("hand") is None:  # between hands: nothing to hide
+            pot_total = sum(int(p.get("amount") or 0) for p in (ended or {}).get("pots") or [])
+        if pot_total is None:  # the house does not tell it (TDA-34): say so, readably
+            self.text(self.t("ui.pot.hidden"), head, 0.05, GOLD)
+            self.paragraph(self.t("ui.pot.hidden_why"), below, 0.045, TEXT)
+            self._clock(self.rect(0.775, 0.42, 0.215, 0.19))
+            return
+        if self.legend() and not self._side_pots():
+            self.text(self.t("ui.pot", amount=pot_total), head, 0.05, GOLD)
+            self.paragraph(self.legend(), below, 0.045, MUTED)
+            self._clock(self.rect(0.775, 0.42, 0.215, 0.19))
+            return
         self.text(
-            self.t("ui.pot", amount=pot_total)
-            if pot_total is not None
-            else self.t("ui.pot.hidden"),
+            self.t("ui.pot", amount=pot_total),
             pygame.Rect(pot.left + 8, pot.top + 4, pot.width - 16, pot.height // 2),
             0.06,
             GOLD,
         )
-        pots = [p for p in t.get("pots") or [] if p.get("amount") is not None]
-        if len(pots) > 1 or (pots and pots[0].get("amount") != t.get("pot_total")):
+        pots = self._side_pots()
+        if pots:
             parts = []
             for i, p in enumerate(pots):
                 key = "ui.pot.main" if i == 0 else "ui.pot.side"
                 parts.append(self.t(key, n=i, amount=p.get("amount", 0)))
             line = pygame.Rect(pot.left + 8, pot.centery + 2, pot.width - 16, pot.height // 2 - 6)
-            self.text(" · ".join(parts), line, 0.045, TEXT)
-        elif self.legend():
-            line = pygame.Rect(pot.left + 8, pot.centery + 2, pot.width - 16, pot.height // 2 - 6)
-            self.paragraph(self.legend(), line, 0.034, MUTED)
+            self.paragraph(" · ".join(parts), line, 0.045, TEXT)
         self._clock(self.rect(0.775, 0.42, 0.215, 0.19))
+
+    def _side_pots(self) -> list[dict[str, Any]]:
+        """The pots to list under the total: when there are side pots (else [])."""
+        t = self.table
+        pots = [p for p in t.get("pots") or [] if p.get("amount") is not None]
+        if len(pots) > 1 or (pots and pots[0].get("amount") != t.get("pot_total")):
+            return pots
+        return []
 
     def _clock(self, r: pygame.Rect) -> None:
         t = self.table
@@ -437,10 +456,16 @@ class SeatScreen(SeatPanels):
             )
         else:
             label = self.t("ui.clock.you") if mine else self.seat_name(timer.get("seat"))
-        self.text(label, top, 0.036, RED if bank else TEXT)
+        if bank:  # "Seat 2: time bank" may take two lines; the seconds below, large
+            head = pygame.Rect(top.left, top.top, top.width, r.height * 9 // 20)
+            self.paragraph(label, head, 0.036, RED)
+            body = pygame.Rect(r.left, head.bottom, r.width, r.bottom - head.bottom - 2)
+            self.text(self.clock_text(), body, 0.09, RED)
+            return
+        self.text(label, top, 0.036, TEXT)
         body = pygame.Rect(r.left, r.top + r.height // 3, r.width, r.height * 4 // 9)
-        self.text(self.clock_text(), body, 0.09 if bank else 0.07, RED if bank else TEXT)
-        if not bank and timer.get("bank"):
+        self.text(self.clock_text(), body, 0.07, TEXT)
+        if timer.get("bank"):
             below = pygame.Rect(r.left + 6, body.bottom, r.width - 12, r.bottom - body.bottom - 2)
             left = int(float(timer["bank"]))
             self.text(self.t("ui.timer.bank_left", seconds=left), below, 0.034, MUTED)
@@ -488,16 +513,15 @@ class SeatScreen(SeatPanels):
             if hidden and code is not None:
                 code = "??"  # face down until a finger is held on them
             draw_card(self.surface, r, code, self.fonts, four_colour=self.four_colour, dim=folded)
+        band = self.rect(0.02, 0.865, 0.28, 0.12)  # two lines over the cards' lower half
         if hidden:
-            band = self.rect(0.02, 0.925, 0.28, 0.06)
             self.panel(band, PANEL)
-            self.text(self.t("ui.peek.hold"), band.inflate(-8, -2), 0.036, TEXT)
+            self.paragraph(self.t("ui.peek.hold"), band.inflate(-8, -4), 0.045, TEXT)
             return
         own = self.view.get("own_hand")
         if own and not folded:  # the player's own hand, named (at the showdown above all)
-            band = self.rect(0.02, 0.925, 0.28, 0.06)
             self.panel(band, PANEL, GOLD)
-            self.text(self.t("ui.own_hand", hand=own), band.inflate(-8, -2), 0.04, GOLD)
+            self.paragraph(self.t("ui.own_hand", hand=own), band.inflate(-8, -4), 0.045, GOLD)
 
     def _recall(self) -> None:
         entries = list(self.view.get("recall") or [])

@@ -4,8 +4,14 @@
 slider, the advance action chosen, the rebuy being confirmed), reads the view
 (the seat's entry, its legal actions, the raise range) and draws the action
 panel under the board: the bet/raise controls on the seat's turn, show or
-muck at the showdown, the advance-action toggles, the winners, and the
-rebuy prompt and its binding confirmation (TDA-18).
+muck at the showdown, the advance-action toggles, the end of the last hand
+(winners per pot and the winning hands' names, kept at least :data:`END_HOLD`
+seconds and until the next hand's first card), and the rebuy prompt and its
+binding confirmation (TDA-18).
+
+Whatever puts the seat's whole stack in - a call, a bet or raise (the slider
+at its maximum, the all-in preset) or an advance "call" that would take every
+chip - is asked again in a dialog before it is sent.
 :class:`ui.seat.SeatScreen` adds the top bar, the seat tiles, the board and
 the recall page.
 """
@@ -19,6 +25,10 @@ from typing import Any
 import pygame
 
 from ui.widgets import GOLD, MUTED, PANEL, TEXT, Message, Screen
+
+END_HOLD = 8.0
+"""Seconds the end of a hand stays on the seat at least (on the screen's clock), even
+when the next hand's first card comes sooner."""
 
 ADVANCE = (
     ("fold", "ui.advance.fold"),
@@ -51,8 +61,10 @@ class SeatPanels(Screen):
         self.advance: str | None = None
         self.rebuy_pick: int | None = None
         self.allin_pending: Message | None = None
-        """An all-in chosen and waiting for its confirmation."""
+        """A message that puts every chip in, waiting for its confirmation."""
         self._turn_key: tuple[Any, ...] = ()
+        self._end: dict[str, Any] | None = None
+        self._end_since = 0.0
 
     # --- view helpers -------------------------------------------------------------------
 
@@ -102,6 +114,37 @@ class SeatPanels(Screen):
             self.amount = rng[0] if rng else None
             if street_changed or self.legal:
                 self.advance = None
+        ended = self.table.get("ended")
+        if ended and (self._end is None or self._end.get("hand") != ended.get("hand")):
+            self._end, self._end_since = dict(ended), self.clock
+
+    def ending(self) -> dict[str, Any] | None:
+        """The last hand's end to show: while the view carries it, and at least
+        :data:`END_HOLD` seconds on the screen's clock once it arrived."""
+        ended = self.table.get("ended")
+        if ended:
+            return dict(ended)
+        if self._end is not None and self.clock - self._end_since < END_HOLD:
+            return self._end
+        return None
+
+    def _rebuy_due(self) -> bool:
+        """A busted seat between hands, once the hand's end has been on show END_HOLD
+        seconds: the rebuy prompt takes the panel (the board and hands stay above)."""
+        me, phase = self.me(), self.table.get("phase")
+        busted = bool(me) and int(me.get("stack") or 0) == 0
+        waited = self._end is None or self.clock - self._end_since >= END_HOLD
+        return busted and phase in (None, "idle", "complete") and waited
+
+    def to_call(self) -> int:
+        """Chips a call would add for this seat now (from the seats' bets)."""
+        bets = [int(s.get("bet") or 0) for s in self.table.get("seats") or []]
+        return max(0, max(bets, default=0) - int(self.me().get("bet") or 0))
+
+    def call_takes_all(self, call: int) -> bool:
+        """Whether calling ``call`` more chips puts the seat's whole stack in."""
+        stack = int(self.me().get("stack") or 0)
+        return stack > 0 and call >= stack
 
     # --- local actions ------------------------------------------------------------------
 
@@ -112,6 +155,8 @@ class SeatPanels(Screen):
         if self.advance == action:
             self.advance = None
             self.emit({"type": "advance", "action": "cancel"})
+        elif action == "call" and self.call_takes_all(self.to_call()):
+            self.allin_pending = {"type": "advance", "action": action}  # asked again first
         else:
             self.advance = action
             self.emit({"type": "advance", "action": action})
@@ -164,12 +209,17 @@ class SeatPanels(Screen):
         t = self.table
         me = self.me()
         winners = t.get("winners") or []
-        if winners and t.get("phase") in ("showdown", "complete", "idle"):
-            self._winners(area, winners)
-        elif self.showdown_cards():
+        ended = self.ending()
+        if self.showdown_cards():
             self._show_or_muck(area)
         elif self.legal:
             self._to_act(area)
+        elif ended and ended.get("winners") and not self._rebuy_due():
+            self._ended(area, ended)
+        elif (
+            winners and t.get("phase") in ("showdown", "complete", "idle") and not self._rebuy_due()
+        ):
+            self._winners(area, winners)
         elif me.get("status") == "sitting-out":
             self.text(self.t("ui.sitting_out_help"), area.inflate(-20, -20), 0.045, MUTED)
         elif int(me.get("stack") or 0) == 0 and me and t.get("phase") in (None, "idle", "complete"):
@@ -214,12 +264,15 @@ class SeatPanels(Screen):
             )
         elif legal.get("call"):
             call = int(legal["call"])
+            message = {"type": "act", "action": "call", "amount": call}
+            every_chip = self.call_takes_all(call)  # asked again before it goes
             self.button(
                 "call",
                 mid,
-                self.t("ui.act.call", amount=call),
-                {"type": "act", "action": "call", "amount": call},
-                style="go",
+                self.t("ui.act.call_all_in" if every_chip else "ui.act.call", amount=call),
+                None if every_chip else message,
+                partial(self._ask_allin, message) if every_chip else None,
+                style="danger" if every_chip else "go",
                 rel=0.05,
             )
         if rng is None:
@@ -332,6 +385,41 @@ class SeatPanels(Screen):
                 rel=0.042,
             )
 
+    def win_line(self, seat: Any, amount: Any) -> str:
+        """The win line: "Ana wins 100", or "You win 100" for this seat (its own grammar)."""
+        if seat == self.view.get("seat"):
+            return self.t("ui.wins.you", amount=amount)
+        return self.t("ui.wins", name=self.seat_name(seat), amount=amount)
+
+    def _ended(self, area: pygame.Rect, ended: dict[str, Any]) -> None:
+        """The last hand's end: each pot, who won it and with which hand."""
+        pots = [p for p in ended.get("pots") or [] if p.get("shares")]
+        hands = dict(ended.get("hands") or {})
+        if len(pots) <= 1:
+            rows = [
+                {**w, "hand": w.get("hand") or hands.get(str(w.get("seat")), "")}
+                for w in ended.get("winners") or []
+            ]
+            self._winners(area, rows)
+            return
+        pad = 8
+        line_h = (area.height - 2 * pad) // max(3, len(pots[:4]))
+        mine = str(self.view.get("seat"))
+        for i, pot in enumerate(pots[:4]):
+            names = ", ".join(
+                (self.t("ui.you") if seat == mine else self.seat_name(int(seat))) + f" {amount}"
+                for seat, amount in pot["shares"].items()
+            )
+            named = sorted({hands[s] for s in pot["shares"] if hands.get(s)})
+            if named:
+                names += " · " + " / ".join(named)
+            line = self.t("ui.pot_won", pot=pot.get("pot", ""), names=names)
+            r = pygame.Rect(
+                area.left + pad, area.top + pad + i * line_h, area.width - 2 * pad, line_h
+            )
+            ink = GOLD if mine in pot["shares"] else TEXT
+            self.paragraph(line, r, 0.045, ink)
+
     def _winners(self, area: pygame.Rect, winners: list[dict[str, Any]]) -> None:
         pots = [p for p in self.view.get("distribution") or [] if p.get("shares")]
         if len(pots) > 1:
@@ -342,10 +430,8 @@ class SeatPanels(Screen):
         line_h = (area.height - 2 * pad) // (n * 2)
         y = area.top + pad
         for w in winners[:3]:
-            who = w.get("seat")
-            name = self.t("ui.you") if who == self.view.get("seat") else self.seat_name(who)
             r = pygame.Rect(area.left + pad, y, area.width - 2 * pad, line_h)
-            self.text(self.t("ui.wins", name=name, amount=w.get("amount", 0)), r, 0.06, GOLD)
+            self.text(self.win_line(w.get("seat"), w.get("amount", 0)), r, 0.06, GOLD)
             if w.get("hand"):
                 r2 = pygame.Rect(area.left + pad, y + line_h, area.width - 2 * pad, line_h)
                 self.text(str(w["hand"]), r2, 0.05, TEXT)
@@ -401,14 +487,17 @@ class SeatPanels(Screen):
         self.allin_pending = message
 
     def _confirm_allin(self) -> None:
-        if self.allin_pending is not None:
-            self.emit(dict(self.allin_pending))
+        pending = self.allin_pending
+        if pending is not None:
+            self.emit(dict(pending))
+            if pending.get("type") == "advance":
+                self.advance = str(pending["action"])
         self.allin_pending = None
 
     def _allin_dialog(self) -> None:
         assert self.allin_pending is not None
         self.dialog(
-            self.t("ui.allin.confirm", amount=self.allin_pending.get("amount", 0)),
+            self.t("ui.allin.confirm", amount=self.all_in_amount() or 0),
             self.t("ui.allin.binding"),
             [
                 ("allin_cancel", self.t("ui.cancel"), partial(self._ask_allin, None), "normal"),

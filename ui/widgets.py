@@ -9,7 +9,17 @@ On the Pi, SDL turns touches into synthetic mouse events by default, so the
 ``FINGER*`` events are ignored here; handling both would fire every tap twice.
 
 A button fires on release inside the rect it was pressed in (a slide off the
-button cancels the tap), the usual touchscreen behaviour.
+button cancels the tap), the usual touchscreen behaviour. A control that has just
+appeared (a new button or slider, or one moved) ignores presses for
+:data:`GUARD_SECONDS` on the screen's clock (:attr:`Screen.clock`, advanced by
+:meth:`Screen.tick`): a tap meant for what was there before never lands on it.
+
+Readability: no text is drawn under :data:`ui.fonts.MIN_TEXT_HEIGHT` pixels (the rendered
+line's height, measured by the font); a screen lays its buttons out at least
+:data:`MIN_TARGET` pixels either way (the seat does; tests measure it, the widgets
+do not grow a smaller rect). Every text a draw renders is kept in
+:attr:`Screen.rendered` with its height, every touch target in
+:meth:`Screen.targets`, so tests measure what was drawn.
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ import pygame
 
 from firmware.i18n import CATALOG, DEFAULT_LANGUAGE, tr
 from firmware.i18n.clock import level_line
+from ui.fonts import Fonts
 
 Color = tuple[int, int, int]
 Message = dict[str, Any]
@@ -52,20 +63,11 @@ STYLES: dict[str, tuple[Color, Color]] = {
 }
 
 
-class Fonts:
-    """The bundled pygame font at any pixel size, cached."""
+MIN_TARGET = 44
+"""The smallest touch target, in pixels either way."""
 
-    def __init__(self) -> None:
-        self._cache: dict[int, pygame.font.Font] = {}
-
-    def get(self, px: int) -> pygame.font.Font:
-        """Return the font ``px`` pixels high (at least 8)."""
-        px = max(8, px)
-        font = self._cache.get(px)
-        if font is None:
-            font = pygame.font.Font(None, px)
-            self._cache[px] = font
-        return font
+GUARD_SECONDS = 0.6
+"""How long a control that has just appeared ignores presses (on the screen's clock)."""
 
 
 @dataclass
@@ -139,6 +141,11 @@ class Screen:
         self.dirty = True
         self.now = 0.0
         """Seconds since the last view arrived; the run loop advances it (clock countdown)."""
+        self.clock = 0.0
+        """Seconds since the screen started, advanced only by :meth:`tick` (the injected
+        clock: the run loop feeds it wall time, tests feed it what they want)."""
+        self._appeared: dict[str, tuple[tuple[int, int, int, int], float]] = {}
+        self._drawn_once = False
         self._frame = _Frame()
         self._pressed: str | None = None
         self._dragging: Slider | None = None
@@ -147,6 +154,8 @@ class Screen:
         self._notice_left = 0.0
         self.drawn: list[str] = []
         """Every text drawn by the last :meth:`draw` (whole, before fitting): for tests."""
+        self.cut: list[str] = []
+        """Texts the last draw could not show whole (ellipsised or lines left out)."""
 
     # --- view -------------------------------------------------------------------------------
 
@@ -171,6 +180,7 @@ class Screen:
         """Advance local time by ``seconds``; return whether the screen must be redrawn."""
         before = (self.clock_text(), self.level_text())
         self.now += seconds
+        self.clock += seconds
         if self.notice:
             self._notice_left -= seconds
             if self._notice_left <= 0:
@@ -218,10 +228,15 @@ class Screen:
         sw, sh = self.surface.get_size()
         return pygame.Rect(round(x * sw), round(y * sh), round(w * sw), round(h * sh))
 
+    @property
+    def scale(self) -> float:
+        """How much larger text is drawn: 1.3 in large-text mode, else 1."""
+        return 1.3 if self.large_text else 1.0
+
     def px(self, rel: float) -> int:
         """A font size: ``rel`` of the surface height, scaled up in large-text mode."""
-        scale = 1.3 if self.large_text else 1.0
-        return max(10, round(self.surface.get_height() * max(rel, 0.04) * scale))
+        size = round(self.surface.get_height() * max(rel, 0.04) * self.scale)
+        return max(self.fonts.min_size, size)
 
     def text(
         self,
@@ -235,12 +250,13 @@ class Screen:
         """Draw ``text`` in ``rect``, shrinking it to fit (ellipsised at the smallest size)."""
         self.drawn.append(text)
         size = self.px(rel)
-        limit = min(size, int(rect.height * 1.05) or size)
+        limit = max(self.fonts.min_size, min(size, int(rect.height * 1.05 * self.scale) or size))
         font = self.fonts.get(limit)
-        while font.size(text)[0] > rect.width and limit > 11:
+        while font.size(text)[0] > rect.width and limit > self.fonts.min_size:
             limit -= 1
             font = self.fonts.get(limit)
         if font.size(text)[0] > rect.width:
+            self.cut.append(text)
             while text and font.size(text + "…")[0] > rect.width:
                 text = text[:-1]
             text += "…"
@@ -289,14 +305,19 @@ class Screen:
         self.panel(rect, fill)
         inner = rect.inflate(-max(4, rect.width // 14), -4)
         font = self.fonts.get(self.px(rel))
+        smallest = self.fonts.get(self.fonts.min_size)
+        too_wide = font.size(label)[0] > inner.width * 1.25
         if (
             " " in label
-            and font.size(label)[0] > inner.width * 1.25
-            and inner.height >= 2 * font.get_linesize()
+            and (too_wide or smallest.size(label)[0] > inner.width)
+            and inner.height >= 2 * smallest.get_linesize()
         ):
             # Too long for one line: two lines, split at the space nearest the middle.
+            self.drawn.append(label)
             spaces = [i for i, ch in enumerate(label) if ch == " "]
             cut = min(spaces, key=lambda i: abs(i - len(label) / 2))
+            if font.get_linesize() * 2 > inner.height:
+                font = smallest
             half = font.get_linesize()
             top = pygame.Rect(inner.left, inner.centery - half, inner.width, half)
             self.text(label[:cut], top, rel, ink)
@@ -336,14 +357,68 @@ class Screen:
         """Redraw the screen now and return its surface."""
         self._frame = _Frame()
         self.drawn = []
+        self.cut = []
+        self.fonts.clear_log()
         self.surface.fill(BG)
         self.paint()
         if self.notice:
-            band = self.rect(0.05, 0.86, 0.9, 0.12)
-            self.panel(band, (110, 25, 25), WHITE)
-            self.text(self.notice, band.inflate(-16, -4), 0.045, WHITE)
+            self._notice_band(self.notice_rect())
+        self._note_appearances()
         self.dirty = False
         return self.surface
+
+    notice_size = 0.045
+    """The notice's text size (a fraction of the height; it shrinks to fit, never under
+    the readable minimum)."""
+
+    def notice_rect(self) -> pygame.Rect:
+        """Where the notice banner goes (a seat screen keeps it off its actions and cards)."""
+        return self.rect(0.05, 0.86, 0.9, 0.12)
+
+    def _notice_band(self, band: pygame.Rect) -> None:
+        """The notice, word-wrapped in ``band``; a tap on it closes it."""
+        self.panel(band, (110, 25, 25), WHITE)
+        self.paragraph(self.notice, band.inflate(-16, -8), self.notice_size, WHITE)
+        self._frame.buttons.append(Button("notice", band, "", None, self.close_notice))
+
+    def close_notice(self) -> None:
+        """Take the notice away (a tap on it)."""
+        self.notice, self._notice_left = "", 0.0
+        self.dirty = True
+
+    @property
+    def rendered(self) -> list[tuple[str, int]]:
+        """Every text the last draw rendered and its height in pixels: for tests."""
+        self._ensure()
+        return list(self.fonts.log)
+
+    def targets(self) -> list[tuple[str, pygame.Rect]]:
+        """Every touch target on screen now: buttons and sliders' touch areas, by id."""
+        self._ensure()
+        out = [(b.id, pygame.Rect(b.rect)) for b in self._frame.buttons if b.id != "_modal"]
+        out += [(s.id, s.rect.inflate(28, 16)) for s in self._frame.sliders]
+        return out
+
+    def _note_appearances(self) -> None:
+        """Note when each control appeared where it is (for the tap guard)."""
+        seen: dict[str, tuple[tuple[int, int, int, int], float]] = {}
+        first = not self._drawn_once
+        controls = [(b.id, b.rect) for b in self._frame.buttons]
+        controls += [(f"slider:{s.id}", s.rect) for s in self._frame.sliders]
+        for key, rect in controls:
+            where = (rect.x, rect.y, rect.w, rect.h)
+            before = self._appeared.get(key)
+            if before is not None and before[0] == where:
+                seen[key] = before
+            else:
+                seen[key] = (where, -GUARD_SECONDS if first else self.clock)
+        self._appeared = seen
+        self._drawn_once = True
+
+    def guarded(self, key: str) -> bool:
+        """Whether control ``key`` appeared too recently to take a press (the tap guard)."""
+        at = self._appeared.get(key)
+        return at is not None and self.clock - at[1] < GUARD_SECONDS - 1e-6
 
     def _ensure(self) -> None:
         if self.dirty:
@@ -379,11 +454,15 @@ class Screen:
             self._ensure()
             for s in self._frame.sliders:
                 if s.rect.inflate(28, 16).collidepoint(event.pos):
+                    if self.guarded(f"slider:{s.id}"):
+                        return []  # it appeared under a finger: not the player's choice
                     self._dragging = s
                     s.on_change(s.value_at(event.pos[0]))
                     self.dirty = True
                     return []
             hit = self._hit(event.pos)
+            if hit is not None and self.guarded(hit.id):
+                hit = None  # it appeared under a finger: this press was meant for another
             self._pressed = hit.id if hit is not None and hit.enabled else None
             self.dirty = self.dirty or self._pressed is not None
         elif event.type == pygame.MOUSEMOTION and self._dragging is not None:
@@ -474,19 +553,18 @@ class Screen:
                 else:
                     lines.append(word)
             line_h = font.get_linesize()
-            if len(lines) * line_h <= rect.height or size <= 12:
+            if len(lines) * line_h <= rect.height or size <= self.fonts.min_size:
                 break
             size -= 1
         y = rect.top
         for line in lines:
             if y + line_h > rect.bottom + 2:
+                self.cut.append(text)
                 break
-            self.text(
-                line,
-                pygame.Rect(rect.left, y, rect.width, line_h),
-                size / self.px(1.0),
-                color,
-                align="left",
-            )
+            if font.size(line)[0] > rect.width:  # one word wider than the rect: fitted
+                self.text(line, pygame.Rect(rect.left, y, rect.width, line_h), 0.04, color, "left")
+            else:  # at the size the wrapping chose (text() would cap it at the line height)
+                self.drawn.append(line)
+                self.surface.blit(font.render(line, True, color), (rect.left, y))
             y += line_h
         return pygame.Rect(rect.left, rect.top, rect.width, y - rect.top)

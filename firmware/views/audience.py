@@ -35,6 +35,7 @@ from firmware.i18n import CATALOG, tr
 from firmware.views.alerts import alert_text
 from firmware.views.devices import devices, fault_text
 from firmware.views.diag import diag_view
+from firmware.views.ending import hand_end
 from firmware.views.game import add_game_parts
 from firmware.views.levelclock import level_part
 from firmware.views.live_equity import console_equity
@@ -263,7 +264,9 @@ def _table_now(
             "to_show": None,
             "pot_shown": pot_shown(table),
             "winners": _winners(table, lang),
+            "ended": hand_end(table, lang),
         }
+        _keep_the_end(part)
         return part, set()
     hand = th.hand
     public = public_cards(th)
@@ -295,8 +298,26 @@ def _table_now(
         "winners": [],
         "to_show": to_show(th),
         "pot_shown": pot_shown(table),
+        "ended": hand_end(table, lang),
     }
     return part, visible
+
+
+def _keep_the_end(part: dict[str, Any]) -> None:
+    """Between hands, the last hand's board and tabled hands stay in the table part.
+
+    Every screen draws ``board`` and the seats' ``cards``: with them filled from
+    ``ended`` (public cards only) the river and the hands shown stay on show.
+    """
+    ended = part.get("ended")
+    if not ended:
+        return
+    part["board"] = list(ended["board"])
+    for row in part["seats"]:
+        cards = ended["shown"].get(str(row["seat"]))
+        if cards:
+            row["cards"] = list(cards)
+            row["shown"] = True
 
 
 def _live_pots(
