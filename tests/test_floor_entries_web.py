@@ -36,6 +36,7 @@ from firmware.floor.ingest import Ingested
 from firmware.floor.store import create_schema
 from firmware.floor.web import FloorWeb
 from firmware.protocol.auth import StaffDirectory
+from tests.floor_login import session_cookie
 
 pytestmark = [pytest.mark.xdist_group("floor"), pytest.mark.slow]
 
@@ -290,12 +291,7 @@ def test_an_entry_without_the_session_token_changes_nothing(
 
 
 def _login(base: str, badge: str) -> str:
-    opener = urllib.request.build_opener(_Keep)
-    request = urllib.request.Request(f"{base}/login", data=f"badge={badge}&pin=1234".encode())
-    with pytest.raises(urllib.error.HTTPError) as answer:
-        opener.open(request)
-    assert answer.value.code == 303
-    return str(answer.value.headers["Set-Cookie"]).split(";")[0]
+    return session_cookie(int(base.rsplit(":", 1)[1]), badge)
 
 
 async def _seat_of(d: StaffDirector, player: str) -> tuple[str, int]:

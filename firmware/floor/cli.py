@@ -97,7 +97,9 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
             spec, floor.conn, floor.command, random.SystemRandom(), confirm_moves=args.confirm_moves
         )
         control = TournamentControl(director, asyncio.get_running_loop())
-        web = FloorWeb(pg.conninfo, staff, port=args.port, control=control)
+        web = FloorWeb(
+            pg.conninfo, staff, port=args.port, control=control, lang=cli_lang(args.lang)
+        )
         web.start()
         await notices.start(floor.nc)
         say(f"Dashboard: {web.url}/  (badge {DEMO_BADGE}, PIN {DEMO_PIN})")
@@ -157,6 +159,12 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
     if "url" not in nats or "conninfo" not in database:
         raise ConfigError("The floor needs [nats] url and [database] conninfo.")
     conninfo = str(database["conninfo"])
+    proxies = web_section.get("trusted_proxies", [])
+    if web_section.get("lang", "es") not in ("en", "es") or not isinstance(proxies, list):
+        raise ConfigError(
+            '[web] lang is "es" or "en", and trusted_proxies a list of the reverse proxies\' '
+            "addresses."
+        )
     staff = _staff(config.get("staff", []))
     section = config.get("tournament")
     if section is not None:
@@ -186,6 +194,8 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
         str(web_section.get("host", "127.0.0.1")),
         int(web_section.get("port", 8080)),
         control=control,
+        lang=str(web_section.get("lang", "es")),
+        trusted_proxies=frozenset(str(a) for a in web_section.get("trusted_proxies", [])),
     )
     web.start()
     await notices.start(floor.nc)
