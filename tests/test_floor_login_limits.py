@@ -63,7 +63,9 @@ def later(web: FloorWeb, seconds: float) -> None:
 
 
 def login(web: FloorWeb, badge: str, pin: str, lang: str = "en", **headers: str) -> int:
-    return post_login(web.port, badge, pin, lang, {k.replace("_", "-"): v for k, v in headers.items()})[0]
+    return post_login(
+        web.port, badge, pin, lang, {k.replace("_", "-"): v for k, v in headers.items()}
+    )[0]
 
 
 def test_wrong_pins_back_off_exponentially_for_that_client_only(web: FloorWeb) -> None:
@@ -84,7 +86,9 @@ def test_wrong_pins_back_off_exponentially_for_that_client_only(web: FloorWeb) -
     assert login(web, "B-FLOOR", "0000", **mallory) == 429
     later(web, 15)
     assert login(web, "B-FLOOR", "0000", **mallory) == 429
-    status, page, _ = post_login(web.port, "B-FLOOR", "0000", "es", {"X-Forwarded-For": "192.168.1.66"})
+    status, page, _ = post_login(
+        web.port, "B-FLOOR", "0000", "es", {"X-Forwarded-For": "192.168.1.66"}
+    )
     assert status == 429 and "Demasiados PIN erróneos para esta tarjeta" in page
     # The badge's owner, at another tablet behind the same proxy, is not held back.
     assert login(web, "B-FLOOR", PIN, **flor) == 303
@@ -131,7 +135,9 @@ def test_a_guess_spread_over_many_addresses_does_not_keep_a_known_browser_out(
 
 def test_a_login_posted_from_another_site_is_refused(web: FloorWeb) -> None:
     # A foreign Origin, even with a valid cookie and token.
-    status, page, jar = post_login(web.port, "B-FLOOR", PIN, headers={"Origin": "http://evil.example"})
+    status, page, jar = post_login(
+        web.port, "B-FLOOR", PIN, headers={"Origin": "http://evil.example"}
+    )
     assert status == 403 and "floor_session" not in jar
     assert "did not come from the floor's own login page" in html.unescape(page)
     # No token, or a token that is not the one of the cookie sent.

@@ -89,7 +89,10 @@ def fill(conninfo: str) -> None:
     record = {
         "hand": 1,
         "players": {"1": "Ana", "2": "Bea", "3": "Ciro"},
-        "posts": {"2": {"blind": 25, "ante": 0, "dead": 0}, "3": {"blind": 50, "ante": 0, "dead": 0}},
+        "posts": {
+            "2": {"blind": 25, "ante": 0, "dead": 0},
+            "3": {"blind": 50, "ante": 0, "dead": 0},
+        },
         "actions": [
             {"seat": 1, "action": "fold", "street": "preflop"},
             {"seat": 2, "action": "check_call", "amount": 25, "street": "preflop"},
@@ -122,7 +125,8 @@ def fill(conninfo: str) -> None:
                 (table, 40 + hands, Jsonb(status)),
             )
         conn.execute(
-            "INSERT INTO hands (table_id, seq, hand, finished, record) VALUES ('T1', 41, 1, %s, %s)",
+            "INSERT INTO hands (table_id, seq, hand, finished, record) "
+            "VALUES ('T1', 41, 1, %s, %s)",
             (time.time(), Jsonb(record)),
         )
         conn.execute(
@@ -215,7 +219,6 @@ def no_english(text: str) -> None:
 def test_the_tv_clock_fills_the_screen_without_scrolling(
     web: FloorWeb, browser: Any, axe: str, tmp_path: Path
 ) -> None:
-    from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     driver = browser
@@ -234,19 +237,22 @@ def test_the_tv_clock_fills_the_screen_without_scrolling(
                 "out.push([i,r.left,r.top,r.right,r.bottom])});"
                 "var a=document.querySelector('aside').getBoundingClientRect();"
                 "out.push(['aside',a.left,a.top,a.right,a.bottom]);"
-                "return {aside:a.bottom,sw:d.scrollWidth,sh:d.scrollHeight,w:innerWidth,h:innerHeight,parts:out,"
+                "return {aside:a.bottom,sw:d.scrollWidth,sh:d.scrollHeight,"
+                "w:innerWidth,h:innerHeight,parts:out,"
                 "font:parseFloat(getComputedStyle(document.getElementById('time')).fontSize)}"
             )
             assert (geometry["sw"], geometry["sh"]) == (width, height), geometry
             for ident, left, top, right, bottom in geometry["parts"]:
                 assert left >= 0 and top >= 0 and right <= width and bottom <= height, ident
-            payouts = [p for p in geometry["parts"] if p[0] == "payouts"][0]
+            payouts = next(p for p in geometry["parts"] if p[0] == "payouts")
             assert payouts[4] <= geometry["aside"], "the payouts are cut off"
             assert geometry["font"] >= height / 5, geometry["font"]
             text = js_text(driver, "body")
             if lang == "es":
                 no_english(text)
-                assert "Nivel 1" in text and "Ciegas 25/50 · Sin ante" in text and "17 de 21" in text
+                assert (
+                    "Nivel 1" in text and "Ciegas 25/50 · Sin ante" in text and "17 de 21" in text
+                )
                 assert "y 1 puesto más pagado" in text
                 assert "Cambio de fichas: las fichas de 25" in text  # level 2 needs no 25s
             else:
@@ -260,7 +266,6 @@ def test_the_tv_clock_fills_the_screen_without_scrolling(
 def test_the_clock_speaks_the_browsers_language_and_ends_with_the_results(
     web: FloorWeb, browser: Any, tmp_path: Path
 ) -> None:
-    from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=60)
@@ -273,7 +278,9 @@ def test_the_clock_speaks_the_browsers_language_and_ends_with_the_results(
     viewport(driver, 1280, 720)
     driver.get(f"{web.url}/clock?lang=es")
     with psycopg.connect(web.conninfo, autocommit=True) as db:
-        for place, (name, prize) in enumerate(zip(["Nora", "Bruno", "Ana"], PRIZES), 1):
+        for place, (name, prize) in enumerate(
+            zip(["Nora", "Bruno", "Ana"], PRIZES[:3], strict=True), 1
+        ):
             db.execute("INSERT INTO players (id, name) VALUES (%s, %s)", (name, name))
             db.execute(
                 "INSERT INTO registrations (tournament_id, player_id, entry, place, prize) "

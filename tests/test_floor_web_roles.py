@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import http.client
 import threading
-import urllib.parse
 from collections.abc import Iterator
 
 import pytest

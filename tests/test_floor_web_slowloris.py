@@ -18,6 +18,7 @@ up) than the room's TV (127.0.0.1).
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import logging
 import os
@@ -26,15 +27,14 @@ import socket
 import threading
 from collections.abc import Iterator
 
+import psycopg
 import pytest
 
-import psycopg
-
-from firmware.floor import httpserver, webstore
+from firmware.floor import httpserver
 from firmware.floor.store import create_schema
-from tests.floor_kit import run
 from firmware.floor.web import FloorWeb
 from firmware.protocol.auth import StaffDirectory
+from tests.floor_kit import run
 
 pytestmark = [pytest.mark.xdist_group("floor")]
 
@@ -58,6 +58,7 @@ def web(pg_conninfo: str, request: pytest.FixtureRequest) -> Iterator[FloorWeb]:
         per_address=PER_ADDRESS,
         request_seconds=request.param,
     )
+
     async def schema() -> None:
         async with await psycopg.AsyncConnection.connect(pg_conninfo, autocommit=True) as conn:
             await create_schema(conn)
@@ -76,10 +77,8 @@ def attack(port: int, sources: list[str], each: int) -> list[socket.socket]:
             sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             sock.bind((source, 0))
             sock.connect(("127.0.0.1", port))
-            try:
+            with contextlib.suppress(OSError):  # already turned away
                 sock.sendall(HALF_SENT)
-            except OSError:
-                pass  # already turned away
             held.append(sock)
     return held
 

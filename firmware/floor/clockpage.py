@@ -18,8 +18,8 @@ import math
 from typing import Any
 
 from firmware.floor import webstore
-from firmware.floor.pages import page
 from firmware.floor.texts import plural
+from firmware.floor.webpage import page
 from firmware.i18n import tr
 
 e = html.escape
@@ -126,7 +126,7 @@ def _blinds(entry: dict[str, Any], lang: str) -> str:
 
 
 def _clock(m: float) -> str:
-    minutes, seconds = divmod(max(0, int(math.ceil(m))), 60)
+    minutes, seconds = divmod(max(0, math.ceil(m)), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes:02d}:{seconds:02d}"
 
@@ -195,7 +195,9 @@ def clock_main(conninfo: str, lang: str) -> str:
             chip = chip_up(levels, number)
             if chip is not None:
                 brk = next_break(levels, elapsed)
-                key = "floor.clock.chip_up_break" if brk is not None else "floor.clock.chip_up_level"
+                key = (
+                    "floor.clock.chip_up_break" if brk is not None else "floor.clock.chip_up_level"
+                )
                 notices.append(tr(key, lang, chip=chip))
         if upcoming:
             nxt = upcoming[0]
@@ -223,9 +225,10 @@ def clock_main(conninfo: str, lang: str) -> str:
         more = plural("floor.clock.more_places", len(prizes) - PAYOUT_ROWS, lang)
         more = f"<tr><td colspan='2'>{e(more)}</td></tr>"
     css = "paused" if paused else ""
+    idents = ["paused" if paused and n == 0 else f"notice-{n}" for n in range(len(notices))]
     footer = "".join(
-        f"<span id='{'paused' if paused and n == 0 else f'notice-{n}'}' role='status'>{e(text)}</span>"
-        for n, text in enumerate(notices)
+        f"<span id='{ident}' role='status'>{e(text)}</span>"
+        for ident, text in zip(idents, notices, strict=True)
     )
     return (
         f"<header><h1 id='name'>{e(name)}</h1><span id='level'>{e(level_label)}</span></header>"

@@ -158,18 +158,18 @@ class LoginGuard:
 
     def _prune(self, now: float) -> None:
         if len(self._pairs) > MAX_TRACKED:
-            for key in [k for k, v in self._pairs.items() if v.until <= now]:
-                del self._pairs[key]
-        if len(self._clients) > MAX_TRACKED:
-            for key in [k for k, v in self._clients.items() if now - v[-1] >= CLIENT_WINDOW]:
-                del self._clients[key]
-        if len(self._badges) > MAX_TRACKED:
-            for key in [k for k, v in self._badges.items() if now - v[-1] >= BADGE_WINDOW]:
-                del self._badges[key]
-        for kept in (self._pairs, self._clients, self._badges):
-            # Still too many (a flood from many addresses): the oldest go first.
+            for pair in [k for k, v in self._pairs.items() if v.until <= now]:
+                del self._pairs[pair]
+        for kept, window in ((self._clients, CLIENT_WINDOW), (self._badges, BADGE_WINDOW)):
+            if len(kept) > MAX_TRACKED:
+                for key in [k for k, v in kept.items() if now - v[-1] >= window]:
+                    del kept[key]
+        # Still too many (a flood from many addresses): the oldest go first.
+        for pair in list(self._pairs)[: max(0, len(self._pairs) - MAX_TRACKED)]:
+            del self._pairs[pair]
+        for kept in (self._clients, self._badges):
             for key in list(kept)[: max(0, len(kept) - MAX_TRACKED)]:
-                del kept[key]  # type: ignore[attr-defined]
+                del kept[key]
 
     @property
     def tracked(self) -> int:

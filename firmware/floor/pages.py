@@ -7,83 +7,18 @@ escaped; forms carry the session's CSRF token.
 
 from __future__ import annotations
 
-import html
-import json
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
 
 from firmware.floor import webstore
 from firmware.floor.control import Plan, Step
+from firmware.floor.handpages import hand_page, hands_page
 from firmware.floor.texts import plural, stored_text, translate
+from firmware.floor.webpage import STYLE, e, page
 from firmware.i18n import CATALOG, tr
 
-e = html.escape
-
-STYLE = """
-:root{--bg:#0b3d2e;--card:#14543f;--ink:#f4f4f4;--accent:#f2c14e;--line:#2d7a5f;--field:#0a2f23}
-*{box-sizing:border-box}
-body{font:16px/1.45 "DejaVu Sans",system-ui,sans-serif;background:var(--bg);color:var(--ink);
-margin:0;padding:16px 20px}
-h1{font-size:1.6rem;margin:.2em 0} h2{font-size:1.25rem;margin:1.1em 0 .4em}
-h3{font-size:1.05rem;margin:.1em 0 .4em}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:12px}
-.card{background:var(--card);border-radius:10px;padding:12px 16px;min-width:0}
-table{border-collapse:collapse;max-width:100%} td,th{padding:4px 8px;text-align:left;
-border-bottom:1px solid var(--line)} .card table{width:100%}
-button{appearance:none;-webkit-appearance:none;font:inherit;font-weight:600;min-height:44px;
-padding:8px 16px;border-radius:8px;border:2px solid var(--accent);background:var(--accent);
-color:#1b1300;cursor:pointer}
-button.quiet{background:transparent;color:var(--accent)}
-button:hover{filter:brightness(1.08)} button:active{transform:translateY(1px)}
-:focus-visible{outline:3px solid #9fd3ff;outline-offset:2px}
-input,select{appearance:none;-webkit-appearance:none;font:inherit;min-height:44px;
-padding:8px 12px;border-radius:8px;border:2px solid var(--line);background:var(--field);
-color:var(--ink);max-width:100%}
-select{padding-right:34px;background-image:linear-gradient(45deg,transparent 50%,var(--ink) 50%),
-linear-gradient(135deg,var(--ink) 50%,transparent 50%);background-position:calc(100% - 18px) 55%,
-calc(100% - 12px) 55%;background-size:6px 6px;background-repeat:no-repeat}
-label{display:inline-flex;flex-direction:column;gap:4px;font-size:.9rem}
-a{color:#bfe6ff} .alert{color:#ffcf70} .fault{color:#ffc2c2} .ok{color:#9ff59f}
-form.inline{display:inline-flex;gap:8px;align-items:flex-end;flex-wrap:wrap;margin:2px 0}
-.bar{display:flex;gap:12px;align-items:center;flex-wrap:wrap} .bar h1{margin-right:auto}
-ul.items{list-style:none;padding:0;margin:0} ul.items li{display:flex;gap:12px;
-align-items:center;justify-content:space-between;flex-wrap:wrap;padding:6px 0;
-border-bottom:1px solid var(--line)}
-.status{font-size:.85rem;opacity:.9} #offline{display:none} .offline #offline{display:block}
-.login{max-width:360px;margin:10vh auto;display:flex;flex-direction:column;gap:12px}
-.login label{display:flex}
-"""
-
-LIVE = (
-    "(function(){var box=document.getElementById('live');var pending=null;"
-    "function busy(){var a=document.activeElement;if(a&&box.contains(a)&&(a.tagName==='INPUT'"
-    "||a.tagName==='SELECT'))return true;var t=box.querySelectorAll('input[type=text]');"
-    "for(var i=0;i<t.length;i++){if(t[i].value)return true}return false}"
-    "function apply(){if(pending!==null&&!busy()){box.innerHTML=pending;pending=null}}"
-    "var es=new EventSource(box.getAttribute('data-events'));"
-    "es.onmessage=function(m){pending=m.data;apply()};"
-    "es.onopen=function(){document.body.classList.remove('offline')};"
-    "es.onerror=function(){document.body.classList.add('offline');"
-    "if(es.readyState===2)setTimeout(function(){location.reload()},15000)};"
-    "setInterval(apply,1000)})();"
-)
-"""The live page's script: the server's event stream replaces the live part, not while a
-form in it is being filled in; a lost stream is opened again (the browser's EventSource)."""
-
-
-def page(
-    title: str, body: str, lang: str, nonce: str = "", live: str = "", style: str = STYLE
-) -> str:
-    """A whole page; with ``live`` (an ``/events`` address) and a ``nonce`` the element
-    ``#live`` is kept up to date by server-sent events."""
-    script = f"<script nonce='{nonce}'>{LIVE}</script>" if live and nonce else ""
-    return (
-        f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'>"
-        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>{e(title)}</title><style>{style}</style></head>"
-        f"<body>{body}{script}</body></html>"
-    )
+__all__ = ["STYLE", "hand_page", "hands_page", "page"]
 
 
 def text_of(key: str | None, params: dict[str, Any], fallback: str, lang: str) -> str:
@@ -301,7 +236,6 @@ def fault_text(device: str, detail: str, lang: str) -> str:
     return tr("floor.web.fault", lang, device=device, detail=said)
 
 
-UNSEEN = "floor.web.alert_unknown"
 CASH_ONLY_KEYS = frozenset({"error.table.rebuy_pending", "ui.incident.rebuy"})
 """Notices that only a cash game can have: a tournament player out of chips is out."""
 CASH_ONLY_RULES = ("HG-13",)
@@ -315,7 +249,8 @@ def cash_only(key: str | None, rule: str, text: str) -> bool:
 def _tournament_tables(conninfo: str) -> set[str]:
     """The tables of tournaments under way (their cash-game notices are left out)."""
     rows = webstore.query(
-        conninfo, "SELECT state FROM tournaments WHERE NOT coalesce((state->>'finished')::bool, false)"
+        conninfo,
+        "SELECT state FROM tournaments WHERE NOT coalesce((state->>'finished')::bool, false)",
     )
     return {table for (state,) in rows for table in (state.get("room") or {})}
 
@@ -420,7 +355,9 @@ def decisions_section(conninfo: str, lang: str) -> str:
         said = []
         for d in reversed(state.get("decisions", [])):
             if isinstance(d, dict):  # a decision stored with its catalog key
-                said.append(stored_text(str(d.get("text", "")), lang, d.get("key"), d.get("params")))
+                said.append(
+                    stored_text(str(d.get("text", "")), lang, d.get("key"), d.get("params"))
+                )
             else:
                 said.append(stored_text(str(d), lang))
         items = "".join(f"<li>{e(line)}</li>" for line in said)
@@ -490,143 +427,3 @@ def dashboard_page(
     parts.append(f"<main id='live' data-events='{events}'>{main}</main>")
     live = events if refresh else ""
     return page(tr("floor.web.title", lang), "".join(parts), lang, nonce=nonce, live=live)
-
-
-# ------------------------------------------------------------------ hand histories
-
-PAGE = 50
-
-
-def hands_page(conninfo: str, lang: str, table: str, before: int | None) -> str:
-    """A table's hands, newest first, a page at a time."""
-    rows = webstore.query(
-        conninfo,
-        "SELECT seq, hand, finished, record FROM hands WHERE table_id = %s AND seq < %s "
-        "ORDER BY seq DESC LIMIT %s",
-        (table, before if before is not None else 2**62, PAGE),
-    )
-    title = tr("floor.hands.title", lang, table=table)
-    lines = []
-    for seq, hand, _finished, record in rows:
-        pot = sum(int(p.get("amount", 0)) for p in record.get("pots", []))
-        names = record.get("players", {})
-        pots = record.get("pots", [])
-        winners = sorted({names.get(str(w), str(w)) for p in pots for w in p.get("winners", [])})
-        text = tr("floor.hands.line", lang, hand=hand, pot=pot, winners=", ".join(winners))
-        link = f"/hand?table={quote(table)}&seq={int(seq)}&lang={lang}"
-        lines.append(f"<tr class='hand'><td><a href='{e(link)}'>{e(text)}</a></td></tr>")
-    more = ""
-    if len(rows) == PAGE:
-        link = f"/hands?table={quote(table)}&before={int(rows[-1][0])}&lang={lang}"
-        more = f"<p><a id='older' href='{e(link)}'>{e(tr('floor.hands.older', lang))}</a></p>"
-    empty = "" if rows else f"<p>{e(tr('floor.hands.none', lang))}</p>"
-    body = (
-        f"<p><a href='/?lang={lang}'>{e(tr('floor.web.back', lang))}</a></p><h1>{e(title)}</h1>"
-        f"{empty}<table id='hands'>{''.join(lines)}</table>{more}"
-    )
-    return page(title, f"<main>{body}</main>", lang)
-
-
-def spaced(cards: object) -> str:
-    """Cards written together (``9hKc``) or as a list, one space between cards.
-
-    >>> spaced("9hKcKd")
-    '9h Kc Kd'
-    """
-    if isinstance(cards, list):
-        return " ".join(str(c) for c in cards)
-    text = str(cards or "").replace(" ", "")
-    return " ".join(text[i : i + 2] for i in range(0, len(text), 2))
-
-
-def _action_text(entry: dict[str, Any], names: dict[str, str], lang: str) -> str:
-    name = names.get(str(entry.get("seat")), str(entry.get("seat")))
-    kind = entry.get("action")
-    amount = entry.get("amount", 0)
-    if kind == "fold":
-        text = tr("action.fold", lang, name=name)
-    elif kind == "check_call":
-        text = (
-            tr("action.call", lang, name=name, amount=amount)
-            if amount
-            else tr("action.check", lang, name=name)
-        )
-    elif kind == "bet_raise":
-        key = "action.raise" if entry.get("facing") else "action.bet"
-        text = tr(key, lang, name=name, amount=entry.get("to", amount))
-    elif kind == "returned":
-        text = tr("action.returned", lang, name=name, amount=amount)
-    elif kind == "show":
-        text = tr("floor.hand.shows", lang, name=name, cards=spaced(entry.get("cards", "")))
-    elif kind == "turned_up":
-        text = tr("showdown.turned_up", lang, name=name, cards=spaced(entry.get("cards", "")))
-    elif kind == "muck":
-        text = tr("showdown.mucks", lang, name=name)
-    elif kind in ("kill", "kill_hand"):
-        text = tr("action.killed", lang, name=name, reason=str(entry.get("reason", "")))
-    else:
-        cards = spaced(entry.get("cards", ""))
-        text = tr("floor.hand.other", lang, name=name, action=str(kind), cards=cards)
-    if entry.get("all_in"):
-        text += tr("action.all_in", lang)
-    return text
-
-
-def post_lines(record: dict[str, Any], names: dict[str, str], lang: str) -> list[str]:
-    """The hand's antes, blinds and dead blinds, seat by seat, before the first action."""
-    lines: list[str] = []
-    posts = record.get("posts") or {}
-    for seat in sorted(posts, key=lambda s: int(s) if str(s).isdigit() else 0):
-        post, name = posts[seat], names.get(str(seat), str(seat))
-        if int(post.get("ante", 0)):
-            lines.append(tr("hand.posts_ante", lang, name=name, amount=int(post["ante"])))
-        if int(post.get("blind", 0)):
-            lines.append(tr("hand.posts", lang, name=name, amount=int(post["blind"])))
-        if int(post.get("dead", 0)):
-            lines.append(tr("floor.hand.posts_dead", lang, name=name, amount=int(post["dead"])))
-    return lines
-
-
-def hand_page(conninfo: str, lang: str, table: str, seq: int) -> str | None:
-    """One hand's record, as the table's history keeps it; None if there is none."""
-    rows = webstore.query(
-        conninfo, "SELECT hand, record FROM hands WHERE table_id = %s AND seq = %s", (table, seq)
-    )
-    if not rows:
-        return None
-    number, record = rows[0]
-    names = {str(k): str(v) for k, v in record.get("players", {}).items()}
-    title = tr("floor.hand.title", lang, table=table, hand=number)
-    start = record.get("starting_stacks", {})
-    finish = record.get("finishing_stacks", {})
-    hole = record.get("cards", {}).get("hole", {})
-    seats = "".join(
-        f"<tr><td>{e(s)}</td><td>{e(names.get(s, ''))}</td><td>{e(' '.join(hole.get(s, [])))}</td>"
-        f"<td>{int(start.get(s, 0))}</td><td>{int(finish.get(s, 0))}</td>"
-        f"<td>{int(finish.get(s, 0)) - int(start.get(s, 0)):+d}</td></tr>"
-        for s in sorted(names, key=int)
-    )
-    head = "".join(
-        f"<th>{e(tr(k, lang))}</th>"
-        for k in ("floor.hand.seat", "floor.hand.player", "floor.hand.cards",
-                  "floor.hand.start", "floor.hand.finish", "floor.hand.result")
-    )  # fmt: skip
-    board = spaced(record.get("cards", {}).get("board") or "")
-    actions = "".join(
-        f"<li class='post'>{e(line)}</li>" for line in post_lines(record, names, lang)
-    ) + "".join(f"<li>{e(_action_text(a, names, lang))}</li>" for a in record.get("actions", []))
-    incidents = "".join(
-        f"<li class='alert'>{e(str(i.get('rule', '')))}: "
-        f"{e(stored_text(str(i.get('what', '')), lang, i.get('key'), i.get('params'), UNSEEN))}</li>"
-        for i in record.get("incidents", [])
-    )
-    raw = e(json.dumps(record, indent=1, sort_keys=True))
-    body = (
-        f"<p><a href='/hands?table={e(quote(table))}&lang={lang}'>"
-        f"{e(tr('floor.web.back', lang))}</a></p>"
-        f"<h1 id='hand-title'>{e(title)}</h1><table id='seats'><tr>{head}</tr>{seats}</table>"
-        f"<p id='board'>{e(tr('floor.hand.board', lang, cards=board or '-'))}</p>"
-        f"<ol id='actions'>{actions}</ol><ul>{incidents}</ul>"
-        f"<details><summary>{e(tr('floor.hand.record', lang))}</summary><pre>{raw}</pre></details>"
-    )
-    return page(title, f"<main>{body}</main>", lang)

@@ -338,7 +338,9 @@ class FloorWeb:
                 return value
         return ""
 
-    def _login_form(self, request: BaseHTTPRequestHandler, lang: str, status: int, error: str) -> None:
+    def _login_form(
+        self, request: BaseHTTPRequestHandler, lang: str, status: int, error: str
+    ) -> None:
         """The login form with its CSRF token, bound to a cookie of the login page."""
         cookie = self._cookie(request, "floor_login") or secrets.token_urlsafe(24)
         body = pages.login_page(lang, error, self.guard.login_token(cookie))
@@ -360,7 +362,7 @@ class FloorWeb:
             return
         peer = str(request.client_address[0])
         client = client_address(peer, request.headers.get("X-Forwarded-For"), self.trusted)
-        badge = form.get("badge", "")[:NAME_LIMIT * 2]
+        badge = form.get("badge", "")[: NAME_LIMIT * 2]
         known = self.guard.knows(badge, self._cookie(request, "floor_known"))
         why, seconds = self.guard.wait(client, badge, known)
         if why:
@@ -401,7 +403,9 @@ class FloorWeb:
 
     # ------------------------------------------------------------ live pages
 
-    def _events(self, request: BaseHTTPRequestHandler, query: dict[str, list[str]], lang: str) -> None:
+    def _events(
+        self, request: BaseHTTPRequestHandler, query: dict[str, list[str]], lang: str
+    ) -> None:
         """Server-sent events: the live part of the clock or the dashboard, again each time
         it changes (checked every second), until :data:`STREAM_SECONDS` or the server stops."""
         which = query.get("page", [""])[0]
