@@ -156,7 +156,12 @@ def test_floor_late_registration_and_re_entry_from_the_dashboard_in_a_browser(
         assert (shots / name).stat().st_size > 5000
 
     def text(ident: str) -> str:
-        return str(driver.find_element(By.ID, ident).text)
+        """An element's text, read in one step (the live part may be replaced)."""
+        found = driver.execute_script(
+            "var x=document.getElementById(arguments[0]);return x?x.innerText:null", ident
+        )
+        assert found is not None, f"the page has no #{ident}"
+        return str(found).strip()
 
     def login(badge: str, lang: str) -> None:
         driver.delete_all_cookies()
@@ -168,10 +173,15 @@ def test_floor_late_registration_and_re_entry_from_the_dashboard_in_a_browser(
 
     def submit(ident: str) -> None:
         """Click a button and wait for the next page."""
-        from selenium.common.exceptions import WebDriverException
+        from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 
         old = driver.find_element(By.TAG_NAME, "html")
-        driver.find_element(By.ID, ident).click()
+        for _ in range(10):  # the live part may be replaced between finding and clicking
+            try:
+                driver.find_element(By.ID, ident).click()
+                break
+            except StaleElementReferenceException:
+                continue
 
         def left(_: Any) -> bool:
             try:
@@ -331,7 +341,8 @@ def test_an_entry_whose_table_does_not_answer_is_said_to_be_under_way(
     assert answer.value.code == 303
     page = _get(f"{web.url}/?refresh=0&lang=es", cookie)
     assert (
-        "<p class='alert' id='flash'>La sala todavía lo está llevando a cabo: una mesa aún no "
+        "<p class='alert' id='flash' role='alert'>La sala todavía lo está llevando a cabo: una "
+        "mesa aún no "
         "ha respondido." in page
     )
 
