@@ -361,3 +361,38 @@ def test_the_dashboard_on_a_tablet_in_spanish_updates_itself(
     assert "1 hand," in text and "1 free seat," in text
     assert "Device in fault: shoe: The shoe stopped answering; check its cable." in text
     shot(driver, "floor-dashboard-1280x800-en.png", tmp_path)
+
+
+def test_the_demo_in_spanish_speaks_spanish_and_serves_spanish_pages() -> None:
+    """``pokertable floor --demo --lang es``: its lines and (with no browser preference)
+    its pages are Spanish."""
+    import signal
+    import sys
+
+    argv = ["--demo", "--lang", "es", "--tables", "2", "--players", "4", "--port", "0",
+            "--start-from-dashboard"]  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "firmware.cli.main", "floor", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert proc.stdout is not None
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if "empiece el torneo desde el panel" in line:
+            break
+    try:
+        said = "".join(lines)
+        assert "Panel: http://" in said and "Reloj:" in said, said
+        assert not re.search(r"\b(at|Dashboard|Clock|players|registered|start)\b", said), said
+        found = re.search(r"Panel: http://127\.0\.0\.1:(\d+)/", said)
+        assert found is not None
+        conn = http.client.HTTPConnection("127.0.0.1", int(found.group(1)), timeout=60)
+        conn.request("GET", "/clock")
+        page = conn.getresponse().read().decode()
+        assert "<html lang='es'>" in page and "Reloj del torneo" in page
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=120)

@@ -41,6 +41,7 @@ from firmware.floor.lease import LOST_EXIT, Lease
 from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import DEMO_LEVELS, SimTable
+from firmware.floor.texts import stored_text
 from firmware.floor.tournament_run import open_director, spec_from_config
 from firmware.floor.web import FloorWeb
 from firmware.floor.webstore import NoticeListener
@@ -59,10 +60,14 @@ def _staff(entries: object) -> StaffDirectory:
 
 
 async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> int:
-    say = print
+    lang = cli_lang(args.lang)
+
+    def out(key: str, **params: Any) -> None:
+        print(say(key, lang, **params), flush=True)
+
     nats = NatsServer(folder / "nats").start()
     pg = PostgresServer.temporary().start()
-    say(f"NATS (JetStream) at {nats.url}; PostgreSQL at {pg.folder} (socket).")
+    out("cli.floor.demo.servers", url=nats.url, folder=pg.folder)
     names = [f"T{n}" for n in range(1, args.tables + 1)]
     sims = [
         SimTable(
@@ -102,36 +107,36 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
         )
         web.start()
         await notices.start(floor.nc)
-        say(f"Dashboard: {web.url}/  (badge {DEMO_BADGE}, PIN {DEMO_PIN})")
-        say(f"Clock:     {web.url}/clock")
+        out("cli.floor.demo.dashboard", url=web.url, badge=DEMO_BADGE, pin=DEMO_PIN)
+        out("cli.floor.demo.clock", url=web.url)
         floor.ingestor.listeners.append(director.on_ingested)
         await director.create()
         for number in range(1, args.players + 1):
             await director.register(f"Player {number:02d}")
         ingest = asyncio.create_task(floor.ingest_forever())
         if args.start_from_dashboard:
-            say(f"{args.players} players registered; start the tournament from the dashboard.")
+            out("cli.floor.demo.registered", players=args.players)
             while director.standings is None and not stop.is_set():
                 await asyncio.sleep(0.2)
         else:
             await director.start_now()
         running = asyncio.create_task(director.run())
         if director.standings is not None:
-            say(f"{args.players} players drawn over {len(names)} tables; the tournament is on.")
+            out("cli.floor.demo.drawn", players=args.players, tables=len(names))
         finished = asyncio.create_task(director.finished.wait())
         stopped = asyncio.create_task(stop.wait())
         await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
         if director.finished.is_set():
             for line in director.decisions[-3:]:
-                say(line)
+                print(stored_text(line, lang), flush=True)
             st = director.standings
             if st is not None:
                 paid = sorted(st.won.items(), key=lambda item: st.places[item[0]])
-                say("Payouts: " + ", ".join(f"{p} {a}" for p, a in paid))
+                out("cli.floor.demo.payouts", paid=", ".join(f"{p} {a}" for p, a in paid))
             if director.error:
-                say(f"The tournament stopped: {director.error}")
+                out("cli.floor.demo.stopped", error=director.error)
             if not args.exit_when_done:
-                say("The tournament is over; the pages stay up until Ctrl-C.")
+                out("cli.floor.demo.over")
                 await stop.wait()
         running.cancel()
         floor.stopping.set()
