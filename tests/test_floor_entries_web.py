@@ -155,6 +155,22 @@ def test_floor_late_registration_and_re_entry_from_the_dashboard_in_a_browser(
         driver.save_screenshot(str(shots / name))
         assert (shots / name).stat().st_size > 5000
 
+    def type_into(ident: str, words: str) -> None:
+        """Type into a field of the live part (replaced when the room changes, until a
+        field holds text: then it waits), again if it was replaced meanwhile."""
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        for _ in range(10):
+            try:
+                field = driver.find_element(By.ID, ident)
+                field.clear()
+                field.send_keys(words)
+                if field.get_attribute("value") == words:
+                    return
+            except StaleElementReferenceException:
+                continue
+        raise AssertionError(f"could not type into #{ident}")
+
     def text(ident: str) -> str:
         """An element's text, read in one step (the live part may be replaced)."""
         found = driver.execute_script(
@@ -198,7 +214,7 @@ def test_floor_late_registration_and_re_entry_from_the_dashboard_in_a_browser(
 
     def enter(name: str, kind: str) -> str:
         """Type a name, press one of the two buttons; the sentence shown after it."""
-        driver.find_element(By.ID, "entry-player").send_keys(name)
+        type_into("entry-player", name)
         submit(f"entry-{kind}")
         return text("flash")
 
@@ -273,7 +289,7 @@ def test_floor_late_registration_and_re_entry_from_the_dashboard_in_a_browser(
 
     # A technician sees the form but may not enter anyone.
     login("tech1", "en")
-    driver.find_element(By.ID, "entry-player").send_keys("Tina")
+    type_into("entry-player", "Tina")
     submit("entry-late")
     assert text("error").startswith("Your role (technician) may not")
     assert "Tina" not in d.entries

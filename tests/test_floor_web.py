@@ -130,6 +130,22 @@ def test_floor_person_runs_the_room_from_the_browser(
 
         WebDriverWait(driver, 120).until(left)
 
+    def type_into(ident: str, words: str) -> None:
+        """Type into a field of the live part (replaced when the room changes, until a
+        field holds text: then it waits), again if it was replaced meanwhile."""
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        for _ in range(10):
+            try:
+                field = driver.find_element(By.ID, ident)
+                field.clear()
+                field.send_keys(words)
+                if field.get_attribute("value") == words:
+                    return
+            except StaleElementReferenceException:
+                continue
+        raise AssertionError(f"could not type into #{ident}")
+
     def text(ident: str) -> str:
         """An element's text, read in one step (live parts are replaced every second)."""
         found = driver.execute_script(
@@ -161,7 +177,7 @@ def test_floor_person_runs_the_room_from_the_browser(
     # A late registration (FLOOR-LATE, open for the demo's first two one-minute levels):
     # the player sits down at the table drawn.
     assert text("entries-status") == "Open until the end of level 2. Up to 2 entries per player."
-    driver.find_element(By.ID, "entry-player").send_keys("Late Lucas")
+    type_into("entry-player", "Late Lucas")
     click("entry-late")
     late = re.fullmatch(
         r"Late registration: Late Lucas drew table (T\d), seat (\d+)\.", text("flash")
@@ -192,8 +208,8 @@ def test_floor_person_runs_the_room_from_the_browser(
 
     until("/?refresh=0", fault_shown("Device in fault: shoe: The shoe stopped answering"))
     # The waiting list: a player for the game the tables run.
-    driver.find_element(By.ID, "wait-game").send_keys("MTT")
-    driver.find_element(By.ID, "wait-player").send_keys("Lucía Pérez")
+    type_into("wait-game", "MTT")
+    type_into("wait-player", "Lucía Pérez")
     click("wait-add")
     assert text("flash") == "Lucía Pérez is waiting for MTT."
     assert "Lucía Pérez" in text("waiting")
