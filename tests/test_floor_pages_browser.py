@@ -170,7 +170,16 @@ def axe(tmp_path_factory: pytest.TempPathFactory) -> str:
         pytest.skip("npm is not installed, so axe-core cannot be fetched: apt-get install npm.")
     folder = tmp_path_factory.mktemp("axe")
     subprocess.run(
-        [npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund", "axe-core@4"],
+        [
+            npm,
+            "install",
+            "--prefix",
+            str(folder),
+            "--prefer-offline",
+            "--no-audit",
+            "--no-fund",
+            "axe-core@4",
+        ],
         check=True,
         capture_output=True,
     )

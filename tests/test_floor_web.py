@@ -191,7 +191,7 @@ def test_floor_person_runs_the_room_from_the_browser(
         return len(cards) == 3 and all("Player" in c.text for c in cards)
 
     until("/?refresh=0", three_tables_playing)
-    assert re.search(r"Table T1: \d+ hands, \d+ free seats", body())
+    assert re.search(r"Table T1\n\d+ hands?, \d+ free seats?, record \d+", body())
 
     # Table T2 calls the floor and reports its shoe: both appear, the call first.
     asyncio.run(_table_calls_the_floor(demo["nats"]))
