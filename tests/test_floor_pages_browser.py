@@ -220,6 +220,27 @@ def js_text(driver: Any, css: str) -> str:
     )
 
 
+def on_screen(driver: Any, width: int, height: int) -> dict[str, Any]:
+    """The clock's geometry, checked: the document is the viewport's size (no scrolling),
+    every part lies inside the viewport and every card of the side column inside it."""
+    geometry: dict[str, Any] = driver.execute_script(
+        "var d=document.documentElement,out=[];"
+        "['time','blinds','level','next','break','players','average','pool','payouts']"
+        ".forEach(function(i){var r=document.getElementById(i).getBoundingClientRect();"
+        "out.push([i,r.left,r.top,r.right,r.bottom])});"
+        "var a=document.querySelector('aside').getBoundingClientRect();"
+        "return {aside:[a.left,a.top,a.right,a.bottom],sw:d.scrollWidth,sh:d.scrollHeight,"
+        "parts:out,font:parseFloat(getComputedStyle(document.getElementById('time')).fontSize)}"
+    )
+    assert (geometry["sw"], geometry["sh"]) == (width, height), geometry
+    left_a, _top, right_a, bottom_a = geometry["aside"]
+    for ident, left, top, right, bottom in geometry["parts"]:
+        assert left >= 0 and top >= 0 and right <= width and bottom <= height, ident
+        if ident in ("next", "break", "players", "average", "pool", "payouts"):
+            assert left >= left_a and right <= right_a + 0.5 and bottom <= bottom_a + 0.5, ident
+    return geometry
+
+
 def no_english(text: str) -> None:
     words = ENGLISH.findall(text)
     assert not words, (words, text)
@@ -239,29 +260,12 @@ def test_the_tv_clock_fills_the_screen_without_scrolling(
             WebDriverWait(driver, 60).until(
                 lambda d: re.fullmatch(r"\d\d:\d\d", js_text(d, "#time"))
             )
-            geometry = driver.execute_script(
-                "var d=document.documentElement,out=[];"
-                "['time','blinds','level','next','break','players','average','pool','payouts']"
-                ".forEach(function(i){var r=document.getElementById(i).getBoundingClientRect();"
-                "out.push([i,r.left,r.top,r.right,r.bottom])});"
-                "var a=document.querySelector('aside').getBoundingClientRect();"
-                "out.push(['aside',a.left,a.top,a.right,a.bottom]);"
-                "return {aside:a.bottom,sw:d.scrollWidth,sh:d.scrollHeight,"
-                "w:innerWidth,h:innerHeight,parts:out,"
-                "font:parseFloat(getComputedStyle(document.getElementById('time')).fontSize)}"
-            )
-            assert (geometry["sw"], geometry["sh"]) == (width, height), geometry
-            for ident, left, top, right, bottom in geometry["parts"]:
-                assert left >= 0 and top >= 0 and right <= width and bottom <= height, ident
-            payouts = next(p for p in geometry["parts"] if p[0] == "payouts")
-            assert payouts[4] <= geometry["aside"], "the payouts are cut off"
+            geometry = on_screen(driver, width, height)
             assert geometry["font"] >= height / 5, geometry["font"]
             text = js_text(driver, "body")
             if lang == "es":
                 no_english(text)
-                assert (
-                    "Nivel 1" in text and "Ciegas 25/50 · Sin ante" in text and "17 de 21" in text
-                )
+                assert "Nivel 1" in text and "Ciegas 25/50 · Sin ante" in text and "17/21" in text
                 assert "y 1 puesto más pagado" in text
                 assert "Cambio de fichas: las fichas de 25" in text  # level 2 needs no 25s
             else:
@@ -286,6 +290,26 @@ def test_the_clock_speaks_the_browsers_language_and_ends_with_the_results(
     driver = browser
     viewport(driver, 1280, 720)
     driver.get(f"{web.url}/clock?lang=es")
+    # 45 minutes in: the break after level 2, then the floor pauses the clock.
+    with psycopg.connect(web.conninfo, autocommit=True) as db:
+        db.execute(
+            "UPDATE tournaments SET state = state || %s",
+            (Jsonb({"started_at": time.time() - 2700}),),
+        )
+    WebDriverWait(driver, 60).until(lambda d: js_text(d, "#level") == "Descanso")
+    on_screen(driver, 1280, 720)
+    text = js_text(driver, "body")
+    assert "quedan de descanso" in text and "100/200 · Ante 200" in text, text
+    assert not js_text(driver, "#paused")
+    with psycopg.connect(web.conninfo, autocommit=True) as db:
+        db.execute(
+            "INSERT INTO clock_pauses (tournament_id, paused_at, paused_seconds) "
+            "VALUES ('night', %s, 0)",
+            (time.time(),),
+        )
+    WebDriverWait(driver, 60).until(lambda d: js_text(d, "#paused") == "El reloj está en pausa.")
+    no_english(js_text(driver, "body"))
+    shot(driver, "floor-clock-break-paused-es.png", tmp_path)
     with psycopg.connect(web.conninfo, autocommit=True) as db:
         for place, (name, prize) in enumerate(
             zip(["Nora", "Bruno", "Ana"], PRIZES[:3], strict=True), 1

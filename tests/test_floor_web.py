@@ -249,7 +249,7 @@ def test_floor_person_runs_the_room_from_the_browser(
     level = text("level")
     assert re.fullmatch(r"Nivel \d+|Descanso", level), level
     assert re.fullmatch(r"\d\d:\d\d", text("time"))
-    assert "de 21" in text("players")  # 20 registered and one late
+    assert "/21" in text("players")  # 20 registered and one late
     # FLOOR-PAY: 21 entries (20 and the late one) pay nine places (up to 20: five).
     assert len(driver.find_elements(By.CSS_SELECTOR, "#payouts tr")) == 9
     shot("floor-clock-es.png")

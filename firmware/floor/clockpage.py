@@ -43,15 +43,16 @@ min-height:0;text-align:center;background:#0c3a2c;border-radius:2vh}
 #time{font-size:min(30vh,17vw);font-weight:bold;line-height:1;
 font-variant-numeric:tabular-nums;letter-spacing:.02em}
 #time.paused{color:#ffcf70}
-#blinds{font-size:min(8vh,5vw);font-weight:bold;margin:1vh 0 0}
+#blinds{font-size:min(8vh,4vw);font-weight:bold;margin:1vh 0 0}
 .small{font-size:3vh;margin:.5vh 0;opacity:.95}
-aside{display:grid;grid-template-columns:1fr 1fr;grid-auto-rows:min-content;gap:1.4vh 1vw;
-min-height:0;overflow:hidden;align-content:start}
+aside{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);
+grid-auto-rows:min-content;gap:1.4vh 1vw;min-height:0;overflow:hidden;align-content:start}
 aside .wide{grid-column:1/3}
 .stat{background:#0e4634;border-radius:1.4vh;padding:1vh 1.2vw}
 .stat .label{font-size:2.4vh;opacity:.9;display:block}
-.stat .value{font-size:4.4vh;font-weight:bold;display:block;white-space:nowrap;
-font-variant-numeric:tabular-nums}
+.stat .value{font-size:min(4.4vh,2.4vw);font-weight:bold;display:block;white-space:nowrap;
+overflow:hidden;text-overflow:ellipsis;font-variant-numeric:tabular-nums}
+.stat{min-width:0}
 table{border-collapse:collapse;width:100%;font-size:2.6vh;font-variant-numeric:tabular-nums}
 td{padding:.3vh .6vw} td.n{text-align:right}
 footer{grid-column:1/3;display:flex;gap:2vw;font-size:3.2vh;min-height:4vh;color:#ffcf70}
@@ -177,7 +178,8 @@ def clock_main(conninfo: str, lang: str) -> str:
     levels = state.get("levels") or []
     started = state.get("started_at")
     level_label = time_text = blinds = left_label = ""
-    next_text, break_text, notices, paused = "", tr("floor.clock.no_break", lang), [], False
+    next_text, break_text, notices, paused = "", "—", [], False
+    break_label = tr("floor.clock.no_break", lang)
     if levels and started is not None:
         elapsed, paused = webstore.clock_elapsed(conninfo, tid, float(started))
         number, entry, left = level_at(levels, elapsed)
@@ -206,7 +208,7 @@ def clock_main(conninfo: str, lang: str) -> str:
             next_text = tr("floor.clock.last_level", lang)
         brk = next_break(levels, elapsed)
         if brk is not None:
-            break_text = _clock(brk)
+            break_text, break_label = _clock(brk), tr("floor.clock.break_in", lang)
     if paused:
         notices.insert(0, tr("floor.clock.paused", lang))
     if state.get("hand_for_hand"):
@@ -237,7 +239,7 @@ def clock_main(conninfo: str, lang: str) -> str:
         f"<p class='small'>{e(left_label)}</p><p id='blinds'>{e(blinds)}</p></section>"
         "<aside>"
         + _stat("next", tr("floor.clock.next_label", lang), next_text, wide=True)
-        + _stat("break", tr("floor.clock.break_in", lang), break_text)
+        + _stat("break", break_label, break_text)
         + _stat(
             "players",
             tr("floor.clock.players_label", lang),
