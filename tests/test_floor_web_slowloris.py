@@ -31,6 +31,7 @@ import psycopg
 import pytest
 
 from firmware.floor import httpserver
+from firmware.floor import web as floor_web
 from firmware.floor.store import create_schema
 from firmware.floor.web import FloorWeb
 from firmware.protocol.auth import StaffDirectory
@@ -150,3 +151,39 @@ def test_a_spread_flood_is_capped_and_timed_out_then_the_clock_answers(
     assert not [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]
     ended = [r for r in caplog.records if r.name == httpserver.__name__]
     assert ended and all("\n" not in r.getMessage() for r in ended)
+
+
+def test_live_streams_are_capped_and_end_with_the_server(
+    pg_conninfo: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Server-sent events hold a thread each: beyond the cap a stream is refused (503),
+    and stopping the server ends the streams open."""
+    monkeypatch.setattr(floor_web, "MAX_STREAMS", 1)
+
+    async def schema() -> None:
+        async with await psycopg.AsyncConnection.connect(pg_conninfo, autocommit=True) as conn:
+            await create_schema(conn)
+
+    run(schema())
+    server = FloorWeb(pg_conninfo, StaffDirectory())
+    server.start()
+    first = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    first.request("GET", "/events?page=clock&lang=es")
+    stream = first.getresponse()
+    assert stream.status == 200 and stream.getheader("Content-Type", "").startswith(
+        "text/event-stream"
+    )
+    assert stream.fp is not None and stream.fp.readline().startswith(b"data: ")
+    assert clock_status_of(server.port, "/events?page=clock") == 503
+    assert clock_status_of(server.port, "/events?page=dashboard") == 403  # needs a session
+    server.stop()
+    while stream.fp.readline():  # the stream ends: the server closed it
+        pass
+
+
+def clock_status_of(port: int, path: str) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    conn.request("GET", path)
+    response = conn.getresponse()
+    response.read()
+    return response.status

@@ -49,7 +49,7 @@ def login_page(lang: str, error: str, token: str = "") -> str:
     other = "es" if lang == "en" else "en"
     body = (
         f"<main class='login'><h1>{e(tr('floor.web.login_title', lang))}</h1>{problem}"
-        f"<form method='post' action='/login?lang={lang}' class='login'>"
+        f"<form method='post' action='/login?lang={lang}'>"
         f"<input type='hidden' name='csrf' value='{e(token)}'>"
         f"<label>{e(tr('floor.web.badge', lang))}"
         "<input name='badge' id='badge' autocomplete='off'></label>"

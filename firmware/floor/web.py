@@ -420,7 +420,7 @@ class FloorWeb:
         elif which != "clock":
             raise Refusal(404, tr("floor.web.not_found", lang))
         if not self._streams.acquire(blocking=False):
-            raise Refusal(503, tr("floor.web.login_busy", lang))
+            raise Refusal(503, tr("floor.web.streams_busy", lang))
         try:
             if isinstance(request, GuardedHandler):
                 request.answer_mode()

@@ -43,7 +43,7 @@ align-items:center;justify-content:space-between;flex-wrap:wrap;padding:6px 0;
 border-bottom:1px solid var(--line)}
 .status{font-size:.85rem;opacity:.9} #offline{display:none} .offline #offline{display:block}
 .login{max-width:360px;margin:10vh auto;display:flex;flex-direction:column;gap:12px}
-.login label{display:flex}
+.login label{display:flex} .login form{display:flex;flex-direction:column;gap:12px}
 """
 
 LIVE = (
