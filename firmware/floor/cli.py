@@ -2,7 +2,8 @@
 
 ``pokertable floor --config floor.toml`` runs the floor against configured
 servers: ``[nats]`` (``url``, ``user``, ``password``), ``[database]``
-(``conninfo``), ``[web]`` (``host``, ``port``) and ``[[staff]]`` accounts
+(``conninfo``), ``[web]`` (``host``, ``port``, ``lang`` of the pages when the browser
+names none, ``trusted_proxies``: the reverse proxies' addresses) and ``[[staff]]`` accounts
 as in a table's configuration (badge, name, role, pin_hash). It resumes the
 tournament the store says was running, or starts the one a ``[tournament]``
 section describes (:mod:`firmware.floor.tournament_run`). Two floors may
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import random
 import shutil
 import signal
@@ -165,10 +167,15 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
         raise ConfigError("The floor needs [nats] url and [database] conninfo.")
     conninfo = str(database["conninfo"])
     proxies = web_section.get("trusted_proxies", [])
-    if web_section.get("lang", "es") not in ("en", "es") or not isinstance(proxies, list):
+    if (
+        web_section.get("lang", "es") not in ("en", "es")
+        or not isinstance(proxies, list)
+        or not all(_is_address(p) for p in proxies)
+    ):
         raise ConfigError(
             '[web] lang is "es" or "en", and trusted_proxies a list of the reverse proxies\' '
-            "addresses."
+            "IP addresses; correct the floor's configuration.",
+            key="cli.floor.web_section",
         )
     staff = _staff(config.get("staff", []))
     section = config.get("tournament")
@@ -224,6 +231,15 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
         print("The floor lost its lease; it stops so that it restarts as a standby.", flush=True)
         return LOST_EXIT
     return 0
+
+
+def _is_address(value: object) -> bool:
+    """Whether ``value`` is an IP address (a reverse proxy in ``[web] trusted_proxies``)."""
+    try:
+        ipaddress.ip_address(str(value))
+    except ValueError:
+        return False
+    return isinstance(value, str)
 
 
 async def _announce_end(director: StaffDirector) -> None:
