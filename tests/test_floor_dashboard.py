@@ -36,6 +36,7 @@ from firmware.protocol.auth import StaffDirectory
 from firmware.service.controller_state import Alert
 from firmware.service.floorlink import NOTICES, FloorConfig
 from tests.floor_kit import wait_until
+from tests.floor_login import post_login
 
 pytestmark = pytest.mark.xdist_group("floor")
 
@@ -66,7 +67,10 @@ class Browser:
         return response.status, text, got
 
     def login(self, badge: str, pin: str = "1234") -> int:
-        return self.request("POST", "/login", {"badge": badge, "pin": pin})[0]
+        status, _page, jar = post_login(self.port, badge, pin)
+        if "floor_session" in jar:
+            self.cookie = f"floor_session={jar['floor_session']}"
+        return status
 
     def page(self, path: str = "/?refresh=0") -> str:
         status, text, _ = self.request("GET", path)
@@ -121,7 +125,7 @@ def room(tmp_path: Path, nats_server: NatsServer, pg_conninfo: str) -> Iterator[
     staff.add("floor1", "Fiona Floor", "floor", "1234")
     staff.add("tech1", "Tomas Tech", "technician", "1234")
     staff.add("deal1", "Dana Dealer", "dealer", "1234")
-    web = FloorWeb(pg_conninfo, staff)
+    web = FloorWeb(pg_conninfo, staff, lang="en")
     web.start()
     yield {"web": web, "sim": sim, "conninfo": pg_conninfo, "floor": floor}
     web.stop()
@@ -135,7 +139,7 @@ def test_floor_calls_and_faults_from_a_table_are_shown_until_acknowledged(
     sim: SimTable = room["sim"]
     tech = Browser(room["web"].port)
     assert tech.login("tech1") == 303
-    assert wait_until(lambda: "Table T1: 1 hands" in visible(tech.page()))
+    assert wait_until(lambda: "Table T1 1 hand, " in visible(tech.page()))
     ctl = sim.controller
 
     def seat_two_calls() -> None:

@@ -36,6 +36,7 @@ from firmware.floor.ingest import Ingested
 from firmware.floor.store import create_schema
 from firmware.floor.web import FloorWeb
 from firmware.protocol.auth import StaffDirectory
+from tests.floor_login import session_cookie
 
 pytestmark = [pytest.mark.xdist_group("floor"), pytest.mark.slow]
 
@@ -154,8 +155,29 @@ def test_floor_late_registration_and_re_entry_from_the_dashboard_in_a_browser(
         driver.save_screenshot(str(shots / name))
         assert (shots / name).stat().st_size > 5000
 
+    def type_into(ident: str, words: str) -> None:
+        """Type into a field of the live part (replaced when the room changes, until a
+        field holds text: then it waits), again if it was replaced meanwhile."""
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        for _ in range(10):
+            try:
+                field = driver.find_element(By.ID, ident)
+                field.clear()
+                field.send_keys(words)
+                if field.get_attribute("value") == words:
+                    return
+            except StaleElementReferenceException:
+                continue
+        raise AssertionError(f"could not type into #{ident}")
+
     def text(ident: str) -> str:
-        return str(driver.find_element(By.ID, ident).text)
+        """An element's text, read in one step (the live part may be replaced)."""
+        found = driver.execute_script(
+            "var x=document.getElementById(arguments[0]);return x?x.innerText:null", ident
+        )
+        assert found is not None, f"the page has no #{ident}"
+        return str(found).strip()
 
     def login(badge: str, lang: str) -> None:
         driver.delete_all_cookies()
@@ -167,10 +189,15 @@ def test_floor_late_registration_and_re_entry_from_the_dashboard_in_a_browser(
 
     def submit(ident: str) -> None:
         """Click a button and wait for the next page."""
-        from selenium.common.exceptions import WebDriverException
+        from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 
         old = driver.find_element(By.TAG_NAME, "html")
-        driver.find_element(By.ID, ident).click()
+        for _ in range(10):  # the live part may be replaced between finding and clicking
+            try:
+                driver.find_element(By.ID, ident).click()
+                break
+            except StaleElementReferenceException:
+                continue
 
         def left(_: Any) -> bool:
             try:
@@ -187,7 +214,7 @@ def test_floor_late_registration_and_re_entry_from_the_dashboard_in_a_browser(
 
     def enter(name: str, kind: str) -> str:
         """Type a name, press one of the two buttons; the sentence shown after it."""
-        driver.find_element(By.ID, "entry-player").send_keys(name)
+        type_into("entry-player", name)
         submit(f"entry-{kind}")
         return text("flash")
 
@@ -262,7 +289,7 @@ def test_floor_late_registration_and_re_entry_from_the_dashboard_in_a_browser(
 
     # A technician sees the form but may not enter anyone.
     login("tech1", "en")
-    driver.find_element(By.ID, "entry-player").send_keys("Tina")
+    type_into("entry-player", "Tina")
     submit("entry-late")
     assert text("error").startswith("Your role (technician) may not")
     assert "Tina" not in d.entries
@@ -290,12 +317,7 @@ def test_an_entry_without_the_session_token_changes_nothing(
 
 
 def _login(base: str, badge: str) -> str:
-    opener = urllib.request.build_opener(_Keep)
-    request = urllib.request.Request(f"{base}/login", data=f"badge={badge}&pin=1234".encode())
-    with pytest.raises(urllib.error.HTTPError) as answer:
-        opener.open(request)
-    assert answer.value.code == 303
-    return str(answer.value.headers["Set-Cookie"]).split(";")[0]
+    return session_cookie(int(base.rsplit(":", 1)[1]), badge)
 
 
 async def _seat_of(d: StaffDirector, player: str) -> tuple[str, int]:
@@ -335,7 +357,8 @@ def test_an_entry_whose_table_does_not_answer_is_said_to_be_under_way(
     assert answer.value.code == 303
     page = _get(f"{web.url}/?refresh=0&lang=es", cookie)
     assert (
-        "<p class='alert' id='flash'>La sala todavía lo está llevando a cabo: una mesa aún no "
+        "<p class='alert' id='flash' role='alert'>La sala todavía lo está llevando a cabo: una "
+        "mesa aún no "
         "ha respondido." in page
     )
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import http.client
 import threading
-import urllib.parse
 from collections.abc import Iterator
 
 import pytest
@@ -19,6 +18,7 @@ import pytest
 from firmware.floor import pages
 from firmware.floor.web import FloorWeb
 from firmware.protocol.auth import StaffDirectory
+from tests.floor_login import session_cookie
 
 PIN = "4821"
 
@@ -51,10 +51,7 @@ def _request(
 
 
 def _login(web: FloorWeb, badge: str) -> str:
-    form = urllib.parse.urlencode({"badge": badge, "pin": PIN})
-    response = _request(web, "POST", "/login?lang=en", form)
-    assert response.status == 303
-    return response.getheader("Set-Cookie", "").split(";")[0]
+    return session_cookie(web.port, badge, PIN)
 
 
 @pytest.mark.parametrize("path", ["/hands?table=T1", "/hand?table=T1&seq=1"])

@@ -2,7 +2,8 @@
 
 ``pokertable floor --config floor.toml`` runs the floor against configured
 servers: ``[nats]`` (``url``, ``user``, ``password``), ``[database]``
-(``conninfo``), ``[web]`` (``host``, ``port``) and ``[[staff]]`` accounts
+(``conninfo``), ``[web]`` (``host``, ``port``, ``lang`` of the pages when the browser
+names none, ``trusted_proxies``: the reverse proxies' addresses) and ``[[staff]]`` accounts
 as in a table's configuration (badge, name, role, pin_hash). It resumes the
 tournament the store says was running, or starts the one a ``[tournament]``
 section describes (:mod:`firmware.floor.tournament_run`). Two floors may
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import random
 import shutil
 import signal
@@ -41,6 +43,7 @@ from firmware.floor.lease import LOST_EXIT, Lease
 from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import DEMO_LEVELS, SimTable
+from firmware.floor.texts import stored_text
 from firmware.floor.tournament_run import open_director, spec_from_config
 from firmware.floor.web import FloorWeb
 from firmware.floor.webstore import NoticeListener
@@ -59,10 +62,14 @@ def _staff(entries: object) -> StaffDirectory:
 
 
 async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> int:
-    say = print
+    lang = cli_lang(args.lang)
+
+    def out(key: str, **params: Any) -> None:
+        print(say(key, lang, **params), flush=True)
+
     nats = NatsServer(folder / "nats").start()
     pg = PostgresServer.temporary().start()
-    say(f"NATS (JetStream) at {nats.url}; PostgreSQL at {pg.folder} (socket).")
+    out("cli.floor.demo.servers", url=nats.url, folder=pg.folder)
     names = [f"T{n}" for n in range(1, args.tables + 1)]
     sims = [
         SimTable(
@@ -97,39 +104,41 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
             spec, floor.conn, floor.command, random.SystemRandom(), confirm_moves=args.confirm_moves
         )
         control = TournamentControl(director, asyncio.get_running_loop())
-        web = FloorWeb(pg.conninfo, staff, port=args.port, control=control)
+        web = FloorWeb(
+            pg.conninfo, staff, port=args.port, control=control, lang=cli_lang(args.lang)
+        )
         web.start()
         await notices.start(floor.nc)
-        say(f"Dashboard: {web.url}/  (badge {DEMO_BADGE}, PIN {DEMO_PIN})")
-        say(f"Clock:     {web.url}/clock")
+        out("cli.floor.demo.dashboard", url=web.url, badge=DEMO_BADGE, pin=DEMO_PIN)
+        out("cli.floor.demo.clock", url=web.url)
         floor.ingestor.listeners.append(director.on_ingested)
         await director.create()
         for number in range(1, args.players + 1):
             await director.register(f"Player {number:02d}")
         ingest = asyncio.create_task(floor.ingest_forever())
         if args.start_from_dashboard:
-            say(f"{args.players} players registered; start the tournament from the dashboard.")
+            out("cli.floor.demo.registered", players=args.players)
             while director.standings is None and not stop.is_set():
                 await asyncio.sleep(0.2)
         else:
             await director.start_now()
         running = asyncio.create_task(director.run())
         if director.standings is not None:
-            say(f"{args.players} players drawn over {len(names)} tables; the tournament is on.")
+            out("cli.floor.demo.drawn", players=args.players, tables=len(names))
         finished = asyncio.create_task(director.finished.wait())
         stopped = asyncio.create_task(stop.wait())
         await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
         if director.finished.is_set():
             for line in director.decisions[-3:]:
-                say(line)
+                print(stored_text(line, lang), flush=True)
             st = director.standings
             if st is not None:
                 paid = sorted(st.won.items(), key=lambda item: st.places[item[0]])
-                say("Payouts: " + ", ".join(f"{p} {a}" for p, a in paid))
+                out("cli.floor.demo.payouts", paid=", ".join(f"{p} {a}" for p, a in paid))
             if director.error:
-                say(f"The tournament stopped: {director.error}")
+                out("cli.floor.demo.stopped", error=director.error)
             if not args.exit_when_done:
-                say("The tournament is over; the pages stay up until Ctrl-C.")
+                out("cli.floor.demo.over")
                 await stop.wait()
         running.cancel()
         floor.stopping.set()
@@ -157,6 +166,17 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
     if "url" not in nats or "conninfo" not in database:
         raise ConfigError("The floor needs [nats] url and [database] conninfo.")
     conninfo = str(database["conninfo"])
+    proxies = web_section.get("trusted_proxies", [])
+    if (
+        web_section.get("lang", "es") not in ("en", "es")
+        or not isinstance(proxies, list)
+        or not all(_is_address(p) for p in proxies)
+    ):
+        raise ConfigError(
+            '[web] lang is "es" or "en", and trusted_proxies a list of the reverse proxies\' '
+            "IP addresses; correct the floor's configuration.",
+            key="cli.floor.web_section",
+        )
     staff = _staff(config.get("staff", []))
     section = config.get("tournament")
     if section is not None:
@@ -186,6 +206,8 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
         str(web_section.get("host", "127.0.0.1")),
         int(web_section.get("port", 8080)),
         control=control,
+        lang=str(web_section.get("lang", "es")),
+        trusted_proxies=frozenset(str(a) for a in web_section.get("trusted_proxies", [])),
     )
     web.start()
     await notices.start(floor.nc)
@@ -209,6 +231,15 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
         print("The floor lost its lease; it stops so that it restarts as a standby.", flush=True)
         return LOST_EXIT
     return 0
+
+
+def _is_address(value: object) -> bool:
+    """Whether ``value`` is an IP address (a reverse proxy in ``[web] trusted_proxies``)."""
+    try:
+        ipaddress.ip_address(str(value))
+    except ValueError:
+        return False
+    return isinstance(value, str)
 
 
 async def _announce_end(director: StaffDirector) -> None:

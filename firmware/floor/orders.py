@@ -120,7 +120,7 @@ class Orders:
             key, follow = f"{target}:{seat}", {"reason": reason}
             sit = self._give(target, order, key, follow, f"{entry.id}-seat")
             await self._sat(sit, reason)
-            self._note(reason)
+            self._note(f"{player} moves to table {target}, seat {seat} ({reason}).", "move")
             self.queue.put_nowait(None)  # a held table may deal again
 
         self.orders.after((target, seat), arrive)

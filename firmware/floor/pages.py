@@ -7,46 +7,18 @@ escaped; forms carry the session's CSRF token.
 
 from __future__ import annotations
 
-import html
-import json
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
 
 from firmware.floor import webstore
 from firmware.floor.control import Plan, Step
+from firmware.floor.handpages import hand_page, hands_page
+from firmware.floor.texts import plural, stored_text, translate
+from firmware.floor.webpage import STYLE, e, page
 from firmware.i18n import CATALOG, tr
 
-e = html.escape
-
-STYLE = """
-body{font-family:sans-serif;background:#0b3d2e;color:#f4f4f4;margin:1.5em}
-h1{margin:.2em 0} .grid{display:flex;flex-wrap:wrap;gap:1em}
-.card{background:#14543f;border-radius:8px;padding:.8em 1.2em;min-width:14em}
-table{border-collapse:collapse} td,th{padding:.15em .6em;text-align:left}
-.big{font-size:4em;font-weight:bold} .alert{color:#ffcf70} .fault{color:#ff8c8c}
-.ok{color:#9ff59f} input,button,select{font-size:1.05em;margin:.2em 0}
-a{color:#bfe6ff} form.inline{display:inline} .bar{display:flex;gap:1em;align-items:center}
-"""
-
-
-def page(title: str, body: str, refresh: int = 0, nonce: str = "") -> str:
-    """A whole page; ``refresh`` reloads it every so many seconds unless a form is in use."""
-    script = ""
-    if refresh and nonce:
-        script = (
-            f"<script nonce='{nonce}'>setInterval(function(){{var a=document.activeElement;"
-            "var busy=a&&(a.tagName==='INPUT'||a.tagName==='SELECT');"
-            "document.querySelectorAll('input[type=text]').forEach(function(i){"
-            f"if(i.value)busy=true}});if(!busy)location.reload()}},{refresh * 1000});</script>"
-        )
-    elif refresh:
-        script = f'<meta http-equiv="refresh" content="{refresh}">'
-    return (
-        f"<!doctype html><html><head><meta charset='utf-8'>{script}"
-        f"<title>{e(title)}</title><style>{STYLE}</style></head>"
-        f"<body>{body}</body></html>"
-    )
+__all__ = ["STYLE", "hand_page", "hands_page", "page"]
 
 
 def text_of(key: str | None, params: dict[str, Any], fallback: str, lang: str) -> str:
@@ -59,143 +31,45 @@ def text_of(key: str | None, params: dict[str, Any], fallback: str, lang: str) -
     return fallback
 
 
-def form(action: str, csrf: str, lang: str, inner: str, button: str, ident: str) -> str:
+def form(
+    action: str, csrf: str, lang: str, inner: str, button: str, ident: str, quiet: bool = False
+) -> str:
     """A POST form to ``/do/<action>`` with the CSRF token."""
+    css = " class='quiet'" if quiet else ""
     return (
         f"<form class='inline' method='post' action='/do/{action}?lang={lang}'>"
         f"<input type='hidden' name='csrf' value='{e(csrf)}'>{inner}"
-        f"<button type='submit' id='{e(ident)}'>{e(button)}</button></form>"
+        f"<button type='submit' id='{e(ident)}'{css}>{e(button)}</button></form>"
     )
 
 
-def login_page(lang: str, error: str) -> str:
-    """The staff login form."""
-    problem = f"<p class='alert' id='error'>{e(error)}</p>" if error else ""
+def login_page(lang: str, error: str, token: str = "") -> str:
+    """The staff login form (``token``: its CSRF token, see :mod:`firmware.floor.loginguard`)."""
+    problem = f"<p class='alert' id='error' role='alert'>{e(error)}</p>" if error else ""
     other = "es" if lang == "en" else "en"
     body = (
-        f"<h1>{e(tr('floor.web.login_title', lang))}</h1>{problem}"
+        f"<main class='login'><h1>{e(tr('floor.web.login_title', lang))}</h1>{problem}"
         f"<form method='post' action='/login?lang={lang}'>"
-        f"<label>{e(tr('floor.web.badge', lang))}<br>"
-        "<input name='badge' id='badge' autocomplete='off'></label><br>"
-        f"<label>{e(tr('floor.web.pin', lang))}<br>"
-        "<input name='pin' id='pin' type='password' inputmode='numeric'></label><br>"
+        f"<input type='hidden' name='csrf' value='{e(token)}'>"
+        f"<label>{e(tr('floor.web.badge', lang))}"
+        "<input name='badge' id='badge' autocomplete='off'></label>"
+        f"<label>{e(tr('floor.web.pin', lang))}"
+        "<input name='pin' id='pin' type='password' inputmode='numeric'></label>"
         f"<button id='login' type='submit'>{e(tr('floor.web.login', lang))}</button></form>"
-        f"<p><a href='/login?lang={other}'>{e(tr('floor.web.language', other))}</a></p>"
+        f"<p><a href='/login?lang={other}' lang='{other}'>{e(tr('floor.web.language', other))}"
+        "</a></p></main>"
     )
-    return page(tr("floor.web.login_title", lang), body)
+    return page(tr("floor.web.login_title", lang), body, lang)
 
 
 def message_page(lang: str, text: str) -> str:
     """A page with one sentence (refusals) and a way back."""
     back = e(tr("floor.web.back", lang))
-    body = f"<p class='alert' id='error'>{e(text)}</p><p><a href='/?lang={lang}'>{back}</a></p>"
-    return page(tr("floor.web.title", lang), body)
-
-
-# ------------------------------------------------------------------ the clock
-
-
-def clock_page(conninfo: str, lang: str) -> str:
-    """The public clock of the newest tournament."""
-    rows = webstore.query(
-        conninfo, "SELECT id, name, state FROM tournaments ORDER BY created DESC LIMIT 1"
+    body = (
+        f"<main><p class='alert' id='error' role='alert'>{e(text)}</p>"
+        f"<p><a href='/?lang={lang}'>{back}</a></p></main>"
     )
-    if not rows:
-        body = f"<h1>{e(tr('floor.clock.none', lang))}</h1>"
-        return page(tr("floor.clock.title", lang), body, refresh=5)
-    tid, name, state = rows[0]
-    levels = state.get("levels") or []
-    started = state.get("started_at")
-    parts = [f"<h1 id='name'>{e(name)}</h1>"]
-    if levels and started is not None:
-        elapsed, paused = webstore.clock_elapsed(conninfo, tid, float(started))
-        number, entry, left = level_at(levels, elapsed)
-        if "break_minutes" in entry:
-            parts.append(f"<p class='big' id='level'>{e(tr('floor.clock.break', lang))}</p>")
-        else:
-            blinds = f"{entry['small_blind']}/{entry['big_blind']}"
-            ante = entry.get("ante", 0)
-            text = tr("floor.clock.level", lang, number=number, blinds=blinds, ante=ante)
-            parts.append(f"<p class='big' id='level'>{e(text)}</p>")
-        minutes, seconds = divmod(int(left), 60)
-        parts.append(
-            f"<p class='big' id='time'>{minutes:02d}:{seconds:02d}</p>"
-            f"<p>{e(tr('floor.clock.time_left', lang))}</p>"
-        )
-        if paused:
-            parts.append(f"<p class='alert' id='paused'>{e(tr('floor.clock.paused', lang))}</p>")
-        upcoming = [x for x in levels if "break_minutes" not in x][number:]
-        if upcoming:
-            nxt = upcoming[0]
-            text = tr(
-                "floor.clock.next",
-                lang,
-                blinds=f"{nxt['small_blind']}/{nxt['big_blind']}",
-                ante=nxt.get("ante", 0),
-            )
-            parts.append(f"<p id='next'>{e(text)}</p>")
-        brk = next_break(levels, elapsed)
-        if brk is not None:
-            minutes = int(brk // 60)
-            parts.append(
-                f"<p id='break'>{e(tr('floor.clock.next_break', lang, minutes=minutes))}</p>"
-            )
-    left_players = int(state.get("left", 0))
-    entries = int(state.get("entries", 0))
-    chips = int(state.get("chips", 0))
-    average = chips // left_players if left_players else 0
-    players = tr("floor.clock.players", lang, left=left_players, entries=entries)
-    stack = tr("floor.clock.average", lang, chips=average)
-    parts.append(
-        f"<div class='grid'><div class='card' id='players'>{e(players)}</div>"
-        f"<div class='card' id='average'>{e(stack)}</div></div>"
-    )
-    if state.get("winner"):
-        winner = tr("floor.clock.finished", lang, name=state["winner"])
-        parts.append(f"<p class='big' id='winner'>{e(winner)}</p>")
-    prizes = state.get("prizes") or []
-    if prizes:
-        cells = "".join(
-            f"<tr><td>{place}</td><td>{amount}</td></tr>" for place, amount in enumerate(prizes, 1)
-        )
-        parts.append(
-            f"<h2>{e(tr('floor.clock.payouts', lang))}</h2><table id='payouts'>{cells}</table>"
-        )
-    return page(tr("floor.clock.title", lang), "".join(parts), refresh=2)
-
-
-def level_at(levels: list[dict[str, Any]], elapsed: float) -> tuple[int, dict[str, Any], float]:
-    """The level (1-based number and entry) ``elapsed`` seconds into the schedule, and the
-    seconds left in it; breaks are entries with ``break_minutes``.
-
-    >>> level_at([{"small_blind": 1, "big_blind": 2, "minutes": 1},
-    ...           {"small_blind": 2, "big_blind": 4, "minutes": 1}], 90)
-    (2, {'small_blind': 2, 'big_blind': 4, 'minutes': 1}, 30.0)
-    """
-    number = 0
-    for entry in levels:
-        length = float(entry.get("minutes", entry.get("break_minutes", 0))) * 60
-        if "break_minutes" not in entry:
-            number += 1
-        if elapsed < length:
-            return number, entry, length - elapsed
-        elapsed -= length
-    return number, levels[-1], 0.0
-
-
-def next_break(levels: list[dict[str, Any]], elapsed: float) -> float | None:
-    """Seconds until the next break starts, or None if no break is ahead.
-
-    >>> next_break([{"minutes": 1}, {"break_minutes": 5}, {"minutes": 1}], 20)
-    40.0
-    """
-    start = 0.0
-    for entry in levels:
-        length = float(entry.get("minutes", entry.get("break_minutes", 0))) * 60
-        if "break_minutes" in entry and start >= elapsed:
-            return start - elapsed
-        start += length
-    return None
+    return page(tr("floor.web.title", lang), body, lang)
 
 
 # ------------------------------------------------------------------ the dashboard
@@ -298,7 +172,7 @@ def confirm_page(lang: str, csrf: str, plan: Plan, token: str) -> str:
         + form("apply", csrf, lang, hidden, tr("floor.plan.confirm", lang), "confirm")
         + f" <a href='/?lang={lang}'>{e(tr('floor.web.back', lang))}</a>"
     )
-    return page(tr("floor.plan.confirm_title", lang), body)
+    return page(tr("floor.plan.confirm_title", lang), f"<main>{body}</main>", lang)
 
 
 def _tables(conninfo: str) -> list[tuple[Any, ...]]:
@@ -325,16 +199,24 @@ def tables_section(lang: str, tables: Sequence[tuple[Any, ...]]) -> str:
             for n, s in sorted(seats.items(), key=lambda item: int(item[0]))
         )
         free = int(status.get("max_seats", 10)) - len(seats)
-        summary = tr("floor.web.table", lang, table=table_id, hands=hands, free=free, seq=last_seq)
+        summary = tr("floor.web.table_name", lang, table=table_id)
+        counts = ", ".join(
+            (
+                plural("floor.web.hands_count", int(hands), lang),
+                plural("floor.web.free_seats", free, lang),
+                tr("floor.web.record_no", lang, seq=last_seq),
+            )
+        )
         game = game_of(status)
         state = tr("floor.web.playing" if status.get("playing") else "floor.web.between", lang)
         fault_rows = "".join(
-            f"<li class='fault'>{e(tr('floor.web.fault', lang, device=d, detail=x))}</li>"
+            f"<li class='fault'>{e(fault_text(d, x, lang))}</li>"
             for d, x in sorted((faults or {}).items())
         )
         link = f"/hands?table={quote(table_id)}&lang={lang}"
         parts.append(
             f"<div class='card table' id='table-{e(table_id)}'><h3>{e(summary)}</h3>"
+            f"<p class='status'>{e(counts)}</p>"
             f"<p>{e(game)} · {e(state)}</p><table>{rows}</table>"
             f"<ul class='faults'>{fault_rows}</ul>"
             f"<a href='{e(link)}'>{e(tr('floor.web.hands', lang))}</a></div>"
@@ -343,33 +225,74 @@ def tables_section(lang: str, tables: Sequence[tuple[Any, ...]]) -> str:
     return "".join(parts)
 
 
+def fault_text(device: str, detail: str, lang: str) -> str:
+    """A device in fault: its detail in the page's language when the catalog knows it
+    (:func:`~firmware.floor.texts.translate`), else, outside English, only the device."""
+    said = translate(detail, lang)
+    if said is None and lang == "en":
+        said = detail
+    if said is None:
+        return tr("floor.web.fault_only", lang, device=device)
+    return tr("floor.web.fault", lang, device=device, detail=said)
+
+
+CASH_ONLY_KEYS = frozenset({"error.table.rebuy_pending", "ui.incident.rebuy"})
+"""Notices that only a cash game can have: a tournament player out of chips is out."""
+CASH_ONLY_RULES = ("HG-13",)
+
+
+def cash_only(key: str | None, rule: str, text: str) -> bool:
+    """Whether a notice or alert belongs to a cash game (rebuy or leave, HG-13)."""
+    return key in CASH_ONLY_KEYS or rule in CASH_ONLY_RULES or "(HG-13)" in text
+
+
+def _tournament_tables(conninfo: str) -> set[str]:
+    """The tables of tournaments under way (their cash-game notices are left out)."""
+    rows = webstore.query(
+        conninfo,
+        "SELECT state FROM tournaments WHERE NOT coalesce((state->>'finished')::bool, false)",
+    )
+    return {table for (state,) in rows for table in (state.get("room") or {})}
+
+
 def calls_section(conninfo: str, lang: str, csrf: str) -> str:
-    """Floor calls and alerts not yet acknowledged, each with its button."""
+    """Floor calls and alerts not yet acknowledged, each with its button, in the page's
+    language; a cash game's notices (rebuy or leave) are left out at tournament tables."""
     notices = webstore.query(
         conninfo,
         "SELECT id, table_id, kind, text, key, params, at FROM table_notices "
         "WHERE acked_at IS NULL ORDER BY (kind = 'call') DESC, id DESC LIMIT 30",
     )
     alerts = webstore.query(
-        conninfo,
-        "SELECT id, table_id, rule, text FROM alerts WHERE NOT resolved ORDER BY id DESC LIMIT 20",
+        conninfo, "SELECT to_jsonb(a) FROM alerts a WHERE NOT resolved ORDER BY id DESC LIMIT 20"
     )
-    parts = [f"<h2>{e(tr('floor.web.alerts', lang))}</h2><ul id='alerts'>"]
+    in_tournament = _tournament_tables(conninfo)
+    parts = [f"<h2>{e(tr('floor.web.alerts', lang))}</h2><ul id='alerts' class='items'>"]
     for nid, table_id, kind, text, key, params, _at in notices:
+        if table_id in in_tournament and cash_only(key, "", text):
+            continue
         line = tr(
             "floor.web.call" if kind == "call" else "floor.web.notice",
             lang,
             table=table_id,
-            text=text_of(key, params or {}, text, lang),
+            text=stored_text(text, lang, key, params or {}, unknown="floor.web.alert_unknown"),
         )
         hidden = f"<input type='hidden' name='notice' value='{int(nid)}'>"
-        button = form("ack", csrf, lang, hidden, tr("floor.web.ack", lang), f"ack-n{nid}")
+        button = form("ack", csrf, lang, hidden, tr("floor.web.ack", lang), f"ack-n{nid}", True)
         css = "alert call" if kind == "call" else "alert"
-        parts.append(f"<li class='{css}'>{e(line)} {button}</li>")
-    for aid, table_id, rule, text in alerts:
-        hidden = f"<input type='hidden' name='alert' value='{int(aid)}'>"
-        button = form("ack", csrf, lang, hidden, tr("floor.web.ack", lang), f"ack-a{aid}")
-        parts.append(f"<li class='alert'>{e(table_id or '')} {e(rule)}: {e(text)} {button}</li>")
+        parts.append(f"<li class='{css}'><span>{e(line)}</span> {button}</li>")
+    for (row,) in alerts:
+        table_id, rule, text = row.get("table_id") or "", str(row.get("rule", "")), row["text"]
+        if table_id in in_tournament and cash_only(row.get("key"), rule, text):
+            continue
+        said = stored_text(
+            text, lang, row.get("key"), row.get("params"), "floor.web.alert_unknown", rule
+        )
+        line = tr("floor.web.alert", lang, table=table_id or "-", text=said)
+        hidden = f"<input type='hidden' name='alert' value='{int(row['id'])}'>"
+        ident = f"ack-a{int(row['id'])}"
+        button = form("ack", csrf, lang, hidden, tr("floor.web.ack", lang), ident, True)
+        parts.append(f"<li class='alert'><span>{e(line)}</span> {button}</li>")
     parts.append("</ul>")
     return "".join(parts)
 
@@ -398,7 +321,8 @@ def waiting_section(conninfo: str, lang: str, csrf: str, tables: Sequence[tuple[
         ident = f"<input type='hidden' name='entry' value='{int(wid)}'>"
         call = form(
             "wait_call", csrf, lang,
-            ident + f"<select name='table' id='call-table-{wid}'>{options}</select>",
+            ident + f"<select name='table' id='call-table-{wid}' "
+            f"aria-label='{e(tr('floor.wait.call', lang))}'>{options}</select>",
             tr("floor.wait.call", lang), f"call-{wid}",
         )  # fmt: skip
         remove = form("wait_remove", csrf, lang, ident, tr("floor.wait.remove", lang), f"rm-{wid}")
@@ -420,6 +344,56 @@ def waiting_section(conninfo: str, lang: str, csrf: str, tables: Sequence[tuple[
     return "".join(parts)
 
 
+def decisions_section(conninfo: str, lang: str) -> str:
+    """Each tournament's players left and its director's last decisions, as sentences in
+    the page's language (:func:`~firmware.floor.texts.stored_text`)."""
+    tournaments = webstore.query(
+        conninfo, "SELECT name, state FROM tournaments ORDER BY created DESC LIMIT 3"
+    )
+    parts = []
+    for name, state in tournaments:
+        said = []
+        for d in reversed(state.get("decisions", [])):
+            if isinstance(d, dict):  # a decision stored with its catalog key
+                said.append(
+                    stored_text(str(d.get("text", "")), lang, d.get("key"), d.get("params"))
+                )
+            else:
+                said.append(stored_text(str(d), lang))
+        items = "".join(f"<li>{e(line)}</li>" for line in said)
+        left = tr(
+            "floor.clock.players", lang, left=state.get("left", 0), entries=state.get("entries", 0)
+        )
+        parts.append(
+            f"<h2>{e(name)}</h2><p>{e(left)}</p>"
+            f"<h3>{e(tr('floor.web.decisions', lang))}</h3><ul class='decisions items'>{items}</ul>"
+        )
+    return "".join(parts)
+
+
+def dashboard_main(
+    conninfo: str,
+    lang: str,
+    user: tuple[str, str],
+    csrf: str,
+    flash: tuple[str, bool],
+    control: dict[str, Any] | None,
+    plan: Plan | None,
+) -> str:
+    """The dashboard's live part: the tournament, every table, the calls and alerts, the
+    waiting list and the decisions (sent again by ``/events`` when it changes)."""
+    del user, flash  # the same for every viewer of one session; shown around the live part
+    tables = _tables(conninfo)
+    return (
+        tournament_section(lang, csrf, control, plan)
+        + f"<h2>{e(tr('floor.web.tables', lang))}</h2>"
+        + tables_section(lang, tables)
+        + calls_section(conninfo, lang, csrf)
+        + waiting_section(conninfo, lang, csrf, tables)
+        + decisions_section(conninfo, lang)
+    )
+
+
 def dashboard_page(
     conninfo: str,
     lang: str,
@@ -431,155 +405,25 @@ def dashboard_page(
     plan: Plan | None,
     refresh: int,
 ) -> str:
-    """Every table, the calls and alerts, the waiting list and the tournament."""
-    tables = _tables(conninfo)
-    tournaments = webstore.query(
-        conninfo, "SELECT name, state FROM tournaments ORDER BY created DESC"
-    )
+    """The staff dashboard; with ``refresh`` its live part follows the room by itself."""
     other = "es" if lang == "en" else "en"
     role = tr(f"floor.role.{user[1]}", lang)
     parts = [
-        f"<div class='bar'><h1>{e(tr('floor.web.title', lang))}</h1>"
+        f"<header class='bar'><h1>{e(tr('floor.web.title', lang))}</h1>"
         f"<span id='user'>{e(tr('floor.web.logged_in', lang, name=user[0]))} ({e(role)})</span>"
-        + form("logout", csrf, lang, "", tr("floor.web.logout", lang), "logout")
-        + f"<a href='/?lang={other}'>{e(tr('floor.web.language', other))}</a> "
-        f"<a href='/clock?lang={lang}'>{e(tr('floor.clock.title', lang))}</a></div>"
+        + form("logout", csrf, lang, "", tr("floor.web.logout", lang), "logout", True)
+        + f"<a href='/?lang={other}' lang='{other}'>{e(tr('floor.web.language', other))}</a> "
+        f"<a href='/clock?lang={lang}'>{e(tr('floor.clock.title', lang))}</a>"
+        f"<span class='status'>{e(tr('floor.web.live', lang)) if refresh else ''}</span></header>"
+        f"<p class='alert' id='offline' role='status'>{e(tr('floor.web.offline', lang))}</p>"
     ]
     text, refused = flash
     if text:
-        parts.append(f"<p class='{'alert' if refused else 'ok'}' id='flash'>{e(text)}</p>")
-    parts.append(tournament_section(lang, csrf, control, plan))
-    parts.append(tables_section(lang, tables))
-    parts.append(calls_section(conninfo, lang, csrf))
-    parts.append(waiting_section(conninfo, lang, csrf, tables))
-    for name, state in tournaments:
-        decisions = "".join(f"<li>{e(str(d))}</li>" for d in state.get("decisions", []))
-        left = tr(
-            "floor.clock.players", lang, left=state.get("left", 0), entries=state.get("entries", 0)
-        )
-        parts.append(f"<h2>{e(name)}</h2><p>{e(left)}</p><ul class='decisions'>{decisions}</ul>")
-    return page(tr("floor.web.title", lang), "".join(parts), refresh=refresh, nonce=nonce)
-
-
-# ------------------------------------------------------------------ hand histories
-
-PAGE = 50
-
-
-def hands_page(conninfo: str, lang: str, table: str, before: int | None) -> str:
-    """A table's hands, newest first, a page at a time."""
-    rows = webstore.query(
-        conninfo,
-        "SELECT seq, hand, finished, record FROM hands WHERE table_id = %s AND seq < %s "
-        "ORDER BY seq DESC LIMIT %s",
-        (table, before if before is not None else 2**62, PAGE),
-    )
-    title = tr("floor.hands.title", lang, table=table)
-    lines = []
-    for seq, hand, _finished, record in rows:
-        pot = sum(int(p.get("amount", 0)) for p in record.get("pots", []))
-        names = record.get("players", {})
-        pots = record.get("pots", [])
-        winners = sorted({names.get(str(w), str(w)) for p in pots for w in p.get("winners", [])})
-        text = tr("floor.hands.line", lang, hand=hand, pot=pot, winners=", ".join(winners))
-        link = f"/hand?table={quote(table)}&seq={int(seq)}&lang={lang}"
-        lines.append(f"<tr class='hand'><td><a href='{e(link)}'>{e(text)}</a></td></tr>")
-    more = ""
-    if len(rows) == PAGE:
-        link = f"/hands?table={quote(table)}&before={int(rows[-1][0])}&lang={lang}"
-        more = f"<p><a id='older' href='{e(link)}'>{e(tr('floor.hands.older', lang))}</a></p>"
-    empty = "" if rows else f"<p>{e(tr('floor.hands.none', lang))}</p>"
-    body = (
-        f"<p><a href='/?lang={lang}'>{e(tr('floor.web.back', lang))}</a></p><h1>{e(title)}</h1>"
-        f"{empty}<table id='hands'>{''.join(lines)}</table>{more}"
-    )
-    return page(title, body)
-
-
-def spaced(cards: object) -> str:
-    """Cards written together (``9hKc``) or as a list, one space between cards.
-
-    >>> spaced("9hKcKd")
-    '9h Kc Kd'
-    """
-    if isinstance(cards, list):
-        return " ".join(str(c) for c in cards)
-    text = str(cards or "").replace(" ", "")
-    return " ".join(text[i : i + 2] for i in range(0, len(text), 2))
-
-
-def _action_text(entry: dict[str, Any], names: dict[str, str], lang: str) -> str:
-    name = names.get(str(entry.get("seat")), str(entry.get("seat")))
-    kind = entry.get("action")
-    amount = entry.get("amount", 0)
-    if kind == "fold":
-        text = tr("action.fold", lang, name=name)
-    elif kind == "check_call":
-        text = (
-            tr("action.call", lang, name=name, amount=amount)
-            if amount
-            else tr("action.check", lang, name=name)
-        )
-    elif kind == "bet_raise":
-        key = "action.raise" if entry.get("facing") else "action.bet"
-        text = tr(key, lang, name=name, amount=entry.get("to", amount))
-    elif kind == "returned":
-        text = tr("action.returned", lang, name=name, amount=amount)
-    elif kind == "show":
-        text = tr("floor.hand.shows", lang, name=name, cards=spaced(entry.get("cards", "")))
-    elif kind == "turned_up":
-        text = tr("showdown.turned_up", lang, name=name, cards=spaced(entry.get("cards", "")))
-    elif kind == "muck":
-        text = tr("showdown.mucks", lang, name=name)
-    elif kind in ("kill", "kill_hand"):
-        text = tr("action.killed", lang, name=name, reason=str(entry.get("reason", "")))
-    else:
-        cards = spaced(entry.get("cards", ""))
-        text = tr("floor.hand.other", lang, name=name, action=str(kind), cards=cards)
-    if entry.get("all_in"):
-        text += tr("action.all_in", lang)
-    return text
-
-
-def hand_page(conninfo: str, lang: str, table: str, seq: int) -> str | None:
-    """One hand's record, as the table's history keeps it; None if there is none."""
-    rows = webstore.query(
-        conninfo, "SELECT hand, record FROM hands WHERE table_id = %s AND seq = %s", (table, seq)
-    )
-    if not rows:
-        return None
-    number, record = rows[0]
-    names = {str(k): str(v) for k, v in record.get("players", {}).items()}
-    title = tr("floor.hand.title", lang, table=table, hand=number)
-    start = record.get("starting_stacks", {})
-    finish = record.get("finishing_stacks", {})
-    hole = record.get("cards", {}).get("hole", {})
-    seats = "".join(
-        f"<tr><td>{e(s)}</td><td>{e(names.get(s, ''))}</td><td>{e(' '.join(hole.get(s, [])))}</td>"
-        f"<td>{int(start.get(s, 0))}</td><td>{int(finish.get(s, 0))}</td>"
-        f"<td>{int(finish.get(s, 0)) - int(start.get(s, 0)):+d}</td></tr>"
-        for s in sorted(names, key=int)
-    )
-    head = "".join(
-        f"<th>{e(tr(k, lang))}</th>"
-        for k in ("floor.hand.seat", "floor.hand.player", "floor.hand.cards",
-                  "floor.hand.start", "floor.hand.finish", "floor.hand.result")
-    )  # fmt: skip
-    board = spaced(record.get("cards", {}).get("board") or "")
-    actions = "".join(
-        f"<li>{e(_action_text(a, names, lang))}</li>" for a in record.get("actions", [])
-    )
-    incidents = "".join(
-        f"<li class='alert'>{e(str(i.get('rule', '')))}: {e(str(i.get('what', '')))}</li>"
-        for i in record.get("incidents", [])
-    )
-    raw = e(json.dumps(record, indent=1, sort_keys=True))
-    body = (
-        f"<p><a href='/hands?table={e(quote(table))}&lang={lang}'>"
-        f"{e(tr('floor.web.back', lang))}</a></p>"
-        f"<h1 id='hand-title'>{e(title)}</h1><table id='seats'><tr>{head}</tr>{seats}</table>"
-        f"<p id='board'>{e(tr('floor.hand.board', lang, cards=board or '-'))}</p>"
-        f"<ol id='actions'>{actions}</ol><ul>{incidents}</ul>"
-        f"<details><summary>{e(tr('floor.hand.record', lang))}</summary><pre>{raw}</pre></details>"
-    )
-    return page(title, body)
+        role_attr = "alert" if refused else "status"
+        css = "alert" if refused else "ok"
+        parts.append(f"<p class='{css}' id='flash' role='{role_attr}'>{e(text)}</p>")
+    main = dashboard_main(conninfo, lang, user, csrf, flash, control, plan)
+    events = f"/events?page=dashboard&amp;lang={lang}"
+    parts.append(f"<main id='live' data-events='{events}'>{main}</main>")
+    live = events if refresh else ""
+    return page(tr("floor.web.title", lang), "".join(parts), lang, nonce=nonce, live=live)

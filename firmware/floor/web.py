@@ -37,15 +37,20 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
+import psycopg
+
 from firmware.errors import IllegalAction, PokerTableError
-from firmware.floor import pages, webstore
+from firmware.floor import clockpage, pages, webstore
 from firmware.floor.control import TournamentControl
+from firmware.floor.httpserver import GuardedHandler, GuardedServer
+from firmware.floor.loginguard import LoginGuard, client_address
+from firmware.floor.texts import page_lang
 from firmware.i18n import tr
-from firmware.protocol.auth import AuthError, StaffDirectory
+from firmware.protocol.auth import StaffDirectory
 
 log = logging.getLogger(__name__)
 
@@ -71,13 +76,16 @@ LOGIN_AT_ONCE = 2
 tens of milliseconds), so an unauthenticated flood cannot take the floor's
 memory or cores; a login beyond them waits briefly, then is asked to try again."""
 LOGIN_WAIT_SECONDS = 5.0
-LOGIN_PER_ADDRESS = 10
-"""Failed logins after which an address must wait out :data:`LOGIN_WINDOW_SECONDS`."""
-LOGIN_WINDOW_SECONDS = 60.0
 IDLE_SECONDS = 30 * 60.0
 MAX_SECONDS = 12 * 3600.0
 MAX_FORM = 4096
 NAME_LIMIT = 40
+STREAM_SECONDS = 300.0
+"""A live page's event stream ends after this long (the browser opens it again)."""
+MAX_STREAMS = 32
+"""Live pages streamed at once (each holds a thread and a connection)."""
+DEVICE_DAYS = 30
+"""How long a browser remembers that a badge logged in on it (:mod:`loginguard`)."""
 
 
 @dataclass
@@ -111,6 +119,11 @@ class FloorWeb:
     :param staff: The staff accounts.
     :param host: Address to listen on (``port`` 0 picks a free port).
     :param control: The running tournament's control, if the floor runs one.
+    :param lang: The pages' language when neither the address nor the browser names one.
+    :param trusted_proxies: Reverse proxies' addresses: their ``X-Forwarded-For`` names
+        the client (login limits), and they are held to the overall connection cap only.
+    :param limits: Keyword arguments of :class:`~firmware.floor.httpserver.GuardedServer`
+        (``max_connections``, ``per_address``, ``request_seconds``, ``write_seconds``).
     """
 
     def __init__(
@@ -120,29 +133,32 @@ class FloorWeb:
         host: str = "127.0.0.1",
         port: int = 0,
         control: TournamentControl | None = None,
+        lang: str = "es",
+        trusted_proxies: frozenset[str] = frozenset(),
+        **limits: Any,
     ) -> None:
         self.conninfo = conninfo
         self.staff = staff
         self.control = control
+        self.lang = lang
+        self.trusted = trusted_proxies
         self.sessions: dict[str, Session] = {}
         self.clock = time.monotonic
+        self.guard = LoginGuard(lambda: self.clock())
         self._lock = threading.Lock()
         self._logins = threading.BoundedSemaphore(LOGIN_AT_ONCE)
-        self._tries: dict[str, list[float]] = {}
+        self._streams = threading.BoundedSemaphore(MAX_STREAMS)
+        self.stopping = threading.Event()
         web = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(GuardedHandler):
             def do_GET(self) -> None:
                 web.handle(self, "GET")
 
             def do_POST(self) -> None:
                 web.handle(self, "POST")
 
-            def log_message(self, format: str, *args: Any) -> None:
-                pass  # requests are not logged; staff actions are recorded
-
-        self.server = ThreadingHTTPServer((host, port), Handler)
-        self.server.daemon_threads = True
+        self.server = GuardedServer((host, port), Handler, trusted_proxies, **limits)
         self.port = int(self.server.server_address[1])
         self._thread: threading.Thread | None = None
 
@@ -158,7 +174,8 @@ class FloorWeb:
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop serving."""
+        """Stop serving (the live pages' streams end too)."""
+        self.stopping.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -173,6 +190,8 @@ class FloorWeb:
         **headers: str,
     ) -> None:
         data = body.encode()
+        if isinstance(request, GuardedHandler):
+            request.answer_mode()
         request.send_response(status)
         request.send_header("Content-Type", "text/html; charset=utf-8")
         request.send_header("Content-Length", str(len(data)))
@@ -180,6 +199,7 @@ class FloorWeb:
         request.send_header(
             "Content-Security-Policy",
             f"default-src 'none'; style-src 'unsafe-inline'; script-src {script}; "
+            "connect-src 'self'; "
             "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
         )
         request.send_header("X-Frame-Options", "DENY")
@@ -213,10 +233,12 @@ class FloorWeb:
         """Route one request; refusals become pages with their status."""
         url = urlparse(request.path)
         query = parse_qs(url.query)
-        lang = query.get("lang", ["en"])[0]
-        lang = lang if lang in ("en", "es") else "en"
+        asked = query.get("lang", [""])[0]
+        lang = page_lang(asked, request.headers.get("Accept-Language"), self.lang)
         try:
-            if method == "GET":
+            if method == "GET" and url.path == "/events":
+                self._events(request, query, lang)
+            elif method == "GET":
                 self._get(request, url.path, query, lang)
             elif url.path == "/login":
                 self._login(request, lang)
@@ -226,6 +248,9 @@ class FloorWeb:
                 raise Refusal(404, tr("floor.web.not_found", lang))
         except Refusal as refusal:
             self._send(request, refusal.status, pages.message_page(lang, refusal.text))
+        except psycopg.Error as exc:  # the store is down or restarting: one line, a 503 page
+            log.warning("A page could not read the store: %s", str(exc).strip().splitlines()[0])
+            self._send(request, 503, pages.message_page(lang, tr("floor.web.store_down", lang)))
 
     # ------------------------------------------------------------ GET
 
@@ -233,10 +258,11 @@ class FloorWeb:
         self, request: BaseHTTPRequestHandler, path: str, query: dict[str, list[str]], lang: str
     ) -> None:
         if path == "/clock":
-            self._send(request, 200, pages.clock_page(self.conninfo, lang))
+            nonce = secrets.token_urlsafe(12)
+            self._send(request, 200, clockpage.clock_page(self.conninfo, lang, nonce), nonce=nonce)
             return
         if path == "/login":
-            self._send(request, 200, pages.login_page(lang, ""))
+            self._login_form(request, lang, 200, "")
             return
         if path not in ("/", "/hands", "/hand", "/confirm"):
             raise Refusal(404, tr("floor.web.not_found", lang))
@@ -277,7 +303,7 @@ class FloorWeb:
                 plan = self.control.plan()
             flash, session.flash = session.flash, ""
             refused, session.refused = session.refused, False
-            refresh = 0 if one.get("refresh") == "0" else 5
+            refresh = 0 if one.get("refresh") == "0" else 1
             body = pages.dashboard_page(
                 self.conninfo,
                 lang,
@@ -293,66 +319,146 @@ class FloorWeb:
 
     # ------------------------------------------------------------ POST
 
-    def _form(self, request: BaseHTTPRequestHandler) -> dict[str, str]:
+    def _form(self, request: BaseHTTPRequestHandler, lang: str) -> dict[str, str]:
         try:
             length = int(request.headers.get("Content-Length", "0") or 0)
         except ValueError:
             length = 0
-        data = request.rfile.read(min(max(length, 0), MAX_FORM))
+        wanted = min(max(length, 0), MAX_FORM)
+        data = request.rfile.read(wanted)
+        if len(data) < wanted:  # the client stopped sending: nothing is done with half a form
+            raise Refusal(400, tr("floor.web.bad_form", lang))
         form = parse_qs(data.decode(errors="replace"), keep_blank_values=True)
         return {k: v[0] for k, v in form.items()}
 
-    def _recent_failures(self, address: str, failed: bool = False) -> int:
-        """Failed logins from ``address`` in the last :data:`LOGIN_WINDOW_SECONDS`
-        (counting one more when ``failed``)."""
-        now = self.clock()
-        with self._lock:
-            if failed and len(self._tries) > 4096:  # forget addresses whose window passed
-                for key in [
-                    k for k, v in self._tries.items() if now - v[-1] > LOGIN_WINDOW_SECONDS
-                ]:
-                    del self._tries[key]
-            recent = [t for t in self._tries.get(address, []) if now - t < LOGIN_WINDOW_SECONDS]
-            if failed:
-                recent.append(now)
-            if recent:
-                self._tries[address] = recent
-            else:
-                self._tries.pop(address, None)
-            return len(recent)
+    def _cookie(self, request: BaseHTTPRequestHandler, name: str) -> str:
+        for part in request.headers.get("Cookie", "").split(";"):
+            key, _, value = part.strip().partition("=")
+            if key == name:
+                return value
+        return ""
+
+    def _login_form(
+        self, request: BaseHTTPRequestHandler, lang: str, status: int, error: str
+    ) -> None:
+        """The login form with its CSRF token, bound to a cookie of the login page."""
+        cookie = self._cookie(request, "floor_login") or secrets.token_urlsafe(24)
+        body = pages.login_page(lang, error, self.guard.login_token(cookie))
+        self._send(
+            request, status, body,
+            Set_Cookie=f"floor_login={cookie}; HttpOnly; SameSite=Strict; Path=/login",
+        )  # fmt: skip
+
+    def _origin_ok(self, request: BaseHTTPRequestHandler) -> bool:
+        """No ``Origin`` (an old browser: the token decides), or this page's own."""
+        origin = request.headers.get("Origin")
+        return origin is None or urlparse(origin).netloc == request.headers.get("Host", "")
 
     def _login(self, request: BaseHTTPRequestHandler, lang: str) -> None:
-        form = self._form(request)
-        address = str(request.client_address[0])
-        if self._recent_failures(address) >= LOGIN_PER_ADDRESS:
-            text = tr("floor.web.login_rate", lang, seconds=round(LOGIN_WINDOW_SECONDS))
-            self._send(request, 429, pages.login_page(lang, text))
+        form = self._form(request, lang)
+        cookie = self._cookie(request, "floor_login")
+        if not self._origin_ok(request) or not self.guard.token_ok(cookie, form.get("csrf", "")):
+            self._login_form(request, lang, 403, tr("floor.web.login_csrf", lang))
+            return
+        peer = str(request.client_address[0])
+        client = client_address(peer, request.headers.get("X-Forwarded-For"), self.trusted)
+        badge = form.get("badge", "")[: NAME_LIMIT * 2]
+        known = self.guard.knows(badge, self._cookie(request, "floor_known"))
+        why, seconds = self.guard.wait(client, badge, known)
+        if why:
+            key = "floor.web.login_rate" if why == "client" else "floor.web.login_backoff"
+            self._login_form(request, lang, 429, tr(key, lang, seconds=max(1, round(seconds))))
             return
         if not self._logins.acquire(timeout=LOGIN_WAIT_SECONDS):
-            self._send(request, 503, pages.login_page(lang, tr("floor.web.login_busy", lang)))
+            self._login_form(request, lang, 503, tr("floor.web.login_busy", lang))
             return
         try:
-            account = self.staff.login(form.get("badge", ""), form.get("pin", ""))
-        except AuthError as exc:
-            self._recent_failures(address, failed=True)
-            text = pages.text_of(exc.key, exc.params, str(exc), lang)
-            self._send(request, 403, pages.login_page(lang, text))
-            return
+            account = self.staff.verify(badge, form.get("pin", ""))
         finally:
             self._logins.release()
+        if account is None:
+            self.guard.failed(client, badge, known)
+            self._login_form(request, lang, 403, tr("protocol.login.failed", lang))
+            return
+        self.guard.succeeded(client, badge)
         if account.role not in STAFF_ROLES:
-            self._send(request, 403, pages.login_page(lang, tr("floor.web.role", lang)))
+            self._login_form(request, lang, 403, tr("floor.web.role", lang))
             return
         token = secrets.token_urlsafe(24)
         with self._lock:
             self.sessions[token] = Session(account.name, account.role)
-        self._send(
-            request,
-            303,
-            "",
-            Location=f"/?lang={lang}",
-            Set_Cookie=f"floor_session={token}; HttpOnly; SameSite=Strict; Path=/",
+        request.send_response(303)
+        request.send_header("Location", f"/?lang={lang}")
+        request.send_header(
+            "Set-Cookie", f"floor_session={token}; HttpOnly; SameSite=Strict; Path=/"
         )
+        request.send_header(
+            "Set-Cookie",
+            f"floor_known={self.guard.device_mark(badge)}; HttpOnly; SameSite=Strict; "
+            f"Path=/login; Max-Age={DEVICE_DAYS * 86400}",
+        )
+        request.send_header("Content-Length", "0")
+        request.send_header("Cache-Control", "no-store")
+        request.end_headers()
+
+    # ------------------------------------------------------------ live pages
+
+    def _events(
+        self, request: BaseHTTPRequestHandler, query: dict[str, list[str]], lang: str
+    ) -> None:
+        """Server-sent events: the live part of the clock or the dashboard, again each time
+        it changes (checked every second), until :data:`STREAM_SECONDS` or the server stops."""
+        which = query.get("page", [""])[0]
+        csrf = ""
+        user = ("", "")
+        if which == "dashboard":
+            found = self._session(request)
+            if found is None:
+                raise Refusal(403, tr("floor.web.session", lang))
+            session = found[1]
+            user, csrf = (session.name, session.role), session.csrf
+        elif which != "clock":
+            raise Refusal(404, tr("floor.web.not_found", lang))
+        if not self._streams.acquire(blocking=False):
+            raise Refusal(503, tr("floor.web.streams_busy", lang))
+        try:
+            if isinstance(request, GuardedHandler):
+                request.answer_mode()
+            request.send_response(200)
+            request.send_header("Content-Type", "text/event-stream; charset=utf-8")
+            request.send_header("Cache-Control", "no-store")
+            request.send_header("X-Content-Type-Options", "nosniff")
+            request.end_headers()
+            last, began = "", time.monotonic()
+            while not self.stopping.is_set() and time.monotonic() - began < STREAM_SECONDS:
+                if which == "dashboard" and self._session(request) is None:
+                    break  # logged out or expired: the page's next load asks to log in
+                try:
+                    if which == "clock":
+                        html = clockpage.clock_main(self.conninfo, lang)
+                    else:
+                        html = self._dashboard_main(lang, user, csrf)
+                except psycopg.Error as exc:  # the store restarting: the page keeps its last view
+                    log.debug("A live page could not read the store: %s", exc)
+                    html = last
+                if html != last:
+                    data = "".join(f"data: {line}\n" for line in html.split("\n"))
+                    request.wfile.write(f"{data}\n".encode())
+                    request.wfile.flush()
+                    last = html
+                else:
+                    request.wfile.write(b": still here\n\n")
+                    request.wfile.flush()
+                self.stopping.wait(1.0)
+        finally:
+            self._streams.release()
+
+    def _dashboard_main(self, lang: str, user: tuple[str, str], csrf: str) -> str:
+        state = plan = None
+        if self.control is not None:
+            state = self.control.state()
+            plan = self.control.plan()
+        return pages.dashboard_main(self.conninfo, lang, user, csrf, ("", False), state, plan)
 
     def _allowed(self, session: Session, action: str, lang: str) -> None:
         if session.role not in ACTIONS.get(action, ()):
@@ -361,7 +467,7 @@ class FloorWeb:
 
     def _action(self, request: BaseHTTPRequestHandler, action: str, lang: str) -> None:
         found = self._session(request)
-        form = self._form(request)
+        form = self._form(request, lang)
         if found is None:
             raise Refusal(403, tr("floor.web.session", lang))
         token, session = found

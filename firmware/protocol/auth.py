@@ -196,6 +196,17 @@ class StaffDirectory:
             self._accounts[badge] = account
         return account
 
+    def verify(self, badge: str, pin: str) -> StaffAccount | None:
+        """The account if ``pin`` is its PIN, else None, without counting a failure or
+        looking at the badge's lock: for a caller that keeps its own limits (the floor's
+        web login backs off per badge and client instead of locking the badge for all)."""
+        with self._lock:
+            account = self._accounts.get(badge)
+        salt = account.salt if account is not None else b"\0" * 16
+        _, digest = _scrypt(pin, salt)  # hash even for unknown badges: same timing
+        expected = account.pin_hash if account is not None else b"\1" * 32
+        return account if account is not None and hmac.compare_digest(digest, expected) else None
+
     def login(self, badge: str, pin: str) -> StaffAccount:
         """Check a login; return the account.
 
