@@ -1,5 +1,5 @@
 """One table's key against the floor's intake, on a real nats-server with per-table NKeys
-and a real PostgreSQL (issue 27, findings 1 to 3).
+and a real PostgreSQL (issue 27, findings 1, 2, 3 and 8).
 
 Table T1's own key may publish only on T1's subject; each test publishes there what
 an attacker holding that key would, while honest tables play and the floor's own
@@ -19,12 +19,14 @@ import nats
 import psycopg
 import pytest
 
+from firmware.floor import webstore
 from firmware.floor.ingest import ensure_stream
 from firmware.floor.natsconf import TableKey, new_table_key, room_config, write_seed
 from firmware.floor.servers import NatsServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import SimTable
-from firmware.service.floorlink import EVENTS, FloorConfig, read_outbox
+from firmware.floor.webstore import CALL_KEY, NoticeListener
+from firmware.service.floorlink import EVENTS, NOTICES, FloorConfig, read_outbox
 from tests.floor_kit import pg_conninfo, pg_server, run, wait_until
 
 __all__ = ["pg_conninfo", "pg_server"]
@@ -230,3 +232,52 @@ def test_another_tables_message_ids_cannot_make_jetstream_drop_its_records(
     parked = _parked(pg_conninfo)
     assert len(parked) == len(ids) and {p[0] for p in parked} == {"T1"}
     assert all("message id 'T3:" in p[1] for p in parked)
+
+
+async def _notices(room: Room, conninfo: str, fakes: int) -> int:
+    """T2's seat calls the floor, then T1's key sends ``fakes`` calls of its own; the
+    floor's notice listener stores them all. How many it stored."""
+    listener = NoticeListener(conninfo)
+    floor = await nats.connect(room.url, user="floor", password="pw-floor")
+    await listener.start(floor)
+    await floor.flush()
+    tables = {}
+    for table in ("T2", "T1"):
+        tables[table] = await nats.connect(
+            room.url, nkeys_seed=room.seeds[table], inbox_prefix=f"_INBOX_{table}".encode()
+        )
+    real = {"text": "Seat 4 calls the floor.", "key": CALL_KEY, "params": {"seat": 4}}
+    await tables["T2"].publish(f"{NOTICES}.T2", msgpack.packb({"alerts": [real]}))
+    await tables["T2"].flush()
+    while listener.stored < 1:
+        await asyncio.sleep(0.01)
+    for n in range(fakes):
+        fake = {"text": f"Seat {n % 9 + 1} calls the floor ({n}).", "key": CALL_KEY}
+        await tables["T1"].publish(f"{NOTICES}.T1", msgpack.packb({"alerts": [fake]}))
+    await tables["T1"].flush()
+    while listener.stored < 1 + fakes:
+        await asyncio.sleep(0.01)
+    for nc in tables.values():
+        await nc.close()
+    await listener.stop()
+    await floor.close()
+    return listener.stored
+
+
+def test_one_tables_calls_cannot_push_another_tables_call_off_the_dashboard(
+    room: Room, pg_conninfo: str
+) -> None:
+    """Finding 8: only the 30 newest open calls were shown; 40 fake calls from T1 hid
+    T2's real one."""
+    webstore.create_schema(pg_conninfo)
+    assert run(_notices(room, pg_conninfo, fakes=40)) == 41
+    shown = webstore.open_notices(pg_conninfo, limit=30)
+    assert len(shown) <= 30
+    assert [(r[1], r[2], r[3]) for r in shown if r[1] == "T2"] == [
+        ("T2", "call", "Seat 4 calls the floor.")
+    ]
+    # T1's flood is capped, and every call it sent is still stored to acknowledge.
+    assert 1 <= sum(1 for r in shown if r[1] == "T1") <= 5
+    with psycopg.connect(pg_conninfo) as conn:
+        count = conn.execute("SELECT count(*) FROM table_notices WHERE table_id = 'T1'").fetchone()
+    assert count == (40,)

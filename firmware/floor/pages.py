@@ -345,15 +345,8 @@ def tables_section(lang: str, tables: Sequence[tuple[Any, ...]]) -> str:
 
 def calls_section(conninfo: str, lang: str, csrf: str) -> str:
     """Floor calls and alerts not yet acknowledged, each with its button."""
-    notices = webstore.query(
-        conninfo,
-        "SELECT id, table_id, kind, text, key, params, at FROM table_notices "
-        "WHERE acked_at IS NULL ORDER BY (kind = 'call') DESC, id DESC LIMIT 30",
-    )
-    alerts = webstore.query(
-        conninfo,
-        "SELECT id, table_id, rule, text FROM alerts WHERE NOT resolved ORDER BY id DESC LIMIT 20",
-    )
+    notices = webstore.open_notices(conninfo)
+    alerts = [row[:4] for row in webstore.open_alerts(conninfo)]
     parts = [f"<h2>{e(tr('floor.web.alerts', lang))}</h2><ul id='alerts'>"]
     for nid, table_id, kind, text, key, params, _at in notices:
         line = tr(
