@@ -174,8 +174,7 @@ def test_an_old_store_with_data_is_upgraded_and_keeps_it(pg_conninfo: str) -> No
         ("UPDATE registrations SET prize = -1", psycopg.errors.CheckViolation),
         ("UPDATE registrations SET place = 0", psycopg.errors.CheckViolation),
         (
-            "INSERT INTO events (table_id, seq, time, kind, record) "
-            "VALUES ('T1', 99, -5, 'x', '')",
+            "INSERT INTO events (table_id, seq, time, kind, record) VALUES ('T1', 99, -5, 'x', '')",
             psycopg.errors.CheckViolation,
         ),
         ("INSERT INTO tables (id) VALUES ('T 1; x')", psycopg.errors.CheckViolation),
