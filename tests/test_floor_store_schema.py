@@ -14,8 +14,10 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
+from firmware.errors import ConfigError
 from firmware.floor import store
-from tests.floor_kit import pg_conninfo, pg_server
+from firmware.floor.lease import Lease
+from tests.floor_kit import pg_conninfo, pg_server, run
 
 __all__ = ["pg_conninfo", "pg_server"]
 
@@ -307,3 +309,45 @@ def test_the_dashboards_and_an_accountants_queries_use_indexes(pg_conninfo: str)
             plan = "\n".join(r[0] for r in conn.execute("EXPLAIN " + sql))
             scans[name] = [t for t in big if f"Seq Scan on {t} " in plan + " "]
         assert scans == {name: [] for name in QUERIES}
+
+
+def _room(conninfo: str, room: str) -> str:
+    return f"{conninfo} options='-csearch_path={room}'"
+
+
+async def _leases(rooms: list[str]) -> list[bool]:
+    leases = [Lease(conninfo) for conninfo in rooms]
+    taken = [await lease.try_acquire() for lease in leases]
+    for lease in leases:
+        if lease.conn is not None:
+            await lease.conn.close()
+    return taken
+
+
+def test_two_rooms_in_one_database_keep_their_own_t1_and_their_own_lease(
+    pg_conninfo: str,
+) -> None:
+    with psycopg.connect(pg_conninfo, autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA room_a; CREATE SCHEMA room_b")
+    room_a, room_b = _room(pg_conninfo, "room_a"), _room(pg_conninfo, "room_b")
+    assert (
+        store.migrate(room_a)
+        == store.migrate(room_b)
+        == [
+            "0001.baseline",
+            "0002.store-invariants",
+        ]
+    )
+    for conninfo, last in ((room_a, 7), (room_b, 9)):
+        with psycopg.connect(conninfo, autocommit=True) as conn:
+            conn.execute("INSERT INTO tables (id, last_seq) VALUES ('T1', %s)", (last,))
+    with psycopg.connect(pg_conninfo, autocommit=True) as conn:
+        both = conn.execute(
+            "SELECT 'a', last_seq FROM room_a.tables UNION ALL SELECT 'b', last_seq "
+            "FROM room_b.tables ORDER BY 1"
+        ).fetchall()
+    assert both == [("a", 7), ("b", 9)]
+    # Each room's floor holds its own lease; a second floor of one room waits.
+    assert run(_leases([room_a, room_b, room_a])) == [True, True, False]
+    with pytest.raises(ConfigError, match="CREATE SCHEMA"):
+        store.migrate(_room(pg_conninfo, "room_c"))

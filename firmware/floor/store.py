@@ -36,6 +36,7 @@ from psycopg import AsyncConnection
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
+from firmware.errors import ConfigError
 from firmware.floor.intake import plain_json
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -61,6 +62,13 @@ def migrate(conninfo: str) -> list[str]:
     """
     from yoyo import get_backend, read_migrations
 
+    with psycopg.connect(conninfo, autocommit=True, connect_timeout=10) as conn:
+        row = conn.execute("SELECT current_schema()").fetchone()
+    if row is None or row[0] is None:
+        raise ConfigError(
+            "The database connection's search_path names no schema that exists; create the "
+            "room's schema first (CREATE SCHEMA <room>;) or fix options=-csearch_path=<room>."
+        )
     backend = get_backend(backend_uri(conninfo))
     try:
         migrations = read_migrations(str(MIGRATIONS))
