@@ -351,3 +351,18 @@ def test_two_rooms_in_one_database_keep_their_own_t1_and_their_own_lease(
     assert run(_leases([room_a, room_b, room_a])) == [True, True, False]
     with pytest.raises(ConfigError, match="CREATE SCHEMA"):
         store.migrate(_room(pg_conninfo, "room_c"))
+
+
+def test_an_upgrade_that_meets_a_broken_row_says_so_and_changes_nothing(
+    pg_conninfo: str,
+) -> None:
+    _old_store(pg_conninfo)
+    with psycopg.connect(pg_conninfo, autocommit=True) as conn:
+        conn.execute("UPDATE seat_assignments SET seat = 12")
+    with pytest.raises(ConfigError, match="upgrade stopped .*seat_assignments_seat"):
+        store.migrate(pg_conninfo)
+    with psycopg.connect(pg_conninfo, autocommit=True) as conn:
+        assert _one(conn, "SELECT to_regclass('dead_letters')") is None
+        assert _one(conn, "SELECT count(*) FROM hands") == 3  # the second copy not moved yet
+        conn.execute("UPDATE seat_assignments SET seat = 2")
+    assert store.migrate(pg_conninfo) == ["0002.store-invariants"]

@@ -74,7 +74,14 @@ def migrate(conninfo: str) -> list[str]:
         migrations = read_migrations(str(MIGRATIONS))
         with backend.lock():
             pending = backend.to_apply(migrations)
-            backend.apply_migrations(pending)
+            try:
+                backend.apply_migrations(pending)
+            except psycopg.Error as exc:
+                detail = str(exc).strip().replace("\n", " ")[:400]
+                raise ConfigError(
+                    f"The store's upgrade stopped ({detail}); the version that failed was "
+                    "rolled back whole. Fix the rows it names and start the floor again."
+                ) from exc
     finally:
         backend.connection.close()
     with psycopg.connect(conninfo, autocommit=True) as conn:
