@@ -359,7 +359,7 @@ def test_an_upgrade_that_meets_a_broken_row_says_so_and_changes_nothing(
     _old_store(pg_conninfo)
     with psycopg.connect(pg_conninfo, autocommit=True) as conn:
         conn.execute("UPDATE seat_assignments SET seat = 12")
-    with pytest.raises(ConfigError, match="upgrade stopped .*seat_assignments_seat"):
+    with pytest.raises(ConfigError, match=r"upgrade stopped .*seat_assignments_seat"):
         store.migrate(pg_conninfo)
     with psycopg.connect(pg_conninfo, autocommit=True) as conn:
         assert _one(conn, "SELECT to_regclass('dead_letters')") is None
