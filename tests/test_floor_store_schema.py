@@ -16,8 +16,11 @@ from psycopg.types.json import Jsonb
 
 from firmware.errors import ConfigError
 from firmware.floor import store
+from firmware.floor.ingest import Ingestor
 from firmware.floor.lease import Lease
-from tests.floor_kit import pg_conninfo, pg_server, run
+from firmware.floor.simroom import SimTable
+from firmware.service.floorlink import read_outbox
+from tests.floor_kit import pg_conninfo, pg_server, run, wait_until
 
 __all__ = ["pg_conninfo", "pg_server"]
 
@@ -366,3 +369,46 @@ def test_an_upgrade_that_meets_a_broken_row_says_so_and_changes_nothing(
         assert _one(conn, "SELECT count(*) FROM hands") == 3  # the second copy not moved yet
         conn.execute("UPDATE seat_assignments SET seat = 2")
     assert store.migrate(pg_conninfo) == ["0002.store-invariants"]
+
+
+async def _ingest(conninfo: str, bodies: list[bytes]) -> list[Any]:
+    conn = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
+    outcomes = await Ingestor(conn).ingest_batch(bodies)
+    await conn.close()
+    return outcomes
+
+
+def test_the_ingest_fills_wall_clock_times_players_and_jsonb(
+    pg_conninfo: str, tmp_path: Path
+) -> None:
+    store.migrate(pg_conninfo)
+    sim = SimTable("T1", str(tmp_path / "T1"), None, seats=6, seed=5, pace=0.0)
+    sim.seat({1: ("ana", 200), 3: ("beto", 200), 5: ("carla", 200)})
+    sim.hands_to_play = 2
+    sim.start()
+    assert wait_until(lambda: len(sim.table.records) == 2 and sim.table.hand is None)
+    sim.stop()
+    records = read_outbox(sim.journal.path, 0, 100_000)
+    outcomes = run(_ingest(pg_conninfo, [r.message("T1") for r in records]))
+    assert all(not isinstance(o, str) for o in outcomes)
+    with psycopg.connect(pg_conninfo) as conn:
+        hands = conn.execute(
+            "SELECT h.hand, h.session, h.finished_wall = e.at, h.started_wall "
+            "FROM hands h JOIN events e USING (table_id, seq) ORDER BY h.hand"
+        ).fetchall()
+        assert hands == [(1, 1, True, None), (2, 1, True, None)]
+        players = conn.execute(
+            "SELECT DISTINCT seat, player FROM hand_players ORDER BY seat"
+        ).fetchall()
+        assert players == [(1, "ana"), (3, "beto"), (5, "carla")]
+        kinds = conn.execute("SELECT data->>'kind', kind FROM events ORDER BY seq").fetchall()
+        assert [k for k, _ in kinds] == [r.record.get("kind") for r in records]
+        assert conn.execute("SELECT count(*) FROM events WHERE data IS NULL").fetchone() == (0,)
+    # Records that carry the table's wall-clock fields (the hand record's started_wall and
+    # finished_wall, seconds since the epoch, UTC) keep them.
+    row = store.hand_row("T1", 9, {"hand": 3, "started_wall": STARTED,
+                                   "finished_wall": STARTED + 61.5}, 1, 0.0)  # fmt: skip
+    assert row[5:7] == (
+        datetime.fromtimestamp(STARTED, UTC),
+        datetime.fromtimestamp(STARTED + 61.5, UTC),
+    )
