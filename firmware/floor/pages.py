@@ -346,7 +346,7 @@ def tables_section(lang: str, tables: Sequence[tuple[Any, ...]]) -> str:
 def calls_section(conninfo: str, lang: str, csrf: str) -> str:
     """Floor calls and alerts not yet acknowledged, each with its button."""
     notices = webstore.open_notices(conninfo)
-    alerts = [row[:4] for row in webstore.open_alerts(conninfo)]
+    alerts = webstore.open_alerts(conninfo)
     parts = [f"<h2>{e(tr('floor.web.alerts', lang))}</h2><ul id='alerts'>"]
     for nid, table_id, kind, text, key, params, _at in notices:
         line = tr(
@@ -359,9 +359,10 @@ def calls_section(conninfo: str, lang: str, csrf: str) -> str:
         button = form("ack", csrf, lang, hidden, tr("floor.web.ack", lang), f"ack-n{nid}")
         css = "alert call" if kind == "call" else "alert"
         parts.append(f"<li class='{css}'>{e(line)} {button}</li>")
-    for aid, table_id, rule, text in alerts:
+    for aid, table_id, rule, text, key, params in alerts:
         hidden = f"<input type='hidden' name='alert' value='{int(aid)}'>"
         button = form("ack", csrf, lang, hidden, tr("floor.web.ack", lang), f"ack-a{aid}")
+        text = text_of(key, params or {}, text, lang)  # a floor alert in the page's language
         parts.append(f"<li class='alert'>{e(table_id or '')} {e(rule)}: {e(text)} {button}</li>")
     parts.append("</ul>")
     return "".join(parts)
