@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -75,14 +76,18 @@ def test_every_journal_record_reaches_the_stream_once_in_order(
     total = len(records)
     assert total >= link.acked
     assert [r["seq"] for r in records] == list(range(1, total + 1))
-    assert [r["msg_id"] for r in records] == [f"T1:{n}" for n in range(1, total + 1)]
+    token = link.msg_token  # the table's secret part of its ids (docs/security.md)
+    assert [r["msg_id"] for r in records] == [f"T1:{n}:{token}" for n in range(1, total + 1)]
     assert records[0]["setup"]["profile"] == "home"  # the floor can rebuild the table
     assert all(r["setup"] is None for r in records[1:])
     first_sit = next(r for r in records if r["kind"] == "sit")
     assert first_sit["record"]["player"] == "ana"
 
     # A crash before the cursor was saved: a new link publishes everything again;
-    # JetStream drops every copy by its message id.
+    # JetStream drops every copy by its message id (the table's token is kept).
+    with sqlite3.connect(tmp_path / "floor.sqlite") as db:
+        db.execute("CREATE TABLE cursor (k TEXT PRIMARY KEY, v INTEGER NOT NULL)")
+        db.execute("INSERT INTO cursor VALUES ('msg_token', ?)", (int(token, 16),))
     again = FloorLink(
         FloorConfig(nats_server.url, "T1"),
         str(tmp_path / "T1" / "journal.sqlite"),

@@ -58,8 +58,12 @@ class FloorProcess:
 
 
 def _count(conninfo: str, sql: str) -> int:
+    """The count, or 0 while the leader is still migrating the store's schema."""
     with psycopg.connect(conninfo) as conn:
-        row = conn.execute(sql).fetchone()
+        try:
+            row = conn.execute(sql).fetchone()
+        except psycopg.errors.UndefinedTable:
+            return 0
     return int(row[0]) if row and row[0] is not None else 0
 
 

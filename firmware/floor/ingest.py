@@ -6,6 +6,11 @@ consumer. For each record it keeps a *replica* of the table: a
 the same events, so the floor computes each finished hand's record exactly
 as the table's own history does, with no second format to keep in step.
 
+Each message is read against its subject first (:mod:`firmware.floor.intake`):
+the record's table is the one the subject names, and a message the floor
+cannot read or whose body disagrees with its subject is parked with an alert
+and acknowledged, so no message stops the intake of any table.
+
 Per fetched batch (up to 512 records), in one PostgreSQL transaction: insert
 each record (the key ``(table_id,
 seq)`` refuses a second copy), check it follows the table's last record (a
@@ -18,9 +23,10 @@ the store, from the last set-up on.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +35,8 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from firmware.errors import IllegalAction
-from firmware.floor import store
+from firmware.floor import intake, store
+from firmware.floor.intake import Incoming
 from firmware.service.floorlink import EVENTS, STREAM
 from firmware.service.journal import META_KIND
 from firmware.service.recovery import table_from_setup
@@ -70,11 +77,14 @@ class Replica:
     table: Table
     last_seq: int = 0
     finished: list[dict[str, Any]] = field(default_factory=list)
+    session: int = 0
+    """The record number of the set-up it was built from (hand numbers are unique
+    within one set-up of a table)."""
 
     @classmethod
-    def from_setup(cls, table_id: str, setup: dict[str, Any]) -> Replica:
+    def from_setup(cls, table_id: str, setup: dict[str, Any], session: int = 0) -> Replica:
         """A replica of a table as its set-up describes it, before any record."""
-        replica = cls(table_id, table_from_setup(setup))
+        replica = cls(table_id, table_from_setup(setup), session=session)
         replica.table.hand_listeners.append(lambda record, hand: replica.finished.append(record))
         return replica
 
@@ -119,6 +129,22 @@ class Replica:
         }
 
 
+STORE_LOST = (psycopg.OperationalError, psycopg.InterfaceError, OSError, asyncio.CancelledError)
+"""Failures that are the store's (or the task's), not a message's: the batch is redelivered."""
+
+
+def _incoming(message: Any) -> Incoming:
+    """A JetStream message with what the floor checks: its subject, its message id and
+    its stream sequence."""
+    headers = message.headers or {}
+    msg_id = headers.get("Nats-Msg-Id")
+    try:
+        stream_seq: int | None = int(message.metadata.sequence.stream)
+    except Exception:
+        stream_seq = None
+    return Incoming(str(message.subject), bytes(message.data), msg_id, stream_seq)
+
+
 class Gap(Exception):
     """A record arrived before the one it follows; it is redelivered later."""
 
@@ -152,6 +178,8 @@ class Ingestor:
         self.stored = 0
         self.duplicates = 0
         self.gaps = 0
+        self.parked = 0
+        """Messages refused and kept in ``dead_letters``."""
         self.batches = 0
         """Transactions committed by :meth:`consume`."""
         self._sub: Any = None
@@ -164,7 +192,7 @@ class Ingestor:
         setup, records = await store.table_events(self.conn, table_id)
         if setup is None:
             return None
-        replica = Replica.from_setup(table_id, msgpack.unpackb(setup))
+        replica = Replica.from_setup(table_id, msgpack.unpackb(setup), records[0][0])
         for number, record in records:
             if number >= seq:
                 break
@@ -190,20 +218,30 @@ class Ingestor:
             self.last_seq[table_id] = int(row[0]) if row else 0
         return self.last_seq[table_id]
 
-    async def ingest_batch(self, bodies: list[bytes]) -> list[Ingested | str]:
+    async def ingest_batch(self, messages: Sequence[bytes | Incoming]) -> list[Ingested | str]:
         """Store a batch of messages in one transaction; for each, what it changed, or
-        ``"duplicate"`` (already stored) or ``"gap"`` (to be redelivered later).
+        ``"duplicate"`` (already stored), ``"gap"`` (to be redelivered later) or
+        ``"parked"`` (refused: kept in ``dead_letters`` with an alert, see
+        :mod:`firmware.floor.intake`). A bare body is taken as the table it names
+        (tests and benches); a message from NATS keeps the subject it came on.
 
         If the store fails, nothing of the batch is kept and the caches are
         dropped (rebuilt from the store on the next batch).
         """
+        incoming = [m if isinstance(m, Incoming) else Incoming.trusted(m) for m in messages]
         outcomes: list[Ingested | str] = []
         touched: dict[str, Replica] = {}
         try:
             async with self.conn.transaction():
                 rows = store.Rows()
-                for body in bodies:
-                    outcomes.append(await self._one(body, touched, rows))
+                for message in incoming:
+                    try:
+                        readable = intake.read_message(message)
+                    except intake.Refused as refused:
+                        await self._park(message, str(refused))
+                        outcomes.append("parked")
+                        continue
+                    outcomes.append(await self._one(readable, touched, rows))
                 statuses = {t: replica.status() for t, replica in touched.items()}
                 rows.tables.extend(
                     (touched[t].last_seq, Jsonb(status), t) for t, status in statuses.items()
@@ -221,17 +259,39 @@ class Ingestor:
                     listener(outcome)
             elif outcome == "duplicate":
                 self.duplicates += 1
-            else:
+            elif outcome == "gap":
                 self.gaps += 1
         return outcomes
 
+    async def _park(self, message: Incoming, reason: str) -> None:
+        self.parked += 1
+        log.warning(
+            "A message on %s was parked in dead_letters (%s); ingest goes on.",
+            message.subject[:200],
+            reason,
+        )
+        await intake.park(self.conn, message, reason)
+
+    async def ingest_each(self, messages: Sequence[Incoming]) -> list[Ingested | str]:
+        """Store messages one transaction each, parking any the floor cannot apply
+        (after a batch failed on something other than a lost store)."""
+        outcomes: list[Ingested | str] = []
+        for message in messages:
+            try:
+                (outcome,) = await self.ingest_batch([message])
+            except STORE_LOST:
+                raise
+            except Exception as exc:
+                async with self.conn.transaction():
+                    await self._park(message, f"the floor could not apply it ({exc})"[:300])
+                outcome = "parked"
+            outcomes.append(outcome)
+        return outcomes
+
     async def _one(
-        self, body: bytes, touched: dict[str, Replica], rows: store.Rows
+        self, msg: intake.Message, touched: dict[str, Replica], rows: store.Rows
     ) -> Ingested | str:
-        msg = msgpack.unpackb(body)
-        table_id, seq = str(msg["table"]), int(msg["seq"])
-        setup = msg.get("setup")
-        record = msg["record"]
+        table_id, seq, setup, record = msg.table_id, msg.seq, msg.setup, msg.record
         last = await self._last(table_id)
         if seq <= last:
             return "duplicate"
@@ -239,7 +299,7 @@ class Ingestor:
             return "gap"
         replica: Replica | None
         if setup is not None:
-            replica = Replica.from_setup(table_id, setup)
+            replica = Replica.from_setup(table_id, setup, seq)
             replica.last_seq = seq - 1
             self.replicas[table_id] = replica
         else:
@@ -250,24 +310,26 @@ class Ingestor:
             (
                 table_id,
                 seq,
-                float(msg["time"]),
-                str(msg["kind"]),
+                msg.time,
+                msg.kind,
                 msgpack.packb(record),
                 msgpack.packb(setup) if setup is not None else None,
+                Jsonb(intake.plain_json(record)),
+                Jsonb(intake.plain_json(setup)) if setup is not None else None,
             )
         )
-        if msg["kind"] == META_KIND:  # a setting chained in the journal, not a table event
+        if msg.kind == META_KIND:  # a setting chained in the journal, not a table event
             replica.last_seq = seq
             hands: list[dict[str, Any]] = []
         else:
             hands = replica.apply(seq, record)
-        rows.hands.extend((table_id, seq, hand) for hand in hands)
+        rows.hands.extend((table_id, seq, hand, replica.session, msg.time) for hand in hands)
         self.last_seq[table_id] = seq
         touched[table_id] = replica
-        return Ingested(table_id, seq, str(msg["kind"]), hands, {}, float(msg["time"]))
+        return Ingested(table_id, seq, msg.kind, hands, {}, msg.time)
 
-    async def ingest(self, body: bytes) -> Ingested | None:
-        """Store one message; ``None`` for a duplicate.
+    async def ingest(self, body: bytes | Incoming) -> Ingested | None:
+        """Store one message; ``None`` for a duplicate or a parked message.
 
         :raises Gap: if the record does not follow the table's last one.
         """
@@ -283,7 +345,9 @@ class Ingestor:
         messages, waiting at most :data:`LINGER` seconds for more); when it
         holds nothing, the fetch waits up to ``timeout`` for the next message
         and ingests it as soon as it comes, so a quiet room is stored within
-        milliseconds and a busy one in large transactions.
+        milliseconds and a busy one in large transactions. A batch that fails on
+        anything but a lost store is ingested again one message at a time, and the
+        message that fails alone is parked: no message stops the intake.
         """
         import nats.errors
 
@@ -296,8 +360,15 @@ class Ingestor:
                 messages = await sub.fetch(1, timeout=timeout)
             except (TimeoutError, nats.errors.TimeoutError):
                 return 0
+        incoming = [_incoming(m) for m in messages]
         try:
-            outcomes = await self.ingest_batch([m.data for m in messages])
+            try:
+                outcomes = await self.ingest_batch(incoming)
+            except STORE_LOST:
+                raise
+            except Exception as exc:
+                log.warning("A batch failed (%s); its messages are ingested one by one.", exc)
+                outcomes = await self.ingest_each(incoming)
         except BaseException:
             # The store failed: hand the batch back now rather than after the ack wait.
             for message in messages:

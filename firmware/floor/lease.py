@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import zlib
 from typing import Any
 
 import psycopg
@@ -29,6 +30,14 @@ log = logging.getLogger(__name__)
 LEASE_KEY = 0x706F6B6572  # "poker": one lease per room database
 LOST_EXIT = 75
 """Exit status of a floor that lost its lease (temporary failure: restart it)."""
+
+
+def room_key(key: int, schema: str) -> int:
+    """The lease's key for the room whose tables are in ``schema`` (rooms sharing a
+    database have a schema each, see docs/floor.md; ``public`` keeps ``key``)."""
+    if schema == "public":
+        return key
+    return (key ^ (zlib.crc32(schema.encode()) << 24)) & 0x7FFF_FFFF_FFFF_FFFF
 
 
 class Lease:
@@ -53,7 +62,10 @@ class Lease:
         conn = await psycopg.AsyncConnection.connect(
             self.conninfo, autocommit=True, connect_timeout=5
         )
-        cur = await conn.execute("SELECT pg_try_advisory_lock(%s)", (self.key,))
+        cur = await conn.execute("SELECT current_schema()")
+        schema = await cur.fetchone()
+        key = room_key(self.key, str(schema[0]) if schema and schema[0] else "public")
+        cur = await conn.execute("SELECT pg_try_advisory_lock(%s)", (key,))
         row = await cur.fetchone()
         if row is not None and row[0]:
             self.conn = conn

@@ -42,7 +42,13 @@ CREATE TABLE IF NOT EXISTS floor_commands (
 CREATE INDEX IF NOT EXISTS floor_commands_open ON floor_commands (tournament_id)
     WHERE NOT settled;
 """
-"""The outbox (created with the rest of the store)."""
+"""The outbox as the first schema version made it (the store's migrations own the
+schema now; the director still runs this, which changes nothing on a migrated store)."""
+RETENTION_DAYS = 30
+"""Days a settled command and its reply are kept (an accountant's month); older ones are
+deleted with the director's next settlement, so the outbox does not grow for ever."""
+REPLY_FIELDS = ("id", "ok", "error", "chips", "player")
+MAX_ERROR = 300
 
 Statement = tuple[str, Params | None]
 
@@ -112,9 +118,25 @@ class Outbox:
             )
             for e in entries
         ]
+        if entries:  # every command's table has its row (the foreign key)
+            statements.insert(
+                0,
+                (
+                    "INSERT INTO tables (id) SELECT DISTINCT unnest(%s::text[]) "
+                    "ON CONFLICT (id) DO NOTHING",
+                    ([e.table for e in entries],),
+                ),
+            )
         if settles:
             statements.append(
                 ("UPDATE floor_commands SET settled = true WHERE id = ANY(%s)", (settles,))
+            )
+            statements.append(
+                (
+                    "DELETE FROM floor_commands WHERE settled "
+                    "AND at < now() - make_interval(days => %s)",
+                    (RETENTION_DAYS,),
+                )
             )
         return entries, statements
 
@@ -122,11 +144,22 @@ class Outbox:
 async def answered(
     conn: AsyncConnection[Any] | StoreConnection, entry: Entry, reply: dict[str, Any]
 ) -> None:
-    """Keep the table's reply (a restarted director needs a move's chips)."""
+    """Keep the table's reply (a restarted director needs a move's chips): its known
+    fields only, the error cut to size, so a reply's storage is bounded."""
     entry.reply = reply
     await conn.execute(
-        "UPDATE floor_commands SET reply = %s WHERE id = %s", (Jsonb(reply), entry.id)
+        "UPDATE floor_commands SET reply = %s WHERE id = %s", (Jsonb(bounded(reply)), entry.id)
     )
+
+
+def bounded(reply: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a reply the director reads (:data:`REPLY_FIELDS`), texts cut to
+    :data:`MAX_ERROR` characters."""
+    kept = {k: reply[k] for k in REPLY_FIELDS if k in reply}
+    for name, value in kept.items():
+        if isinstance(value, str):
+            kept[name] = value[:MAX_ERROR]
+    return kept
 
 
 async def unsettled(conn: AsyncConnection[Any] | StoreConnection, tournament: str) -> list[Entry]:

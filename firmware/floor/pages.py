@@ -257,15 +257,10 @@ def _tournament_tables(conninfo: str) -> set[str]:
 
 def calls_section(conninfo: str, lang: str, csrf: str) -> str:
     """Floor calls and alerts not yet acknowledged, each with its button, in the page's
-    language; a cash game's notices (rebuy or leave) are left out at tournament tables."""
-    notices = webstore.query(
-        conninfo,
-        "SELECT id, table_id, kind, text, key, params, at FROM table_notices "
-        "WHERE acked_at IS NULL ORDER BY (kind = 'call') DESC, id DESC LIMIT 30",
-    )
-    alerts = webstore.query(
-        conninfo, "SELECT to_jsonb(a) FROM alerts a WHERE NOT resolved ORDER BY id DESC LIMIT 20"
-    )
+    language, fairly shared among the tables (:func:`webstore.open_notices`); a cash
+    game's notices (rebuy or leave) are left out at tournament tables."""
+    notices = webstore.open_notices(conninfo)
+    alerts = webstore.open_alerts(conninfo)
     in_tournament = _tournament_tables(conninfo)
     parts = [f"<h2>{e(tr('floor.web.alerts', lang))}</h2><ul id='alerts' class='items'>"]
     for nid, table_id, kind, text, key, params, _at in notices:
@@ -281,16 +276,14 @@ def calls_section(conninfo: str, lang: str, csrf: str) -> str:
         button = form("ack", csrf, lang, hidden, tr("floor.web.ack", lang), f"ack-n{nid}", True)
         css = "alert call" if kind == "call" else "alert"
         parts.append(f"<li class='{css}'><span>{e(line)}</span> {button}</li>")
-    for (row,) in alerts:
-        table_id, rule, text = row.get("table_id") or "", str(row.get("rule", "")), row["text"]
-        if table_id in in_tournament and cash_only(row.get("key"), rule, text):
+    for aid, table_id, rule, text, key, params in alerts:
+        table_id, rule = table_id or "", str(rule or "")
+        if table_id in in_tournament and cash_only(key, rule, text):
             continue
-        said = stored_text(
-            text, lang, row.get("key"), row.get("params"), "floor.web.alert_unknown", rule
-        )
+        said = stored_text(text, lang, key, params, "floor.web.alert_unknown", rule)
         line = tr("floor.web.alert", lang, table=table_id or "-", text=said)
-        hidden = f"<input type='hidden' name='alert' value='{int(row['id'])}'>"
-        ident = f"ack-a{int(row['id'])}"
+        hidden = f"<input type='hidden' name='alert' value='{int(aid)}'>"
+        ident = f"ack-a{int(aid)}"
         button = form("ack", csrf, lang, hidden, tr("floor.web.ack", lang), ident, True)
         parts.append(f"<li class='alert'><span>{e(line)}</span> {button}</li>")
     parts.append("</ul>")

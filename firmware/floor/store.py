@@ -6,6 +6,14 @@ record, every journal record of every table (``events``, exactly once per
 record the table's own history keeps (``hands``), alerts, and the
 tournaments with their players, registrations and seat assignments.
 
+The schema is versioned: plain SQL files in ``migrations/`` applied in order
+by yoyo-migrations (:func:`migrate`), so a store made by an older floor is
+upgraded with its data in it. The constraints state the invariants (one
+record per table and number, one hand per table, set-up and hand number,
+foreign keys to ``tables``, CHECKs on amounts and seats); wall-clock times
+are ``timestamptz``; every record is kept both as the table's msgpack (the
+exact copy replicas are rebuilt from) and as ``jsonb`` for SQL.
+
 Exactly once: a record is ingested in one transaction that inserts it (a
 duplicate conflicts and changes nothing), the hands and alerts it finished
 and the table's new ``last_seq``; JetStream's acknowledgement is sent only
@@ -15,99 +23,176 @@ crash after it meets the unique key.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
+import msgpack
+import psycopg
 from psycopg import AsyncConnection
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
-from firmware.floor.outbox import SCHEMA as OUTBOX_SCHEMA
+from firmware.errors import ConfigError
+from firmware.floor.intake import plain_json
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    last_seq BIGINT NOT NULL DEFAULT 0,
-    seen_at TIMESTAMPTZ,
-    status JSONB NOT NULL DEFAULT '{}'
-);
-CREATE TABLE IF NOT EXISTS events (
-    table_id TEXT NOT NULL REFERENCES tables (id),
-    seq BIGINT NOT NULL,
-    time DOUBLE PRECISION NOT NULL,
-    kind TEXT NOT NULL,
-    record BYTEA NOT NULL,
-    setup BYTEA,
-    ingested_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-    PRIMARY KEY (table_id, seq)
-);
-CREATE TABLE IF NOT EXISTS hands (
-    table_id TEXT NOT NULL REFERENCES tables (id),
-    seq BIGINT NOT NULL,
-    hand INTEGER NOT NULL,
-    finished DOUBLE PRECISION NOT NULL,
-    record JSONB NOT NULL,
-    PRIMARY KEY (table_id, seq)
-);
-CREATE INDEX IF NOT EXISTS hands_by_number ON hands (table_id, hand);
-CREATE TABLE IF NOT EXISTS alerts (
-    id BIGSERIAL PRIMARY KEY,
-    table_id TEXT,
-    seq BIGINT,
-    at TIMESTAMPTZ NOT NULL DEFAULT now(),
-    rule TEXT NOT NULL DEFAULT '',
-    text TEXT NOT NULL,
-    resolved BOOLEAN NOT NULL DEFAULT false
-);
-CREATE UNIQUE INDEX IF NOT EXISTS alerts_once ON alerts (table_id, seq, rule, text);
-CREATE TABLE IF NOT EXISTS players (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS tournaments (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    buy_in BIGINT NOT NULL,
-    starting_chips BIGINT NOT NULL,
-    state JSONB NOT NULL DEFAULT '{}',
-    created TIMESTAMPTZ NOT NULL DEFAULT now()
-);
-CREATE TABLE IF NOT EXISTS registrations (
-    tournament_id TEXT NOT NULL REFERENCES tournaments (id),
-    player_id TEXT NOT NULL REFERENCES players (id),
-    entry INTEGER NOT NULL,
-    registered TIMESTAMPTZ NOT NULL DEFAULT now(),
-    place INTEGER,
-    prize BIGINT,
-    PRIMARY KEY (tournament_id, player_id, entry)
-);
-CREATE TABLE IF NOT EXISTS seat_assignments (
-    id BIGSERIAL PRIMARY KEY,
-    tournament_id TEXT NOT NULL REFERENCES tournaments (id),
-    player_id TEXT NOT NULL REFERENCES players (id),
-    table_id TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    chips BIGINT NOT NULL,
-    reason TEXT NOT NULL,
-    at TIMESTAMPTZ NOT NULL DEFAULT now()
-);
-"""
+MIGRATIONS = Path(__file__).with_name("migrations")
+"""The schema's versions, as plain SQL files applied in order by yoyo-migrations."""
+FILL_BATCH = 2000
+
+
+def backend_uri(conninfo: str) -> str:
+    """A yoyo database URI for a psycopg connection string (every parameter kept, a
+    Unix-socket ``host`` included)."""
+    params = {k: str(v) for k, v in conninfo_to_dict(conninfo).items() if v is not None}
+    return "postgresql+psycopg:///?" + urlencode(params)
+
+
+def migrate(conninfo: str) -> list[str]:
+    """Bring the store's schema to the newest version; the migrations it applied.
+
+    yoyo keeps the applied versions in ``_yoyo_migration`` and holds a lock while it
+    works, so two floors starting together migrate once. A store made before
+    versioned migrations is upgraded like any other (the first version only creates
+    what is missing). Afterwards the events of an older store get their ``jsonb``
+    copy, a batch at a time (resumed at the next start if interrupted).
+    """
+    from yoyo import get_backend, read_migrations
+
+    with psycopg.connect(conninfo, autocommit=True, connect_timeout=10) as conn:
+        row = conn.execute("SELECT current_schema()").fetchone()
+    if row is None or row[0] is None:
+        raise ConfigError(
+            "The database connection's search_path names no schema that exists; create the "
+            "room's schema first (CREATE SCHEMA <room>;) or fix options=-csearch_path=<room>."
+        )
+    backend = get_backend(backend_uri(conninfo))
+    try:
+        migrations = read_migrations(str(MIGRATIONS))
+        with backend.lock():
+            pending = backend.to_apply(migrations)
+            try:
+                backend.apply_migrations(pending)
+            except psycopg.Error as exc:
+                detail = str(exc).strip().replace("\n", " ")[:400]
+                raise ConfigError(
+                    f"The store's upgrade stopped ({detail}); the version that failed was "
+                    "rolled back whole. Fix the rows it names and start the floor again."
+                ) from exc
+    finally:
+        backend.connection.close()
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        fill_event_json(conn)
+    return [m.id for m in pending]
+
+
+def fill_event_json(conn: psycopg.Connection[Any]) -> int:
+    """Give every event without one its ``jsonb`` copy; how many were filled."""
+    filled = 0
+    after: tuple[str, int] = ("", 0)
+    while True:
+        rows = conn.execute(
+            "SELECT table_id, seq, record, setup FROM events WHERE data IS NULL "
+            "AND (table_id, seq) > (%s, %s) ORDER BY table_id, seq LIMIT %s",
+            (*after, FILL_BATCH),
+        ).fetchall()
+        if not rows:
+            return filled
+        with conn.cursor() as cur:
+            cur.executemany(
+                "UPDATE events SET data = %s, setup_data = %s WHERE table_id = %s AND seq = %s",
+                [
+                    (_json_of(record), _json_of(setup) if setup is not None else None, t, seq)
+                    for t, seq, record, setup in rows
+                ],
+            )
+        filled += len(rows)
+        after = (str(rows[-1][0]), int(rows[-1][1]))
+
+
+def _json_of(packed: bytes) -> Jsonb:
+    try:
+        return Jsonb(plain_json(msgpack.unpackb(bytes(packed))))
+    except Exception:
+        return Jsonb(None)  # not readable: JSON null, never left to fill again
 
 
 async def create_schema(conn: AsyncConnection[Any]) -> None:
-    """Create every table of the store if missing (idempotent)."""
-    async with conn.transaction():
-        await conn.execute(SCHEMA)
-        await conn.execute(OUTBOX_SCHEMA)
+    """Bring the store's schema to the newest version (:func:`migrate`) on the server
+    ``conn`` is connected to."""
+    info = conn.info
+    conninfo = make_conninfo(info.dsn, password=info.password) if info.password else info.dsn
+    await asyncio.to_thread(migrate, conninfo)
 
 
 @dataclass
 class Rows:
     """Rows of one ingested batch, written together by :func:`store_rows`."""
 
-    events: list[tuple[str, int, float, str, bytes, bytes | None]] = field(default_factory=list)
-    hands: list[tuple[str, int, dict[str, Any]]] = field(default_factory=list)
+    events: list[tuple[str, int, float, str, bytes, bytes | None, Jsonb, Jsonb | None]] = field(
+        default_factory=list
+    )
+    """Each record: table, seq, time, kind, msgpack record and set-up, and their jsonb."""
+    hands: list[tuple[str, int, dict[str, Any], int, float]] = field(default_factory=list)
+    """Each finished hand: table, seq, record, session (its set-up's seq), and the time
+    the table journaled the record that finished it."""
     tables: list[tuple[int, Jsonb, str]] = field(default_factory=list)
     """Each touched table's ``(last_seq, status, id)``."""
+
+
+def _wall(value: Any) -> datetime | None:
+    """A record's wall-clock field (seconds since the epoch, UTC) as a timestamp."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            return datetime.fromtimestamp(float(value), UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
+    return None
+
+
+def hand_row(
+    table_id: str, seq: int, hand: dict[str, Any], session: int, at: float
+) -> tuple[Any, ...]:
+    """The ``hands`` row of a finished hand (``finished_wall`` from the record's
+    ``finished_wall``, else the time the table journaled the record that finished it)."""
+    finished = _wall(hand.get("finished_wall")) or _wall(at)
+    return (
+        table_id,
+        seq,
+        int(hand["hand"]),
+        session,
+        float(hand.get("finished_at", 0.0)),
+        _wall(hand.get("started_wall")),
+        finished,
+        Jsonb(hand),
+    )
+
+
+def player_rows(table_id: str, seq: int, hand: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The ``hand_players`` rows of a finished hand (who sat in which seat)."""
+    players = hand.get("players")
+    if not isinstance(players, dict):
+        return []
+    return [
+        (table_id, seq, int(seat), str(name), table_id, seq)
+        for seat, name in players.items()
+        if str(seat).isdigit() and 1 <= int(seat) <= 10
+    ]
+
+
+HAND_INSERT = (
+    "INSERT INTO hands (table_id, seq, hand, session, finished, started_wall, finished_wall, "
+    "record) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING"
+)
+"""A hand already stored (the same record, or the same number in the same session)
+is left as it is."""
+PLAYER_INSERT = (
+    "INSERT INTO hand_players (table_id, seq, seat, player) SELECT %s, %s, %s, %s "
+    "WHERE EXISTS (SELECT 1 FROM hands WHERE table_id = %s AND seq = %s) ON CONFLICT DO NOTHING"
+)
 
 
 async def store_rows(conn: AsyncConnection[Any], rows: Rows) -> None:
@@ -117,22 +202,18 @@ async def store_rows(conn: AsyncConnection[Any], rows: Rows) -> None:
     async with conn.cursor() as cur:
         if rows.events:
             await cur.executemany(
-                "INSERT INTO events (table_id, seq, time, kind, record, setup) "
-                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, seq) DO NOTHING",
+                "INSERT INTO events (table_id, seq, time, kind, record, setup, data, setup_data) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, seq) DO NOTHING",
                 rows.events,
             )
         if rows.hands:
-            await cur.executemany(
-                "INSERT INTO hands (table_id, seq, hand, finished, record) "
-                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (table_id, seq) DO NOTHING",
-                [
-                    (t, seq, int(h["hand"]), float(h.get("finished_at", 0.0)), Jsonb(h))
-                    for t, seq, h in rows.hands
-                ],
-            )
+            await cur.executemany(HAND_INSERT, [hand_row(*h) for h in rows.hands])
+            players = [p for t, seq, hand, _s, _a in rows.hands for p in player_rows(t, seq, hand)]
+            if players:
+                await cur.executemany(PLAYER_INSERT, players)
         alerts = [
             (table_id, seq, str(incident["rule"]), str(incident["what"]))
-            for table_id, seq, hand in rows.hands
+            for table_id, seq, hand, _session, _at in rows.hands
             for incident in hand.get("incidents", [])
         ]
         if alerts:
@@ -146,38 +227,6 @@ async def store_rows(conn: AsyncConnection[Any], rows: Rows) -> None:
                 "UPDATE tables SET last_seq = %s, seen_at = now(), status = %s WHERE id = %s",
                 rows.tables,
             )
-
-
-async def store_event(
-    conn: AsyncConnection[Any],
-    table_id: str,
-    seq: int,
-    time: float,
-    kind: str,
-    record: bytes,
-    setup: bytes | None,
-) -> bool:
-    """Insert one journal record inside the caller's transaction (the table's row
-    exists); False if it was already there (a redelivery)."""
-    cur = await conn.execute(
-        "INSERT INTO events (table_id, seq, time, kind, record, setup) "
-        "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, seq) DO NOTHING RETURNING seq",
-        (table_id, seq, time, kind, record, setup),
-    )
-    return await cur.fetchone() is not None
-
-
-async def store_hand(
-    conn: AsyncConnection[Any], table_id: str, seq: int, record: dict[str, Any]
-) -> None:
-    """Insert a finished hand and an alert per incident (inside the caller's transaction)."""
-    await conn.execute(
-        "INSERT INTO hands (table_id, seq, hand, finished, record) VALUES (%s, %s, %s, %s, %s) "
-        "ON CONFLICT (table_id, seq) DO NOTHING",
-        (table_id, seq, int(record["hand"]), float(record.get("finished_at", 0.0)), Jsonb(record)),
-    )
-    for incident in record.get("incidents", []):
-        await add_alert(conn, table_id, seq, str(incident["what"]), str(incident["rule"]))
 
 
 async def add_alert(

@@ -28,52 +28,10 @@ import msgpack
 import psycopg
 from psycopg.types.json import Jsonb
 
+from firmware.floor.store import migrate
 from firmware.service.floorlink import NOTICES, TABLE_ID
 
 log = logging.getLogger(__name__)
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS waiting_list (
-    id BIGSERIAL PRIMARY KEY,
-    game TEXT NOT NULL,
-    player TEXT NOT NULL,
-    added TIMESTAMPTZ NOT NULL DEFAULT now(),
-    added_by TEXT NOT NULL,
-    called_table TEXT,
-    called_at TIMESTAMPTZ,
-    removed_at TIMESTAMPTZ
-);
-CREATE TABLE IF NOT EXISTS table_notices (
-    id BIGSERIAL PRIMARY KEY,
-    table_id TEXT NOT NULL,
-    at TIMESTAMPTZ NOT NULL DEFAULT now(),
-    kind TEXT NOT NULL,
-    text TEXT NOT NULL,
-    key TEXT,
-    params JSONB NOT NULL DEFAULT '{}',
-    device TEXT,
-    acked_by TEXT,
-    acked_at TIMESTAMPTZ
-);
-CREATE TABLE IF NOT EXISTS table_faults (
-    table_id TEXT PRIMARY KEY,
-    faults JSONB NOT NULL,
-    seen_at TIMESTAMPTZ NOT NULL DEFAULT now()
-);
-CREATE TABLE IF NOT EXISTS staff_actions (
-    id BIGSERIAL PRIMARY KEY,
-    at TIMESTAMPTZ NOT NULL DEFAULT now(),
-    staff TEXT NOT NULL,
-    role TEXT NOT NULL,
-    action TEXT NOT NULL,
-    detail TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE IF NOT EXISTS clock_pauses (
-    tournament_id TEXT PRIMARY KEY,
-    paused_at DOUBLE PRECISION,
-    paused_seconds DOUBLE PRECISION NOT NULL DEFAULT 0
-);
-"""
 
 CALL_KEY = "alert.call_floor"
 """The catalog key of a seat's call for the floor (a notice of kind ``call``)."""
@@ -82,9 +40,9 @@ MAX_ALERTS = 100
 
 
 def create_schema(conninfo: str) -> None:
-    """Create the dashboard's tables if missing (idempotent)."""
-    with psycopg.connect(conninfo, autocommit=True) as conn:
-        conn.execute(SCHEMA)
+    """Bring the store's schema, the dashboard's tables among it, to the newest version
+    (:func:`firmware.floor.store.migrate`; idempotent)."""
+    migrate(conninfo)
 
 
 def _clean_params(value: object) -> dict[str, str | int]:
@@ -217,6 +175,36 @@ def query(conninfo: str, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any
     """Rows of one read (a short connection: the pages never hold the ingest's)."""
     with psycopg.connect(conninfo, connect_timeout=5) as conn:
         return list(conn.execute(sql, args).fetchall())
+
+
+OPEN_NOTICES = """
+SELECT id, table_id, kind, text, key, params, at FROM (
+    SELECT n.*, row_number() OVER (PARTITION BY table_id, kind ORDER BY id DESC) AS rank
+    FROM table_notices n WHERE acked_at IS NULL) ranked
+WHERE rank <= %s
+ORDER BY (kind = 'call') DESC, rank, id DESC LIMIT %s
+"""
+OPEN_ALERTS = """
+SELECT id, table_id, rule, text, key, params FROM (
+    SELECT a.*, row_number() OVER (PARTITION BY table_id ORDER BY id DESC) AS rank
+    FROM alerts a WHERE NOT resolved) ranked
+WHERE rank <= %s
+ORDER BY rank, id DESC LIMIT %s
+"""
+
+
+def open_notices(conninfo: str, limit: int = 30, per_table: int = 5) -> list[tuple[Any, ...]]:
+    """Notices not yet acknowledged, fairly shared among the tables: calls for the floor
+    first; each table's newest before any table's second, and at most ``per_table`` of a
+    kind from one table, so one table's flood of notices cannot push another table's
+    call off the dashboard. Rows: id, table, kind, text, key, params, time."""
+    return query(conninfo, OPEN_NOTICES, (per_table, limit))
+
+
+def open_alerts(conninfo: str, limit: int = 20, per_table: int = 5) -> list[tuple[Any, ...]]:
+    """Alerts not yet resolved, shared among the tables like :func:`open_notices`.
+    Rows: id, table, rule, text, catalog key (or ``None``), params."""
+    return query(conninfo, OPEN_ALERTS, (per_table, limit))
 
 
 def write(conninfo: str, staff: tuple[str, str], action: str, detail: str, sql: str,

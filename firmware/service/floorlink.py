@@ -8,8 +8,9 @@ imports the NATS client only when a link starts).
 before it takes effect (:mod:`firmware.service.journal`); the link reads the
 journal's records after the last one JetStream acknowledged and publishes
 each to ``floor.events.<table>`` with the header ``Nats-Msg-Id:
-<table>:<seq>``, where ``seq`` is the record's number over the table's whole
-life (journal rotation carries it on, see ``Journal.seq_base``). JetStream
+<table>:<seq>:<token>`` (:meth:`FloorLink.msg_id`), where ``seq`` is the
+record's number over the table's whole life (journal rotation carries it on,
+see ``Journal.seq_base``) and ``token`` the table's own secret. JetStream
 drops a message whose id it has seen within its duplicate window, so a
 record published twice (a crash between the publish and saving the cursor,
 a reconnection) is stored once. When NATS or the network is gone the table
@@ -24,8 +25,9 @@ outcome. A player is taken off only between hands: that command waits for
 the hand to end, and so does a later command for the same seat;
 every other command is carried out at once (each request is answered on its
 own, never behind another). Each command has an id; the reply is kept in
-``floor.sqlite``, a repeated id gets the same reply without acting twice, and
-a repeat that arrives while the first is still waiting waits for its answer.
+``floor.sqlite`` (the newest :data:`KEEP_REPLIES`), a repeated id gets the
+same reply without acting twice, and a repeat that arrives while the first
+is still waiting waits for its answer.
 
 Message format (msgpack): an event is ``{"table", "seq", "time", "kind",
 "record", "setup"}`` (``setup`` is the table's set-up on the first record of
@@ -41,6 +43,7 @@ import logging
 import math
 import os
 import re
+import secrets
 import sqlite3
 import ssl
 import threading
@@ -67,6 +70,9 @@ NOTICE_EVERY = 10.0
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 BATCH = 64
 """Records published before waiting for their acknowledgements."""
+KEEP_REPLIES = 10_000
+"""Command replies kept in ``floor.sqlite`` to answer a repeated id (the floor repeats
+only commands it has not settled, a handful at a time); older ones are deleted."""
 
 
 @dataclass(frozen=True)
@@ -284,6 +290,8 @@ class FloorLink:
         row = self._db.execute("SELECT v FROM cursor WHERE k = 'acked'").fetchone()
         self.acked = int(row[0]) if row else 0
         """The last record JetStream acknowledged."""
+        self.msg_token = self._token()
+        """This table's secret part of its message ids (see :meth:`msg_id`)."""
         self.connected = False
         self.last_error = ""
         self.published = 0
@@ -311,6 +319,28 @@ class FloorLink:
         self._alerts_sent = 0
         self._faults_sent: dict[str, str] | None = None
         self._notice_at = 0.0
+
+    def _token(self) -> str:
+        """The random number kept in ``floor.sqlite`` (made on first use)."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR IGNORE INTO cursor (k, v) VALUES ('msg_token', ?)",
+                (secrets.randbits(63),),
+            )
+            row = self._db.execute("SELECT v FROM cursor WHERE k = 'msg_token'").fetchone()
+        return f"{int(row[0]):016x}"
+
+    def msg_id(self, seq: int) -> str:
+        """The ``Nats-Msg-Id`` of record ``seq``: ``<table>:<seq>:<token>``.
+
+        JetStream's duplicate window is one for the whole stream, whatever the
+        subject: with ids ``<table>:<seq>`` alone, another table could publish, on its
+        own subject, the ids this table uses next and have JetStream drop this table's
+        real records as duplicates. The token is this table's secret (no other table
+        can read the stream), the same for every republish of a record, so duplicates
+        of this table's own records are still dropped and nobody else's can collide.
+        """
+        return f"{self.config.table}:{seq}:{self.msg_token}"
 
     def watch(self, alerts: list[Any], faults: dict[str, str]) -> None:
         """Report the controller's alerts (a seat's floor call among them) and its device
@@ -485,7 +515,7 @@ class FloorLink:
                             f"{EVENTS}.{table}",
                             r.message(table),
                             stream=STREAM,
-                            headers={"Nats-Msg-Id": f"{table}:{r.seq}"},
+                            headers={"Nats-Msg-Id": self.msg_id(r.seq)},
                         )
                         for r in records
                     )
@@ -567,6 +597,10 @@ class FloorLink:
             with self._db:
                 self._db.execute(
                     "INSERT OR REPLACE INTO commands (id, reply) VALUES (?, ?)", (cid, body)
+                )
+                self._db.execute(  # bounded: the newest replies only
+                    "DELETE FROM commands WHERE rowid <= (SELECT max(rowid) FROM commands) - ?",
+                    (KEEP_REPLIES,),
                 )
             self._inflight.pop(cid, None)
         with contextlib.suppress(Exception):  # the floor gave up waiting: it asks again
