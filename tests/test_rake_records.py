@@ -107,3 +107,29 @@ def test_an_unraked_hand_exports_as_before(raked) -> None:  # type: ignore[no-un
     assert "| Rake 0" in history.to_pokerstars(record["hand"], unit=None)
     assert "rake = 0" in text
     assert json.loads(json.dumps(record))["rake"] == 0
+
+
+def test_the_seats_and_the_console_say_the_pot_and_the_rake() -> None:
+    """After a raked hand the console's distribution says "Bote 480 · comisión 20" (the
+    pot as bet, then the rake) in Spanish and "Pot 480 · rake 20" in English; the seat
+    view carries the same line; the narration names the rake too."""
+    from firmware.views.audience import console_view, seat_view
+    from firmware.views.narrate import narrate
+
+    soak = Soak("casino-cash", seed=7, stakes=STAKES)
+    for _ in range(60):
+        soak.play_hand()
+        record = soak.table.records[-1]
+        if soak.table.hand is None and record["rake"] and len(record["pots"]) == 1:
+            break
+    else:
+        raise AssertionError("no single-pot raked hand in 60 hands")
+    (pot,) = record["pots"]
+    es = console_view(soak.table, "es")["console"]["distribution"][0]
+    assert es["said"] == f"Bote {pot['amount']} · comisión {pot['rake']}"
+    en = console_view(soak.table, "en")["console"]["distribution"][0]
+    assert en["said"] == f"Pot {pot['amount']} · rake {pot['rake']}"
+    seat = int(next(iter(pot["shares"])))
+    assert seat_view(soak.table, seat, "es")["distribution"][0]["said"] == es["said"]
+    told = "\n".join(narrate(record, "es"))
+    assert f"comisión {pot['rake']}" in told and "rake" not in told
