@@ -83,9 +83,7 @@ def test_exports_carry_the_rake_and_replay_checks_it(raked, tmp_path: pathlib.Pa
     assert f"rake = {record['rake']}" in text
     line = replay_hand(loads_phh(text), GameKind.CASH)
     assert line["matches_file"] is True and line["rake"] == record["rake"]
-    assert line["finishing_stacks"] == [
-        record["finishing_stacks"][str(s)] for s in record["seats"]
-    ]
+    assert line["finishing_stacks"] == [record["finishing_stacks"][str(s)] for s in record["seats"]]
     forged = text.replace(f"rake = {record['rake']}", f"rake = {record['rake'] + 5}")
     line = replay_hand(loads_phh(forged), GameKind.CASH)
     assert line["matches_file"] is False and line["difference"]["rake"] == [5]
@@ -133,3 +131,25 @@ def test_the_seats_and_the_console_say_the_pot_and_the_rake() -> None:
     assert seat_view(soak.table, seat, "es")["distribution"][0]["said"] == es["said"]
     told = "\n".join(narrate(record, "es"))
     assert f"comisión {pot['rake']}" in told and "rake" not in told
+
+
+def test_history_lists_the_rake_and_shows_it_in_the_record(  # type: ignore[no-untyped-def]
+    raked, tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pokertable history list`` names each raked hand's rake (Spanish: comisión) and
+    ``history show`` gives the record with its rake per pot and in total."""
+    from firmware.cli.history import main_history
+
+    _history, soak = raked
+    record = next(r for r in _complete(soak) if r["rake"])
+    path = str(tmp_path / "history.sqlite")  # the fixture's history
+    assert main_history(["--db", path, "--lang", "es", "list", "--limit", "1000"]) == 0
+    listed = capsys.readouterr().out
+    line = next(x for x in listed.splitlines() if x.startswith(f"#{record['hand']:>6}"))
+    assert f"comisión {record['rake']}" in line
+    unraked = next(r for r in _complete(soak) if not r["rake"])
+    other = next(x for x in listed.splitlines() if x.startswith(f"#{unraked['hand']:>6}"))
+    assert "comisión" not in other
+    assert main_history(["--db", path, "show", str(record["hand"]), "--format", "json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["rake"] == record["rake"] and [p["rake"] for p in shown["pots"]]

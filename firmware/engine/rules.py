@@ -42,6 +42,7 @@ class OddChips(enum.Enum):
     ONE_EACH_FROM_BUTTON = "one-each"
     """One unit each to successive winners, starting left of the button."""
 
+
 BASIS_POINTS = 10_000
 """A whole pot, in basis points (hundredths of a percent): 500 is 5 %."""
 

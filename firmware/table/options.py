@@ -497,7 +497,7 @@ def table_config_from(data: Mapping[str, Any], source: str = "given as text") ->
     if table.get("rake_basis_points") and options.game != "cash":
         raise ConfigError(
             f"The configuration {source} rakes a {options.game} game; the rake "
-            "(rake_basis_points) is for cash games only. Remove it, or set game = \"cash\".",
+            '(rake_basis_points) is for cash games only. Remove it, or set game = "cash".',
             key="config.rake.not_cash",
             source=source,
             game=options.game,
