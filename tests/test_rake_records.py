@@ -153,3 +153,22 @@ def test_history_lists_the_rake_and_shows_it_in_the_record(  # type: ignore[no-u
     assert main_history(["--db", path, "show", str(record["hand"]), "--format", "json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["rake"] == record["rake"] and [p["rake"] for p in shown["pots"]]
+
+
+def test_a_raked_table_is_rebuilt_from_its_journal(tmp_path: pathlib.Path) -> None:
+    """The rake is part of the journaled set-up and of each hand's configuration: the
+    table restored from the journal has the same stacks and the same raked records."""
+    from firmware.service.journal import Journal
+    from firmware.service.recovery import restore
+
+    journal = Journal(str(tmp_path / "journal.sqlite"))
+    soak = Soak("casino-cash", seed=7, journal=journal, stakes=STAKES)
+    for _ in range(30):
+        soak.play_hand()
+    journal.close()
+    again = restore(Journal(str(tmp_path / "journal.sqlite")))
+    assert again.config.stakes == STAKES
+    assert {k: v.stack for k, v in again.seating.seats.items()} == {
+        k: v.stack for k, v in soak.table.seating.seats.items()
+    }
+    assert sum(r["rake"] for r in soak.table.records) > 0
