@@ -77,13 +77,14 @@ class Soak:
         incident_rate: float = 0.15,
         journal: Journal | None = None,
         snapshot_every: int | None = None,
+        stakes: Stakes | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.journal = journal
         self.profile = profile
         self.incident_rate = incident_rate
         options = profile_options(profile)
-        stakes = Stakes(small_blind=1, big_blind=2, ante=0)
+        stakes = stakes or Stakes(small_blind=1, big_blind=2, ante=0)
         schedule = None
         if options.game == "tournament":
             schedule = LevelSchedule.from_dicts(
@@ -103,6 +104,9 @@ class Soak:
         if journal is not None:
             store_table_setup(journal, config, deck_ready=True, schedule=schedule_entries(schedule))
         self.table = Table(config, deck_ready=True, schedule=schedule)
+        self.raked = 0
+        """Chips the house took (HOUSE-RAKE): they leave the table, and the ledger counts them."""
+        self.table.hand_listeners.append(self._count_rake)
         self.bot = RandomBot(self.rng, aggression=0.25, looseness=0.75)
         self.result = SoakResult(profile, 0)
         self.buy_in = 200
@@ -143,8 +147,11 @@ class Soak:
     def _on_table(self) -> int:
         return sum(s.stack + s.rebuy for s in self.table.seating.seats.values())
 
+    def _count_rake(self, record: dict[str, Any], _hand: object) -> None:
+        self.raked += record.get("rake", 0)
+
     def _check_ledger(self) -> None:
-        removed = self.table.penalties.chips_removed
+        removed = self.table.penalties.chips_removed + self.raked
         on_table = self._on_table()
         if on_table + self.result.chips_out + removed != self.result.chips_in:
             self.result.conserved = False

@@ -363,7 +363,7 @@ class ConsoleScreen(GamePages):
         )
         y = r.top + 36
         for pot in dist:
-            line = self.t(
+            line = pot.get("said") or self.t(
                 "ui.console.pot_line", pot=pot.get("pot", ""), amount=pot.get("amount", 0)
             )
             self.text(line, pygame.Rect(r.left + 8, y, r.width - 16, 26), 0.045, TEXT, align="left")

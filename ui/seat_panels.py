@@ -447,7 +447,7 @@ class SeatPanels(Screen):
                 (self.t("ui.you") if seat == mine else self.seat_name(int(seat))) + f" {amount}"
                 for seat, amount in pot["shares"].items()
             )
-            line = self.t("ui.pot_won", pot=pot.get("pot", ""), names=names)
+            line = self.t("ui.pot_won", pot=pot.get("said") or pot.get("pot", ""), names=names)
             r = pygame.Rect(
                 area.left + pad, area.top + pad + i * line_h, area.width - 2 * pad, line_h
             )

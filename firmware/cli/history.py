@@ -111,6 +111,8 @@ def main_history(argv: list[str] | None = None, lang: str | None = None) -> int:
                     seats=",".join(map(str, record["seats"])),
                     winners=winners or "-",
                 )
+                if record.get("rake"):  # the house's rake (HOUSE-RAKE)
+                    line += "  " + say("cli.history.rake", lang, rake=record["rake"])
                 void = record["void"]
                 print(line + "  " + (say("cli.history.void", lang, reason=void) if void else ""))
             return 0

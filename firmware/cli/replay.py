@@ -102,9 +102,11 @@ def replay_hand(
     assert result is not None
     won = list(winnings(result, n))
     finishing = list(result.finishing_stacks)
-    raked = 0
+    raked = result.rake  # a hand our table raked replays with its policy (HOUSE-RAKE)
     file_rake = phh.ignored.get("_rake")
-    if rake is None and isinstance(file_rake, int) and file_rake > 0:
+    if raked or played.hand.config.rake is not None:
+        rake = None  # the engine took the file's own rake: it is checked below
+    elif rake is None and isinstance(file_rake, int) and file_rake > 0:
         rake = Rake(Decimal(100), file_rake, no_flop_no_drop=False)  # the rake the file states
         rake_cap = None
     if rake is not None:
@@ -121,6 +123,9 @@ def replay_hand(
     ):
         if theirs is not None and list(theirs) != ours:
             difference[key] = [t - o for t, o in zip(theirs, ours, strict=True)]
+    stated = phh.ignored.get("rake")
+    if played.hand.config.rake is not None and stated != raked:
+        difference["rake"] = [stated - raked if isinstance(stated, int) else -raked]
     recorded = phh.finishing_stacks is not None or phh.winnings is not None
     line.update(
         finishing_stacks=finishing,

@@ -43,6 +43,104 @@ class OddChips(enum.Enum):
     """One unit each to successive winners, starting left of the button."""
 
 
+BASIS_POINTS = 10_000
+"""A whole pot, in basis points (hundredths of a percent): 500 is 5 %."""
+
+
+@dataclass(frozen=True)
+class RakePolicy:
+    """The house's rake (house procedure HOUSE-RAKE in docs/rules.md).
+
+    Each pot (the main pot, then each side pot) is raked on its own, after
+    the betting and before it is split: ``basis_points`` of it, rounded down
+    to the smallest chip in play. The ``cap`` bounds the rake of the whole
+    hand: the main pot is raked first, then the side pots outwards, until
+    the cap is reached. Nothing is taken when no flop was dealt
+    (``no_flop_no_drop``) or when the hand's pots total less than
+    ``min_pot``. Integers only: no chip is ever a fraction.
+
+    :param basis_points: Share of each pot, in hundredths of a percent
+        (``500``: 5 %); from 0 to 10000, so the rake never exceeds a pot.
+    :param cap: Most chips taken from one hand; 0: no cap.
+    :param no_flop_no_drop: Take nothing from a hand that ends before the flop.
+    :param min_pot: Hands whose pots total less than this are not raked; 0: all.
+
+    >>> RakePolicy(500, cap=30).pot_rakes([480, 210], board_cards=5, chip_unit=5)
+    [20, 10]
+    >>> RakePolicy(500, cap=25).pot_rakes([480, 210], board_cards=5, chip_unit=5)
+    [20, 5]
+    >>> RakePolicy(500).pot_rakes([480], board_cards=0, chip_unit=5)
+    [0]
+    """
+
+    basis_points: int
+    cap: int = 0
+    no_flop_no_drop: bool = True
+    min_pot: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("basis_points", "cap", "min_pot"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ConfigError(
+                    f"The rake option {name} must be a whole number of 0 or more, not {value!r}.",
+                    key="config.rake.whole",
+                    option=name,
+                    value=repr(value),
+                )
+        if self.basis_points > BASIS_POINTS:
+            raise ConfigError(
+                f"A rake of {self.basis_points} basis points could take more than the pot; "
+                f"give at most {BASIS_POINTS} (100 %), e.g. 500 for 5 %.",
+                key="config.rake.above_pot",
+                value=self.basis_points,
+                most=BASIS_POINTS,
+            )
+        if not isinstance(self.no_flop_no_drop, bool):
+            raise ConfigError(
+                "The rake option no_flop_no_drop must be true or false, "
+                f"not {self.no_flop_no_drop!r}.",
+                key="config.rake.flag",
+                value=repr(self.no_flop_no_drop),
+            )
+
+    def pot_rakes(self, amounts: list[int], board_cards: int, chip_unit: int) -> list[int]:
+        """The rake of each pot of ``amounts`` (main pot first) in a hand with that board."""
+        out = [0] * len(amounts)
+        if self.basis_points == 0 or (self.no_flop_no_drop and board_cards < 3):
+            return out
+        if sum(amounts) < self.min_pot:
+            return out
+        left = self.cap - self.cap % chip_unit if self.cap else -1
+        for k, amount in enumerate(amounts):
+            raked = amount * self.basis_points // BASIS_POINTS
+            raked -= raked % chip_unit
+            if left >= 0:
+                raked = min(raked, left)
+                left -= raked
+            out[k] = raked
+        return out
+
+    def to_record(self) -> dict[str, Any]:
+        """A plain record of this policy (journaled with the hand's configuration)."""
+        return {
+            "basis_points": self.basis_points,
+            "cap": self.cap,
+            "no_flop_no_drop": self.no_flop_no_drop,
+            "min_pot": self.min_pot,
+        }
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> RakePolicy:
+        """Rebuild a policy from :meth:`to_record` output."""
+        return cls(
+            basis_points=record["basis_points"],
+            cap=record["cap"],
+            no_flop_no_drop=record["no_flop_no_drop"],
+            min_pot=record["min_pot"],
+        )
+
+
 @dataclass(frozen=True)
 class HandConfig:
     """Rules for one hand.
@@ -63,6 +161,8 @@ class HandConfig:
         next raise is a full bet above it and it reopens the betting (TDA 2022
         rule 47B, the 50% idea of TDA-10). A smaller all-in may be called or
         completed and reopens nothing. 100: only a complete bet counts.
+    :param rake: The house's rake taken from each pot before it is split
+        (cash games); ``None``: no rake, every pot goes to its winners whole.
 
     >>> HandConfig(Structure.FIXED_LIMIT, min_bet=10).street_bet(3)
     20
@@ -76,6 +176,7 @@ class HandConfig:
     odd_chips: OddChips = OddChips.FIRST_LEFT_OF_BUTTON
     raise_cap: int = 4
     limit_all_in_percent: int = 50
+    rake: RakePolicy | None = None
 
     def __post_init__(self) -> None:
         for name in ("min_bet", "chip_unit", "raise_cap"):
@@ -93,6 +194,8 @@ class HandConfig:
             )
         if not isinstance(self.big_bet, int) or self.big_bet < 0:
             raise ConfigError(f"The hand option big_bet must be 0 or more, not {self.big_bet!r}.")
+        if self.rake is not None and not isinstance(self.rake, RakePolicy):
+            raise ConfigError(f"The hand option rake must be a RakePolicy, not {self.rake!r}.")
 
     def street_bet(self, street: int) -> int:
         """Return the fixed bet size on ``street`` (0 preflop .. 3 river).
@@ -104,8 +207,12 @@ class HandConfig:
         return self.min_bet
 
     def to_record(self) -> dict[str, Any]:
-        """Return a plain, msgpack-serializable record of this configuration."""
-        return {
+        """Return a plain, msgpack-serializable record of this configuration.
+
+        ``rake`` is written only when the hand is raked, so unraked records are
+        unchanged.
+        """
+        record: dict[str, Any] = {
             "structure": self.structure.value,
             "game": self.game.value,
             "min_bet": self.min_bet,
@@ -115,6 +222,9 @@ class HandConfig:
             "raise_cap": self.raise_cap,
             "limit_all_in_percent": self.limit_all_in_percent,
         }
+        if self.rake is not None:
+            record["rake"] = self.rake.to_record()
+        return record
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> HandConfig:
@@ -129,8 +239,9 @@ class HandConfig:
                 odd_chips=OddChips(record["odd_chips"]),
                 raise_cap=record["raise_cap"],
                 limit_all_in_percent=record.get("limit_all_in_percent", 50),
+                rake=None if record.get("rake") is None else RakePolicy.from_record(record["rake"]),
             )
-        except (KeyError, ValueError) as exc:
+        except (KeyError, ValueError, TypeError) as exc:
             raise ConfigError(
                 f"The hand configuration record {record!r} is incomplete or invalid ({exc}); "
                 "it must come from HandConfig.to_record()."

@@ -110,7 +110,13 @@ def award_pots(hand: HandState, event: AwardPots) -> None:
             f"Name the winners by position, 0 to {hand.player_count - 1}, not {event.winners!r}."
         )
     amount = hand.pot_total
-    shares = split_pot(amount, winners, hand.config.chip_unit, hand.config.odd_chips)
+    policy = hand.config.rake  # the house's rake comes first here too (HOUSE-RAKE)
+    rake = (
+        policy.pot_rakes([amount], len(hand.board), hand.config.chip_unit)[0]
+        if policy is not None
+        else 0
+    )
+    shares = split_pot(amount - rake, winners, hand.config.chip_unit, hand.config.odd_chips)
     for player, share in shares.items():
         hand.stacks[player] += share
     hand.matched = [0] * hand.player_count
@@ -126,6 +132,7 @@ def award_pots(hand: HandState, event: AwardPots) -> None:
                 eligible=tuple(winners),
                 winners=tuple(winners),
                 shares=tuple(sorted(shares.items())),
+                rake=rake,
             ),
         ),
         finishing_stacks=tuple(hand.stacks),

@@ -11,6 +11,8 @@
 * A player may not muck if that would leave a pot with nobody to win it.
 * Each pot is decided and split on its own (TDA-4), leftover units to the
   first winner left of the button (TDA-3).
+* A raked hand (HOUSE-RAKE) gives the house its rake from each pot after the
+  betting and before the split; the winners share the rest.
 """
 
 from __future__ import annotations
@@ -184,7 +186,14 @@ def award(hand: HandState) -> None:
     shown = hand.shown
     stacks = hand.stacks
     config = hand.config
-    for pot in hand.pots():
+    pots = hand.pots()
+    policy = config.rake
+    rakes = (
+        policy.pot_rakes([pot.amount for pot in pots], len(hand.board), config.chip_unit)
+        if policy is not None
+        else [0] * len(pots)
+    )
+    for pot, rake in zip(pots, rakes, strict=True):
         contenders = [i for i in pot.eligible if not mucked[i]]
         if len(contenders) == 1:
             winners = contenders
@@ -201,16 +210,19 @@ def award(hand: HandState) -> None:
                         winners = [i]
                     elif value == best:
                         winners.append(i)
+        paid = pot.amount - rake
         if len(winners) == 1:
             winner = winners[0]
-            stacks[winner] += pot.amount
-            shares_items: tuple[tuple[int, int], ...] = ((winner, pot.amount),)
+            stacks[winner] += paid
+            shares_items: tuple[tuple[int, int], ...] = ((winner, paid),)
         else:
-            shares = split_pot(pot.amount, winners, config.chip_unit, config.odd_chips)
+            shares = split_pot(paid, winners, config.chip_unit, config.odd_chips)
             for player, amount in shares.items():
                 stacks[player] += amount
             shares_items = tuple(sorted(shares.items()))
-        results.append(PotResult(pot.amount, pot.eligible, tuple(sorted(winners)), shares_items))
+        results.append(
+            PotResult(pot.amount, pot.eligible, tuple(sorted(winners)), shares_items, rake)
+        )
     hand.matched = [0] * hand.player_count
     hand.dead_posted = [0] * hand.player_count
     hand.bets = [0] * hand.player_count

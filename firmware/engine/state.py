@@ -52,12 +52,18 @@ COMPLETE: Final[Phase] = Phase.COMPLETE
 
 @dataclass(frozen=True)
 class PotResult:
-    """How one pot was decided."""
+    """How one pot was decided.
+
+    ``amount`` is the pot as the betting built it; ``rake`` the chips the house
+    took from it before the split (HOUSE-RAKE), so the ``shares`` add up to
+    ``amount - rake``.
+    """
 
     amount: int
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
     shares: tuple[tuple[int, int], ...]
+    rake: int = 0
 
     def __init__(
         self,
@@ -65,12 +71,14 @@ class PotResult:
         eligible: tuple[int, ...],
         winners: tuple[int, ...],
         shares: tuple[tuple[int, int], ...],
+        rake: int = 0,
     ) -> None:
         # Spelled out so that the compiled build compiles it (see firmware.engine.events).
         object.__setattr__(self, "amount", amount)
         object.__setattr__(self, "eligible", eligible)
         object.__setattr__(self, "winners", winners)
         object.__setattr__(self, "shares", shares)
+        object.__setattr__(self, "rake", rake)
 
 
 @dataclass(frozen=True)
@@ -91,6 +99,11 @@ class HandResult:
         object.__setattr__(self, "pots", pots)
         object.__setattr__(self, "finishing_stacks", finishing_stacks)
         object.__setattr__(self, "starting_stacks", starting_stacks)
+
+    @property
+    def rake(self) -> int:
+        """Chips the house took from the hand's pots (HOUSE-RAKE); 0 when unraked."""
+        return sum(pot.rake for pot in self.pots)
 
     @property
     def net(self) -> tuple[int, ...]:

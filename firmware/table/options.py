@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from firmware.engine.rules import GameKind, HandConfig, OddChips, Structure
+from firmware.engine.rules import GameKind, HandConfig, OddChips, RakePolicy, Structure
 from firmware.errors import ConfigError
 from firmware.table.walltime import check_zone
 
@@ -260,7 +260,14 @@ def profile_options(profile: str, **overrides: Any) -> TableOptions:
 
 @dataclass(frozen=True)
 class Stakes:
-    """Betting structure and forced bets of a table (or of a tournament level)."""
+    """Betting structure and forced bets of a table (or of a tournament level),
+    and the house's rake at these stakes (HOUSE-RAKE; cash games only).
+
+    ``rake_basis_points`` is the share of each pot in hundredths of a percent
+    (500: 5 %; 0: no rake), ``rake_cap`` the most taken from one hand (0: no
+    cap), ``rake_min_pot`` the smallest hand total raked (0: every hand) and
+    ``rake_no_flop_no_drop`` leaves a hand that ends before the flop unraked.
+    """
 
     structure: Structure = Structure.NO_LIMIT
     small_blind: int = 1
@@ -269,6 +276,21 @@ class Stakes:
     big_blind_ante: bool = False
     big_bet: int = 0
     chip_unit: int = 1
+    rake_basis_points: int = 0
+    rake_cap: int = 0
+    rake_min_pot: int = 0
+    rake_no_flop_no_drop: bool = True
+
+    def rake(self) -> RakePolicy | None:
+        """The rake policy at these stakes, or ``None`` when nothing is raked."""
+        if not self.rake_basis_points:
+            return None
+        return RakePolicy(
+            basis_points=self.rake_basis_points,
+            cap=self.rake_cap,
+            no_flop_no_drop=self.rake_no_flop_no_drop,
+            min_pot=self.rake_min_pot,
+        )
 
     def __post_init__(self) -> None:
         if self.big_blind < 1 or self.small_blind < 0 or self.ante < 0 or self.chip_unit < 1:
@@ -301,6 +323,30 @@ class Stakes:
                 small=self.small_blind,
                 big=self.big_blind,
             )
+        policy = RakePolicy(  # checks the rake options (a sentence for each bad one)
+            basis_points=self.rake_basis_points,
+            cap=self.rake_cap,
+            no_flop_no_drop=self.rake_no_flop_no_drop,
+            min_pot=self.rake_min_pot,
+        )
+        for name, amount in (("cap", policy.cap), ("min_pot", policy.min_pot)):
+            if amount > MAX_AMOUNT:
+                raise ConfigError(
+                    f"The rake_{name} ({amount}) is above any chip count; give at most "
+                    f"{MAX_AMOUNT}.",
+                    key="config.stakes.too_large",
+                    name=f"rake_{name}",
+                    amount=amount,
+                    most=MAX_AMOUNT,
+                )
+        if policy.cap % self.chip_unit:
+            raise ConfigError(
+                f"The rake_cap ({policy.cap}) must be a multiple of the chip unit "
+                f"({self.chip_unit}): the rake is taken in whole chips.",
+                key="config.rake.cap_unit",
+                cap=policy.cap,
+                unit=self.chip_unit,
+            )
 
 
 @dataclass(frozen=True)
@@ -326,6 +372,7 @@ class TableConfig:
             odd_chips=OddChips(self.options.odd_chips),
             raise_cap=self.options.raise_cap,
             limit_all_in_percent=self.options.limit_all_in_percent,
+            rake=s.rake() if self.options.game == "cash" else None,
         )
 
 
@@ -337,6 +384,10 @@ _STAKE_KEYS = (
     "big_blind_ante",
     "big_bet",
     "chip_unit",
+    "rake_basis_points",
+    "rake_cap",
+    "rake_min_pot",
+    "rake_no_flop_no_drop",
 )
 
 
@@ -426,7 +477,8 @@ def table_config_from(data: Mapping[str, Any], source: str = "given as text") ->
             known=", ".join(("timezone", *_STAKE_KEYS)),
         )
     for key, value in table.items():
-        expected: type = bool if key == "big_blind_ante" else (str if key == "structure" else int)
+        flags = ("big_blind_ante", "rake_no_flop_no_drop")
+        expected: type = bool if key in flags else (str if key == "structure" else int)
         if type(value) is not expected:
             raise ConfigError(
                 f"In [table] of the configuration {source}, {key} must be "
@@ -447,4 +499,12 @@ def table_config_from(data: Mapping[str, Any], source: str = "given as text") ->
                 value=repr(table["structure"]),
             ) from exc
     options = profile_options(profile, **data.get("options", {}))
+    if table.get("rake_basis_points") and options.game != "cash":
+        raise ConfigError(
+            f"The configuration {source} rakes a {options.game} game; the rake "
+            '(rake_basis_points) is for cash games only. Remove it, or set game = "cash".',
+            key="config.rake.not_cash",
+            source=source,
+            game=options.game,
+        )
     return TableConfig(profile=profile, options=options, stakes=Stakes(**table), timezone=timezone)

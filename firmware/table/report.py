@@ -13,6 +13,9 @@ from firmware.table.dealing import TableHand
 def hand_record(number: int, th: TableHand) -> dict[str, Any]:
     """A plain record of a finished hand: cards by role, actions, incidents, pots, stacks.
 
+    Each pot's ``rake`` is what the house took from it before the split
+    (HOUSE-RAKE), ``rake`` the hand's total; its ``shares`` are what was left.
+
     When betting ends with a player all-in, every live hand is turned up by
     rule (TDA-9): the record lists them in ``cards.tabled_by_rule`` and as
     ``turned_up`` actions at that point; an uncalled bet given back is a
@@ -112,9 +115,11 @@ def hand_record(number: int, th: TableHand) -> dict[str, Any]:
                 "amount": pot.amount,
                 "winners": [seats[w] for w in pot.winners],
                 "shares": {str(seats[p]): a for p, a in pot.shares},
+                "rake": pot.rake,
             }
             for pot in hand.result.pots
         ],
+        "rake": hand.result.rake,
         "starting_stacks": {str(x): c for x, c in zip(seats, hand.starting_stacks, strict=True)},
         "finishing_stacks": {
             str(x): c for x, c in zip(seats, hand.result.finishing_stacks, strict=True)

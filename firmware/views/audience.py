@@ -429,15 +429,21 @@ def _distribution(table: Table, lang: str) -> list[dict[str, Any]]:
         return []
     record = table.records[-1]
     rows = []
+    single = len(record["pots"]) == 1
     for index, pot in enumerate(record["pots"]):
         name = tr("pot.main", lang) if index == 0 else tr("pot.side", lang, number=index)
-        rows.append(
-            {
-                "pot": name,
-                "amount": pot["amount"],
-                "shares": {k: v for k, v in pot["shares"].items()},
-            }
-        )
+        rake = pot.get("rake", 0)  # the house's rake (HOUSE-RAKE); records before it have none
+        row: dict[str, Any] = {
+            "pot": name,
+            "amount": pot["amount"],
+            "shares": {k: v for k, v in pot["shares"].items()},
+            "rake": rake,
+        }
+        if rake:
+            # "Bote 480 · comisión 20": the pot as bet, then what the house took from it.
+            label = tr("ui.pot.hidden", lang) if single else name
+            row["said"] = tr("pot.raked", lang, pot=label, amount=pot["amount"], rake=rake)
+        rows.append(row)
     return rows
 
 

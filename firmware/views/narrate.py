@@ -49,7 +49,13 @@ def narrate(record: dict[str, Any], lang: str = "es") -> list[str]:
             tr("pot.share", lang, name=names[int(seat)], amount=amount)
             for seat, amount in pot["shares"].items()
         )
-        lines.append("  " + tr("pot.won", lang, pot=label, amount=pot["amount"], winners=shares))
+        if pot.get("rake"):  # HOUSE-RAKE: the pot as bet, and what the house took
+            label = tr("pot.raked", lang, pot=label, amount=pot["amount"], rake=pot["rake"])
+            lines.append("  " + tr("pot.won_raked", lang, pot=label, winners=shares))
+        else:
+            lines.append(
+                "  " + tr("pot.won", lang, pot=label, amount=pot["amount"], winners=shares)
+            )
     stacks = ", ".join(f"{names[int(s)]} {c}" for s, c in record["finishing_stacks"].items())
     lines.append("  " + tr("hand.stacks", lang, stacks=stacks))
     return lines

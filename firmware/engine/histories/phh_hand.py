@@ -6,14 +6,14 @@ hands and documents the format; import these names from there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Final
 
 from firmware.engine.events import Event, StartHand
 from firmware.engine.histories.fasttoml import PHH_FIELDS
 from firmware.engine.histories.phh_actions import parse_action
-from firmware.engine.histories.phh_writer import slots_to_players
+from firmware.engine.histories.phh_writer import rake_policy_of, slots_to_players
 from firmware.engine.rules import GameKind, HandConfig, Structure
 from firmware.errors import ConfigError, HandHistoryError
 
@@ -142,7 +142,16 @@ class PHHHand:
         return len(self.starting_stacks)
 
     def config(self, game: GameKind = GameKind.TOURNAMENT) -> HandConfig:
-        """Return the rules of this hand under ``game`` (cash or tournament)."""
+        """Return the rules of this hand under ``game`` (cash or tournament).
+
+        A hand our table raked carries its rake policy in user-defined fields
+        (``_rake_basis_points`` ...): a cash game replays with it, so the engine
+        takes the same rake (HOUSE-RAKE).
+        """
+        if self.ignored:
+            policy = rake_policy_of(self.ignored)
+            if policy is not None:
+                return replace(self._new_config(VARIANTS[self.variant], game), rake=policy)
         # The cache's key holds no enum member: hashing one runs Enum.__hash__ (Python).
         if game is _TOURNAMENT:
             cash = False

@@ -30,8 +30,8 @@ from firmware.engine.events import (
     StartHand,
 )
 from firmware.engine.hand import Hand
-from firmware.engine.rules import Structure
-from firmware.errors import HandHistoryError
+from firmware.engine.rules import RakePolicy, Structure
+from firmware.errors import ConfigError, HandHistoryError
 
 
 def slots_to_players(values: Sequence[int]) -> tuple[int, ...]:
@@ -78,7 +78,33 @@ def hand_to_phh_data(hand: Hand) -> dict[str, Any]:
     data["players"] = list(start.names)
     if hand.result is not None:
         data["finishing_stacks"] = list(hand.result.finishing_stacks)
+    if config.rake is not None:
+        # The house's rake (HOUSE-RAKE): what was taken, and the policy that took it
+        # (user-defined fields, so that ``pokertable replay`` rakes the same).
+        if hand.result is not None:
+            data["rake"] = hand.result.rake
+        data.update(rake_fields(config.rake))
     return data
+
+
+def rake_fields(policy: RakePolicy) -> dict[str, Any]:
+    """The PHH user-defined fields of a rake policy (read back by :func:`rake_policy_of`)."""
+    return {f"_rake_{key}": value for key, value in policy.to_record().items()}
+
+
+def rake_policy_of(fields: dict[str, Any]) -> RakePolicy | None:
+    """The rake policy written by :func:`rake_fields` among a file's ``fields``, if any.
+
+    :raises HandHistoryError: if the fields are there but not a valid policy.
+    """
+    if "_rake_basis_points" not in fields:
+        return None
+    try:
+        return RakePolicy.from_record(
+            {key: fields.get(f"_rake_{key}") for key in RakePolicy(0).to_record()}
+        )
+    except ConfigError as exc:
+        raise HandHistoryError(f"The hand's rake fields are not a valid rake: {exc}") from exc
 
 
 def _actions_text(hand: Hand) -> list[str]:

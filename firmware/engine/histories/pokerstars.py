@@ -44,6 +44,7 @@ from firmware.engine.hand import Hand, Phase
 from firmware.engine.histories.amounts import chips_text
 from firmware.engine.histories.rake import net_shares, pot_rakes
 from firmware.engine.rules import Structure
+from firmware.engine.state import HandResult, PotResult
 from firmware.errors import HandHistoryError
 
 SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
@@ -346,14 +347,26 @@ def _pot_names(count: int) -> list[str]:
     return ["main pot", *(f"side pot-{k}" for k in range(1, count))]
 
 
+def _paid(result: HandResult, style: PokerStarsStyle) -> list[tuple[PotResult, list[int]]]:
+    """Each pot (with chips) and what its winners collected after the rake.
+
+    A hand the table raked (HOUSE-RAKE) already pays its winners net: its
+    shares are written as they are. Otherwise ``style.rake`` is taken from the
+    pots in proportion to their size (a rake the table did not take itself).
+    """
+    pots = [pot for pot in result.pots if pot.amount]
+    if result.rake:
+        return [(pot, [chips for _player, chips in pot.shares]) for pot in pots]
+    rakes = pot_rakes([pot.amount for pot in pots], style.rake)
+    return [(pot, net_shares(pot.shares, rake)) for pot, rake in zip(pots, rakes, strict=True)]
+
+
 def _collected(hand: Hand, start: StartHand, style: PokerStarsStyle) -> list[str]:
     result = hand.result
     assert result is not None
     pots = [pot for pot in result.pots if pot.amount]
-    rakes = pot_rakes([pot.amount for pot in pots], style.rake)
     lines = []
-    for name, pot, rake in zip(_pot_names(len(pots)), pots, rakes, strict=True):
-        paid = net_shares(pot.shares, rake)
+    for name, (pot, paid) in zip(_pot_names(len(pots)), _paid(result, style), strict=True):
         for (player, _chips), chips in zip(pot.shares, paid, strict=True):
             lines.append(f"{start.names[player]} collected {style.money(chips)} from {name}")
     return lines
@@ -373,14 +386,13 @@ def _summary(
         split = " " + " ".join(
             f"{n} {style.money(p.amount)}." for n, p in zip(names, pots, strict=True)
         )
-    lines.append(f"Total pot {style.money(total)}{split} | Rake {style.money(style.rake)}")
+    raked = result.rake or style.rake
+    lines.append(f"Total pot {style.money(total)}{split} | Rake {style.money(raked)}")
     if hand.board:
         lines.append(f"Board [{_cards(hand.board)}]")
     labels = _positions(start, style)
     won = {i: 0 for i in range(len(start.seats))}
-    rakes = pot_rakes([pot.amount for pot in pots], style.rake)
-    for pot, rake in zip(pots, rakes, strict=True):
-        paid = net_shares(pot.shares, rake)
+    for pot, paid in _paid(result, style):
         for (player, _c), chips in zip(pot.shares, paid, strict=True):
             won[player] += chips
     showdown = any(cards is not None and len(cards) == 2 for cards in hand.shown)
