@@ -226,6 +226,10 @@ def test_the_best_qualifying_losing_hand_is_the_loser() -> None:
     hand = showdown("AsAc9cTcJc", {1: "AhTd", 2: ROYAL, 3: "Ad9d"}, dealt=6)
     verdict = bad_beat(rules(), hand, fund=1000)
     assert verdict.losers == (1,) and verdict.winners == (2,)
+    # Two losing hands qualify: aces full of jacks is the loser, not aces full of tens.
+    hand = showdown("AsAc9cTcJc", {1: "AhTd", 2: ROYAL, 3: "AdJd"}, dealt=6)
+    verdict = bad_beat(rules(), hand, fund=1000)
+    assert verdict.losers == (3,) and verdict.payouts[3] == 500 and verdict.payouts[1] == 150 // 4
     # The best losing hand decides: aces full of nines is not aces full of tens.
     hand = showdown("AsAc9cTcJc", {1: "Ah9d", 2: ROYAL, 3: "2d2h"}, dealt=6)
     assert bad_beat(rules(), hand).reason == "jackpot.verdict.too_weak"
@@ -292,7 +296,7 @@ def test_high_hand_of_the_hour_best_in_the_window_ties_split() -> None:
         showdown("7c7d2s9hJc", {3: "7h7s", 1: "AcAd"}, number=3, finished_wall=hour + 30),
         showdown("7c7d2s9hJc", {4: "7h7s", 1: "AcAd"}, number=4, finished_wall=hour + 3599),
         # Better, but an hour later: another window.
-        showdown("AcAd2s9hJc", {2: "AhAs"}, number=5, finished_wall=hour + 3600),
+        showdown("AcAd2s9hJc", {2: "AhAs", 1: "3c4c"}, number=5, finished_wall=hour + 3600),
     ]
     result = high_hand(r, hands, hour, prize=101)
     assert result.holders == ((3, 3), (4, 4))
@@ -350,6 +354,16 @@ def test_a_played_all_in_decided_from_its_record(ten: str, ok: bool) -> None:
     if ok:
         assert verdict.losers == (2,) and verdict.winners == (3,)
         assert verdict.payouts == {2: 5000, 3: 2500, 1: 750, 4: 750}
+
+
+def test_a_hand_shown_with_one_card_is_not_tabled() -> None:
+    """Only hands shown with both cards (or turned up by rule) are at the showdown."""
+    _, records = run_script(PLAYED.format(ten="Td"))
+    record = dict(records[-1])
+    one = {"seat": 4, "action": "show", "street": 3, "cards": "2d"}
+    both = {"seat": 1, "action": "show", "street": 3, "cards": "3h4h"}
+    record["actions"] = [*record["actions"], one, both]
+    assert sorted(Showdown.from_record(record).hole) == [1, 2, 3]
 
 
 # --------------------------------------------------------------------------
