@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from firmware.engine.cards import RANKS, Card, check_distinct, format_card, make_card, parse_cards
+from firmware.engine.cards import RANKS, Card, check_distinct, make_card, parse_cards
 from firmware.engine.evaluator import Category, HandValue, best_hand, category_of, evaluate
 from firmware.errors import CardError, ConfigError
 
@@ -355,7 +355,8 @@ class BadBeat:
     reason: str
     losers: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
-    loser_hand: str = ""
+    loser_hand: HandValue | None = None
+    """The loser's five cards and value (``describe(lang)`` says it in each language)."""
     payouts: Mapping[int, int] = field(default_factory=dict)
     reserve: int = 0
 
@@ -424,14 +425,10 @@ def bad_beat(rules: JackpotRules, hand: Showdown, fund: int = 0, unit: int = 1) 
         "jackpot.verdict.qualifies",
         losers=losers,
         winners=winners,
-        loser_hand=_text(loser_hand),
+        loser_hand=loser_hand,
         payouts=payouts,
         reserve=fund - sum(payouts.values()),
     )
-
-
-def _text(value: HandValue) -> str:
-    return f"{value.describe('en')} ({''.join(format_card(c) for c in value.cards)})"
 
 
 def jackpot_drop(rules: JackpotRules, pot: int, flop: bool, unit: int = 1) -> int:
@@ -458,7 +455,7 @@ class HighHand:
     shares of the prize, and what stays (rounding) with the house."""
 
     holders: tuple[tuple[int, int], ...]
-    hand: str
+    hand: HandValue | None
     shares: Mapping[tuple[int, int], int]
     left: int
 
@@ -477,7 +474,7 @@ def high_hand(
     end = start + rules.high_hand_minutes * 60
     best = 0
     holders: list[tuple[int, int]] = []
-    shown = ""
+    shown: HandValue | None = None
     for hand in hands:
         if not rules.high_hand or not (start <= hand.finished_wall < end):
             continue
@@ -491,7 +488,7 @@ def high_hand(
             value = evaluate([*hand.board, *pair])
             if value > best:
                 best, holders = value, []
-                shown = _text(best_hand([*hand.board, *pair]))
+                shown = best_hand([*hand.board, *pair])
             if value == best:
                 holders.append((hand.number, seat))
     shares = _split(prize, holders, unit) if holders else {}
