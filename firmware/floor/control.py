@@ -143,7 +143,7 @@ class StaffDirector(Director):
         self.held.discard(broken)
         self._note(f"TDA-24: table {broken} broke.")
         if self.hfh is not None:
-            self.hfh.tables = frozenset(self.room)
+            self.hfh.table_broke(broken, frozenset(self.room))
 
     async def start_now(self) -> None:
         """Start the tournament (the draw and the clocks) unless it has started."""

@@ -474,7 +474,7 @@ class Director(Orders):
                 self.held.discard(broken)
                 self._note(f"TDA-24: table {broken} broke.")
                 if self.hfh is not None:
-                    self.hfh.tables = frozenset(self.room)
+                    self.hfh.table_broke(broken, frozenset(self.room))
                 continue
             big_blinds = {t: self._blind(t, "big_blind") for t in self.room}
             buttons = {t: self._blind(t, "button") for t in self.room}

@@ -457,3 +457,12 @@ class HandForHand(Generic[T]):
             self.done = set()
             return True
         return False
+
+    def table_broke(self, table: T, left: frozenset[T]) -> None:
+        """``table`` broke (TDA-24) and ``left`` are the tables still playing: the
+        next rounds are theirs, but a broken table still playing this round's hand
+        stays in this round, which ends only when that hand has (its players out in
+        it are out in this round)."""
+        pending = {t for t in self.tables if t not in left and t not in self.done}
+        self.tables = frozenset(left) | frozenset(pending)
+        self.done &= self.tables
