@@ -36,11 +36,11 @@ from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, fail, fail_with, say
 from firmware.errors import ConfigError, PokerTableError
 from firmware.floor.control import StaffDirector, TournamentControl
-from firmware.floor.director import TournamentSpec
 from firmware.floor.lease import LOST_EXIT, Lease
 from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import DEMO_LEVELS, SimTable
+from firmware.floor.spec import TournamentSpec
 from firmware.floor.tournament_run import open_director, spec_from_config
 from firmware.floor.web import FloorWeb
 from firmware.floor.webstore import NoticeListener

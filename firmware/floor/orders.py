@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
@@ -25,11 +25,9 @@ from firmware.errors import IllegalAction
 from firmware.floor.commands import CommandQueue
 from firmware.floor.ingest import Ingested
 from firmware.floor.outbox import Entry, Outbox, Statement, answered, run_transaction
+from firmware.floor.spec import TournamentSpec
 from firmware.floor.storeconn import StoreConnection
 from firmware.table.draws import Move
-
-if TYPE_CHECKING:
-    from firmware.floor.director import TournamentSpec
 
 log = logging.getLogger("firmware.floor.director")
 
