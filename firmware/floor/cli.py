@@ -41,11 +41,14 @@ from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import DEMO_LEVELS, SimTable
 from firmware.floor.spec import TournamentSpec
+from firmware.floor.startup import reach_postgres, until_reachable
+from firmware.floor.stream import StreamSettings
 from firmware.floor.tournament_run import open_director, spec_from_config
 from firmware.floor.web import FloorWeb
 from firmware.floor.webstore import NoticeListener
 from firmware.protocol.auth import StaffDirectory
 from firmware.service.floorlink import FloorConfig
+from firmware.service.natsurls import server_urls
 
 DEMO_BADGE = "floor1"
 DEMO_PIN = "1234"
@@ -156,6 +159,11 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
     web_section = dict(config.get("web", {}))
     if "url" not in nats or "conninfo" not in database:
         raise ConfigError("The floor needs [nats] url and [database] conninfo.")
+    unknown = sorted(set(nats) - {"url", "user", "password"} - StreamSettings.KEYS)
+    if unknown:
+        raise ConfigError(f"Unknown [nats] option(s): {', '.join(unknown)}.")
+    urls = server_urls(nats["url"], "[nats] url")
+    stream = StreamSettings.from_section(nats)
     conninfo = str(database["conninfo"])
     staff = _staff(config.get("staff", []))
     section = config.get("tournament")
@@ -163,15 +171,29 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
         if not isinstance(section, dict):
             raise ConfigError("[tournament] must be a table of keys.")
         spec_from_config(section)  # a wrong section fails before the lease is taken
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    # Started before PostgreSQL or NATS (at boot, after an outage): wait, one sentence each.
+    if not await until_reachable(lambda: reach_postgres(conninfo), stop, say):
+        return 0
     # Two floors may run for one room: the one holding the lease ingests (lease.py).
     lease = Lease(conninfo)
     if await _standby(lease) and not await lease.acquire(stop):
         return 0  # stopped while standing by
     print("Leader: this floor holds the room's lease and ingests.", flush=True)
     floor = Floor(
-        conninfo, str(nats["url"]), str(nats.get("user", "")), str(nats.get("password", ""))
+        conninfo,
+        list(urls),
+        str(nats.get("user", "")),
+        str(nats.get("password", "")),
+        stream,
     )
-    await floor.open()
+    if not await until_reachable(floor.open, stop, say):
+        await floor.close()
+        await lease.release()
+        return 0
     notices = NoticeListener(conninfo)
     ingest = asyncio.create_task(floor.ingest_forever())
     director = await open_director(floor, section, lambda text: print(text, flush=True))
@@ -288,6 +310,9 @@ def main_floor(argv: list[str] | None = None) -> int:
             finally:
                 shutil.rmtree(folder, ignore_errors=True)
         config = tomllib.loads(Path(args.config).read_text(encoding="utf-8"))
+        from firmware.cli.logs import setup_logging
+
+        setup_logging("info")  # one line per event with its time, no tracebacks of servers
         return await _serve(config, stop)
 
     try:
