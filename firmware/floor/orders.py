@@ -151,7 +151,15 @@ class Orders:
         self.room[table][seat] = player
         order = {"kind": "seat", "seat": seat, "player": player, "chips": chips}
         entry = self._give(table, order, f"{table}:{seat}", {"reason": reason})
-        return self.orders.after((table, seat), lambda: self._sat(entry, reason))
+
+        async def sit() -> None:
+            # A re-entry may draw the seat his busted entry never reached on a move: the
+            # mark left for that move (after every earlier command of the seat) is old.
+            if self.vanished.get(f"{table}:{seat}") == player:
+                del self.vanished[f"{table}:{seat}"]
+            await self._sat(entry, reason)
+
+        return self.orders.after((table, seat), sit)
 
     async def _sat(self, entry: Entry, reason: str) -> None:
         """Send a seat command; its seat assignment is written with the next state."""
