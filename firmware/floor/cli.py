@@ -32,6 +32,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from firmware.cli.config import EXIT_CONFIG
 from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, fail, fail_with, say
 from firmware.errors import ConfigError, PokerTableError
@@ -318,10 +319,13 @@ def main_floor(argv: list[str] | None = None) -> int:
     try:
         return asyncio.run(main())
     except FileNotFoundError as exc:
-        return fail("floor", "cli.main.not_found", lang, path=exc.filename or args.config)
+        code = EXIT_CONFIG  # a configuration that cannot work: systemd does not restart it
+        return fail("floor", "cli.main.not_found", lang, code, path=exc.filename or args.config)
     except tomllib.TOMLDecodeError as exc:
-        return fail("floor", "cli.floor.toml", lang, path=args.config, error=str(exc))
-    except (OSError, ConfigError, PokerTableError) as exc:
+        return fail("floor", "cli.floor.toml", lang, EXIT_CONFIG, path=args.config, error=str(exc))
+    except ConfigError as exc:
+        return fail_with("floor", exc, lang, EXIT_CONFIG)
+    except (OSError, PokerTableError) as exc:
         return fail_with("floor", exc, lang)
     except KeyboardInterrupt:
         return 130

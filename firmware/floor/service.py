@@ -79,6 +79,8 @@ class Floor:
         if self.nc is None:
             self.nc = await self._connect_nats(nats)
             self.js = self.nc.jetstream()
+            if self.nats_away:  # it kept trying until a node answered
+                await self._nats_back()
         if not self.stream_ready:  # JetStream of a cluster may answer a moment later
             log.info("%s", await ensure_stream(self.js, self.stream))
             self.stream_ready = True
@@ -117,7 +119,8 @@ class Floor:
             )
 
     async def _nats_lost(self) -> None:
-        await self._nats_error(ConnectionError("the connection was lost"))
+        if not self.stopping.is_set():  # (closing the floor is no outage)
+            await self._nats_error(ConnectionError("the connection was lost"))
 
     async def _nats_back(self) -> None:
         if self.nats_away:
