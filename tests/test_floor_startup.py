@@ -4,8 +4,9 @@
 (their ports and folders chosen, nothing listening). It says once that it
 waits for PostgreSQL, and nothing more while it waits; PostgreSQL is started
 and the floor says so, takes the lease and says once that NATS is
-unreachable; NATS is started and the floor says it is back, and serves. Then NATS is killed and started again
-during service: one sentence when it goes, one when it is back. No line of
+unreachable; NATS is started and the floor says it is back, and serves.
+Then NATS is killed and started again during service: one sentence when it
+goes, one when it is back. No line of
 the output is a traceback. A bad configuration exits with 78 (EX_CONFIG),
 which the systemd unit does not restart, and the unit restarts the floor on
 75 (the lease lost).
