@@ -56,6 +56,22 @@ DEMO_PIN = "1234"
 DEMO_TECH_BADGE = "tech1"
 
 
+PACES = {"watch": 1.0, "fast": 0.05}
+"""Named demo paces, seconds per dealer or bot step: ``watch`` (one step a second: a
+person follows every action on the dashboard; a hand takes about half a minute) and
+``fast`` (the table at machine speed, the tournament over in a few minutes)."""
+
+
+def pace_value(text: str) -> float:
+    """``--pace``: seconds per step (0 or more), or ``watch`` or ``fast``."""
+    if text in PACES:
+        return PACES[text]
+    value = float(text)  # argparse says "invalid pace_value value" for anything else
+    if not 0 <= value <= 60:
+        raise ValueError(text)
+    return value
+
+
 def _staff(entries: object) -> StaffDirectory:
     from firmware.cli.serve import staff_directory
 
@@ -278,7 +294,11 @@ def main_floor(argv: list[str] | None = None) -> int:
         "--port", type=int, metavar="N", default=8080, help=say("cli.help.floor.port", lang)
     )
     parser.add_argument(
-        "--pace", type=float, metavar="N", default=0.05, help=say("cli.help.floor.pace", lang)
+        "--pace",
+        type=pace_value,
+        metavar="N",
+        default="watch",
+        help=say("cli.help.floor.pace", lang),
     )
     parser.add_argument(
         "--start-from-dashboard",
