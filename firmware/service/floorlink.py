@@ -287,6 +287,7 @@ class FloorLink:
         self.server = ""
         """The NATS node the link is on (or last tried)."""
         self._server = 0
+        self._offline = False
         self.last_error = ""
         self.published = 0
         """Messages published by this process (duplicates included)."""
@@ -457,10 +458,13 @@ class FloorLink:
                 )
                 await nc.subscribe(f"{COMMANDS}.{self.config.table}", cb=self._command)
                 self.connected = True
+                self._offline = False
                 self._changed()
                 await self._publish_loop(nc)
             except Exception as exc:  # any failure: offline; the journal keeps the records
-                log.info("Floor link offline (%s); the table plays on.", exc)
+                if not self._offline:  # one line per outage, not one per attempt
+                    log.info("Floor link offline (%s); the table plays on.", exc)
+                self._offline = True
                 self._server += 1  # the next node of the cluster next time
             finally:
                 self.connected = False
