@@ -106,7 +106,7 @@ def spanish_runs(tmp: pathlib.Path) -> list[tuple[list[str], int, str]]:
     empty = tmp / "empty.sqlite"
     (tmp / "floor.toml").write_text("nats = \n", encoding="utf-8")
     return [
-        (["floor", "--config", str(tmp / "floor.toml")], 1, "no es TOML válido"),
+        (["floor", "--config", str(tmp / "floor.toml")], 78, "no es TOML válido"),
         (["floor"], 2, "indique --config ARCHIVO, o --demo"),
         (["screen", "--seat", "3", "--config", str(tmp / "none.toml")], 2, "no existe la config"),
         (["init", "--seats", "2", "-o", str(config)], 1, "ya existe; use --force"),

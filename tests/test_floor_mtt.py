@@ -131,6 +131,28 @@ def test_floor_hfh_starts_on_the_bubble_and_tables_wait_for_each_other() -> None
     assert hfh.may_deal("A") and hfh.round == 2
 
 
+def test_floor_hfh_a_table_breaking_mid_round_still_ends_the_round() -> None:
+    """The 1,000-player stall: A and B finished the round's hand, C broke (TDA-24)
+    while still playing its own: the round ends when C's hand does, and the next
+    round is A's and B's alone."""
+    hfh = mtt.HandForHand(frozenset({"A", "B", "C"}))
+    assert not hfh.hand_finished("A") and not hfh.hand_finished("B")
+    assert not hfh.table_broke("C", frozenset({"A", "B"}), playing=True)
+    assert not hfh.may_deal("A") and not hfh.may_deal("B")  # they wait for C's hand
+    assert hfh.hand_finished("C") and hfh.round == 2  # C's hand ends the round
+    assert hfh.tables == {"A", "B", "C"}  # until the director starts round 2 without C
+    # C broke before it dealt its hand of the round: the round ends with the break.
+    idle = mtt.HandForHand(frozenset({"A", "B", "C"}))
+    assert not idle.hand_finished("A") and not idle.hand_finished("B")
+    assert idle.table_broke("C", frozenset({"A", "B"}), playing=False) and idle.round == 2
+    # C had finished its hand: the round goes on with A and B.
+    done = mtt.HandForHand(frozenset({"A", "B", "C"}))
+    assert not done.hand_finished("C")
+    assert not done.table_broke("C", frozenset({"A", "B"}), playing=False)
+    assert done.tables == {"A", "B"} and not done.hand_finished("A")
+    assert done.hand_finished("B") and done.round == 2
+
+
 def test_floor_hfh_busts_at_two_tables_in_one_round_share_the_places() -> None:
     """Four players left, three paid (50/30/20 of 1000): two bust in the same
     hand-for-hand round at different tables: they share places 3 and 4."""

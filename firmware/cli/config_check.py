@@ -194,6 +194,11 @@ def check_problems(data: Mapping[str, Any], text: str, path: str) -> list[PokerT
     problems += _server_problems(server)
     socket = server.get("socket")
     problems += diag_problems(data.get("diag", {}))
+    floor = data.get("floor")
+    if floor is not None:  # the floor's NATS: one address or a cluster's list
+        from firmware.service.floorlink import FloorConfig
+
+        attempt(lambda: FloorConfig.from_config(dict(floor)))
     problems += broadcast_problems(data.get("broadcast"))
     terminals = data.get("terminals", {})
     secrets: dict[str, str] | None = None

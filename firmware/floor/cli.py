@@ -34,25 +34,45 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from firmware.cli.config import EXIT_CONFIG
 from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, fail, fail_with, say
 from firmware.errors import ConfigError, PokerTableError
 from firmware.floor.control import StaffDirector, TournamentControl
-from firmware.floor.director import TournamentSpec
 from firmware.floor.lease import LOST_EXIT, Lease
 from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import DEMO_LEVELS, SimTable
+from firmware.floor.spec import TournamentSpec
+from firmware.floor.startup import reach_postgres, until_reachable
+from firmware.floor.stream import StreamSettings
 from firmware.floor.texts import stored_text
 from firmware.floor.tournament_run import open_director, spec_from_config
 from firmware.floor.web import FloorWeb
 from firmware.floor.webstore import NoticeListener
 from firmware.protocol.auth import StaffDirectory
 from firmware.service.floorlink import FloorConfig
+from firmware.service.natsurls import server_urls
 
 DEMO_BADGE = "floor1"
 DEMO_PIN = "1234"
 DEMO_TECH_BADGE = "tech1"
+
+
+PACES = {"watch": 1.0, "fast": 0.05}
+"""Named demo paces, seconds per dealer or bot step: ``watch`` (one step a second: a
+person follows every action on the dashboard; a hand takes about half a minute) and
+``fast`` (the table at machine speed, the tournament over in a few minutes)."""
+
+
+def pace_value(text: str) -> float:
+    """``--pace``: seconds per step (0 or more), or ``watch`` or ``fast``."""
+    if text in PACES:
+        return PACES[text]
+    value = float(text)  # argparse says "invalid pace_value value" for anything else
+    if not 0 <= value <= 60:
+        raise ValueError(text)
+    return value
 
 
 def _staff(entries: object) -> StaffDirectory:
@@ -165,6 +185,11 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
     web_section = dict(config.get("web", {}))
     if "url" not in nats or "conninfo" not in database:
         raise ConfigError("The floor needs [nats] url and [database] conninfo.")
+    unknown = sorted(set(nats) - {"url", "user", "password"} - StreamSettings.KEYS)
+    if unknown:
+        raise ConfigError(f"Unknown [nats] option(s): {', '.join(unknown)}.")
+    urls = server_urls(nats["url"], "[nats] url")
+    stream = StreamSettings.from_section(nats)
     conninfo = str(database["conninfo"])
     proxies = web_section.get("trusted_proxies", [])
     if (
@@ -183,15 +208,29 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
         if not isinstance(section, dict):
             raise ConfigError("[tournament] must be a table of keys.")
         spec_from_config(section)  # a wrong section fails before the lease is taken
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    # Started before PostgreSQL or NATS (at boot, after an outage): wait, one sentence each.
+    if not await until_reachable(lambda: reach_postgres(conninfo), stop, say):
+        return 0
     # Two floors may run for one room: the one holding the lease ingests (lease.py).
     lease = Lease(conninfo)
     if await _standby(lease) and not await lease.acquire(stop):
         return 0  # stopped while standing by
     print("Leader: this floor holds the room's lease and ingests.", flush=True)
     floor = Floor(
-        conninfo, str(nats["url"]), str(nats.get("user", "")), str(nats.get("password", ""))
+        conninfo,
+        list(urls),
+        str(nats.get("user", "")),
+        str(nats.get("password", "")),
+        stream,
     )
-    await floor.open()
+    if not await until_reachable(floor.open, stop, say):
+        await floor.close()
+        await lease.release()
+        return 0
     notices = NoticeListener(conninfo)
     ingest = asyncio.create_task(floor.ingest_forever())
     director = await open_director(floor, section, lambda text: print(text, flush=True))
@@ -286,7 +325,11 @@ def main_floor(argv: list[str] | None = None) -> int:
         "--port", type=int, metavar="N", default=8080, help=say("cli.help.floor.port", lang)
     )
     parser.add_argument(
-        "--pace", type=float, metavar="N", default=0.05, help=say("cli.help.floor.pace", lang)
+        "--pace",
+        type=pace_value,
+        metavar="N",
+        default="watch",
+        help=say("cli.help.floor.pace", lang),
     )
     parser.add_argument(
         "--start-from-dashboard",
@@ -319,15 +362,21 @@ def main_floor(argv: list[str] | None = None) -> int:
             finally:
                 shutil.rmtree(folder, ignore_errors=True)
         config = tomllib.loads(Path(args.config).read_text(encoding="utf-8"))
+        from firmware.cli.logs import setup_logging
+
+        setup_logging("info")  # one line per event with its time, no tracebacks of servers
         return await _serve(config, stop)
 
     try:
         return asyncio.run(main())
     except FileNotFoundError as exc:
-        return fail("floor", "cli.main.not_found", lang, path=exc.filename or args.config)
+        code = EXIT_CONFIG  # a configuration that cannot work: systemd does not restart it
+        return fail("floor", "cli.main.not_found", lang, code, path=exc.filename or args.config)
     except tomllib.TOMLDecodeError as exc:
-        return fail("floor", "cli.floor.toml", lang, path=args.config, error=str(exc))
-    except (OSError, ConfigError, PokerTableError) as exc:
+        return fail("floor", "cli.floor.toml", lang, EXIT_CONFIG, path=args.config, error=str(exc))
+    except ConfigError as exc:
+        return fail_with("floor", exc, lang, EXIT_CONFIG)
+    except (OSError, PokerTableError) as exc:
         return fail_with("floor", exc, lang)
     except KeyboardInterrupt:
         return 130

@@ -142,8 +142,7 @@ class StaffDirector(Director):
         del self.room[broken]
         self.held.discard(broken)
         self._note(f"TDA-24: table {broken} broke.")
-        if self.hfh is not None:
-            self.hfh.tables = frozenset(self.room)
+        await self._broke_in_hand_for_hand(broken)
 
     async def start_now(self) -> None:
         """Start the tournament (the draw and the clocks) unless it has started."""

@@ -36,6 +36,7 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,9 +49,12 @@ from firmware.floor.ingest import Ingested
 from firmware.floor.orders import Command, Orders
 from firmware.floor.outbox import SCHEMA as OUTBOX_SCHEMA
 from firmware.floor.outbox import Outbox, Statement
+from firmware.floor.spec import TournamentSpec
 from firmware.floor.storeconn import StoreConnection
 from firmware.table.draws import Move, table_should_pause
 from firmware.table.tournament import LevelSchedule
+
+__all__ = ["LOG_SCHEMA", "Director", "TournamentSpec"]
 
 log = logging.getLogger(__name__)
 
@@ -65,28 +69,6 @@ CREATE TABLE IF NOT EXISTS tournament_log (
 );
 """
 """The director's decisions, in order (hand-for-hand start and stop, tables held)."""
-
-
-@dataclass(frozen=True)
-class TournamentSpec:
-    """A tournament's set-up."""
-
-    id: str
-    name: str
-    buy_in: int
-    starting_chips: int
-    tables: tuple[str, ...]
-    seats_per_table: int = 9
-    method: str = "tda"
-    """Balancing: ``tda`` (TDA-25) or ``hg`` (HG-4)."""
-    break_order: tuple[str, ...] = ()
-    """Tables in the order they break (default: the last listed first)."""
-    levels: tuple[dict[str, Any], ...] = ()
-    """The blind levels the tables play (for the clock page and the entry window)."""
-    late_until_level: int = 0
-    """Late registration and re-entry are open until the end of this level (0: closed)."""
-    max_entries: int = 1
-    """Entries per player (1: no re-entry)."""
 
 
 @dataclass
@@ -142,12 +124,17 @@ class Director(Orders):
     """Why the tournament stopped, if a table refused the floor (shown to the staff)."""
     cursor: dict[str, int] = field(default_factory=dict)
     """Each table's last record whose finished hands the director has handled."""
+    last_hand: dict[str, int] = field(default_factory=dict)
+    """Each table's last hand number the director has handled (a broken table's
+    hand-for-hand hand finished but not yet seen is one above it)."""
     hfh_dealt: int | None = None
     """The hand-for-hand round whose deal orders were given."""
     replay: list[Ingested] = field(default_factory=list)
     """Hands stored before a restart that the director had not handled (run first)."""
-    restarted: bool = False
-    """Rebuilt from the store (:mod:`firmware.floor.resume`): repair before going on."""
+    repair: Callable[[], Awaitable[None]] | None = None
+    """Rebuilt from the store: what to repair before going on (set by
+    :func:`firmware.floor.resume.resume`, which knows the director; the director
+    does not know it)."""
     resent: list[asyncio.Task[Any]] = field(default_factory=list)
     """Deal and clock orders given again after a restart."""
     _log: list[tuple[str, str]] = field(default_factory=list)
@@ -313,12 +300,10 @@ class Director(Orders):
             try:
                 if self.replay:
                     ingested = self.replay.pop(0)
-                elif self.restarted:
-                    from firmware.floor.resume import repair
-
-                    self.restarted = False
+                elif self.repair is not None:
+                    repair, self.repair = self.repair, None
                     async with self._deciding:
-                        await repair(self)
+                        await repair()
                     continue
                 else:
                     ingested = await self.queue.get()
@@ -344,6 +329,10 @@ class Director(Orders):
         if ingested.hands:
             self.cursor[ingested.table_id] = ingested.seq
         for hand in ingested.hands:
+            number = int(hand.get("hand", 0))
+            self.last_hand[ingested.table_id] = max(
+                number, self.last_hand.get(ingested.table_id, 0)
+            )
             await self._hand_finished(ingested.table_id, hand, ingested.time)
 
     def _fail(self, exc: BaseException) -> None:
@@ -452,6 +441,24 @@ class Director(Orders):
         self._note(f"FLOOR-HFH: round {self.hfh.round}, one hand at every table.", "hfh_round")
         await self._deal_all(1, self.hfh.round)
 
+    async def _broke_in_hand_for_hand(self, broken: str) -> None:
+        """A table broke during hand-for-hand (TDA-24, FLOOR-HFH): it deals no more; if
+        its hand of this round is being played, or finished but not yet seen, the round
+        waits for that hand; if not, the round may end now."""
+        hfh = self.hfh
+        if hfh is None:
+            return
+        playing = False
+        if broken in hfh.tables and broken not in hfh.done:
+            reply = await self._send(broken, {"kind": "deal", "hands": 0, "round": hfh.round})
+            self._check([reply], "stop dealing at a broken table")
+            unseen = int(reply.get("hand", 0)) > self.last_hand.get(broken, 0)
+            playing = bool(reply.get("playing")) or unseen
+        if hfh.table_broke(broken, frozenset(self.room), playing):
+            busts, self.hfh_busts = self.hfh_busts, []
+            await self._eliminate(busts)
+            await self._hand_for_hand_round()
+
     def _stop_hand_for_hand(self, why: str) -> None:
         self.hfh = None
         self._note(why, "hand_for_hand")
@@ -473,8 +480,9 @@ class Director(Orders):
                 del self.room[broken]
                 self.held.discard(broken)
                 self._note(f"TDA-24: table {broken} broke.")
-                if self.hfh is not None:
-                    self.hfh.tables = frozenset(self.room)
+                await self._broke_in_hand_for_hand(broken)
+                if self.finished.is_set():
+                    return
                 continue
             big_blinds = {t: self._blind(t, "big_blind") for t in self.room}
             buttons = {t: self._blind(t, "button") for t in self.room}

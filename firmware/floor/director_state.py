@@ -16,31 +16,65 @@ it was written comes from the store: the hands stored after the cursor
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+import asyncio
+from dataclasses import fields
+from typing import Any, Protocol
 
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
 from firmware.floor import mtt
 from firmware.floor.ingest import Ingested
+from firmware.floor.spec import TournamentSpec
 from firmware.floor.storeconn import StoreConnection
-
-if TYPE_CHECKING:
-    from firmware.floor.director import Director, TournamentSpec
 
 Conn = AsyncConnection[Any] | StoreConnection
 
 
+class Stored(Protocol):
+    """What of a director is stored and restored (the director is one; this module
+    does not know the director, so nothing imports back)."""
+
+    spec: TournamentSpec
+    room: dict[str, dict[int, str]]
+    players: list[str]
+    standings: mtt.Standings | None
+    hfh: mtt.HandForHand[str] | None
+    hfh_busts: list[mtt.Bust]
+    hfh_dealt: int | None
+    decisions: list[str]
+    finished: asyncio.Event
+    started_at: float | None
+    clock_paused_at: float | None
+    clock_paused: float
+    gone: dict[str, str]
+    entries: dict[str, int]
+    live: dict[str, str]
+    arriving: set[tuple[str, int]]
+    leaving: dict[str, str]
+    held: set[str]
+    vanished: dict[str, str]
+    error: str
+    cursor: dict[str, int]
+    last_hand: dict[str, int]
+
+    def level_now(self) -> tuple[int, bool]:
+        """The level in force and whether it is a break."""
+        ...
+
+
 def spec_document(spec: TournamentSpec) -> dict[str, Any]:
-    """The set-up as JSON."""
-    return asdict(spec)
+    """The set-up as JSON (written at every decision: built by hand, not by the
+    slower recursive :func:`dataclasses.asdict`)."""
+    document = {f.name: getattr(spec, f.name) for f in fields(spec)}
+    document["tables"] = list(spec.tables)
+    document["break_order"] = list(spec.break_order)
+    document["levels"] = [dict(level) for level in spec.levels]
+    return document
 
 
 def spec_from(document: dict[str, Any]) -> TournamentSpec:
     """The set-up stored by :func:`spec_document`."""
-    from firmware.floor.director import TournamentSpec
-
     return TournamentSpec(
         id=str(document["id"]),
         name=str(document["name"]),
@@ -56,7 +90,7 @@ def spec_from(document: dict[str, Any]) -> TournamentSpec:
     )
 
 
-def document(d: Director) -> dict[str, Any]:
+def document(d: Stored) -> dict[str, Any]:
     """Everything a restarted director needs, and what the pages show."""
     st = d.standings
     level, on_break = d.level_now()
@@ -100,6 +134,7 @@ def document(d: Director) -> dict[str, Any]:
         "leaving": dict(d.leaving),
         "vanished": dict(d.vanished),
         "cursor": dict(d.cursor),
+        "last_hand": dict(d.last_hand),
         "error": d.error,
     }
 
@@ -115,7 +150,7 @@ def _bust_from(row: list[Any]) -> mtt.Bust:
     )
 
 
-def restore(d: Director, state: dict[str, Any]) -> None:
+def restore(d: Stored, state: dict[str, Any]) -> None:
     """Fill a new director (built with the stored set-up) from its stored state."""
     d.room = {t: {int(s): p for s, p in seated.items()} for t, seated in state["room"].items()}
     d.players = list(state["players"])
@@ -141,6 +176,7 @@ def restore(d: Director, state: dict[str, Any]) -> None:
     d.leaving = dict(state["leaving"])
     d.vanished = dict(state.get("vanished", {}))
     d.cursor = {t: int(n) for t, n in state["cursor"].items()}
+    d.last_hand = {t: int(n) for t, n in state.get("last_hand", {}).items()}
     d.decisions = list(state["decisions"])
     d.error = str(state.get("error", ""))
     if state["finished"]:

@@ -457,3 +457,21 @@ class HandForHand(Generic[T]):
             self.done = set()
             return True
         return False
+
+    def table_broke(self, table: T, left: frozenset[T], playing: bool) -> bool:
+        """``table`` broke (TDA-24); ``left`` are the tables still in play and
+        ``playing`` says whether the broken table's hand of this round is still to
+        be seen (being played, or finished but not yet reported). The next rounds
+        are the tables left's; a broken table whose hand is still to be seen keeps
+        this round open until it is (its players out in it are out in this round).
+        Return True when the break ends the round (the next begins)."""
+        pending = {t for t in self.tables if t not in left and t not in self.done and t != table}
+        if playing and table in self.tables and table not in self.done:
+            pending.add(table)
+        self.tables = frozenset(left) | frozenset(pending)
+        self.done &= self.tables
+        if self.tables and self.done >= self.tables:
+            self.round += 1
+            self.done = set()
+            return True
+        return False

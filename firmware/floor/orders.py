@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
@@ -25,11 +25,9 @@ from firmware.errors import IllegalAction
 from firmware.floor.commands import CommandQueue
 from firmware.floor.ingest import Ingested
 from firmware.floor.outbox import Entry, Outbox, Statement, answered, run_transaction
+from firmware.floor.spec import TournamentSpec
 from firmware.floor.storeconn import StoreConnection
 from firmware.table.draws import Move
-
-if TYPE_CHECKING:
-    from firmware.floor.director import TournamentSpec
 
 log = logging.getLogger("firmware.floor.director")
 
@@ -153,7 +151,15 @@ class Orders:
         self.room[table][seat] = player
         order = {"kind": "seat", "seat": seat, "player": player, "chips": chips}
         entry = self._give(table, order, f"{table}:{seat}", {"reason": reason})
-        return self.orders.after((table, seat), lambda: self._sat(entry, reason))
+
+        async def sit() -> None:
+            # A re-entry may draw the seat his busted entry never reached on a move: the
+            # mark left for that move (after every earlier command of the seat) is old.
+            if self.vanished.get(f"{table}:{seat}") == player:
+                del self.vanished[f"{table}:{seat}"]
+            await self._sat(entry, reason)
+
+        return self.orders.after((table, seat), sit)
 
     async def _sat(self, entry: Entry, reason: str) -> None:
         """Send a seat command; its seat assignment is written with the next state."""

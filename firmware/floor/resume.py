@@ -59,7 +59,7 @@ async def resume(
         row = await cur.fetchone()
         if row is not None and row[0] is not None:
             director.paused, director.paused_at = True, float(row[0])  # type: ignore[attr-defined]
-    director.restarted = True
+    director.repair = lambda: repair(director)
     return director
 
 

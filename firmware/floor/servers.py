@@ -108,6 +108,51 @@ class NatsServer:
 
 
 @dataclass
+class NatsCluster:
+    """A NATS cluster of ``size`` JetStream nodes on the loopback address, each with its
+    own client port, route port, configuration and store under ``folder/nN``; every
+    node lists the others as routes. For tests and benchmarks of a room's cluster."""
+
+    folder: Path
+    size: int = 3
+    name: str = "room"
+    nodes: list[NatsServer] = field(default_factory=list)
+
+    @property
+    def urls(self) -> list[str]:
+        """Every node's client URL, in node order."""
+        return [node.url for node in self.nodes]
+
+    def start(self) -> NatsCluster:
+        """Start every node (their ports chosen now, kept for restarts)."""
+        routes = [free_port() for _ in range(self.size)]
+        clients = [free_port() for _ in range(self.size)]
+        for n in range(self.size):
+            others = ", ".join(
+                f'"nats-route://127.0.0.1:{routes[m]}"' for m in range(self.size) if m != n
+            )
+            folder = self.folder / f"n{n + 1}"
+            config = (
+                f"server_name: n{n + 1}\n"
+                f"cluster {{\n  name: {self.name}\n  listen: 127.0.0.1:{routes[n]}\n"
+                f"  routes: [{others}]\n}}\n"
+            )
+            self.nodes.append(NatsServer(folder, config, clients[n]))
+        for node in self.nodes:
+            node.start()
+        return self
+
+    def node(self, server_name: str) -> NatsServer:
+        """The node called ``server_name`` (``n1`` ...), as JetStream names it."""
+        return self.nodes[int(server_name.lstrip("n")) - 1]
+
+    def stop(self) -> None:
+        """Stop every node still running."""
+        for node in self.nodes:
+            node.stop()
+
+
+@dataclass
 class PostgresServer:
     """A PostgreSQL cluster in ``folder``, listening only on a socket there."""
 

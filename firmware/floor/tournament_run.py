@@ -26,9 +26,9 @@ from typing import Any
 from firmware.errors import ConfigError
 from firmware.floor import director_state
 from firmware.floor.control import StaffDirector
-from firmware.floor.director import TournamentSpec
 from firmware.floor.resume import recover, resume
 from firmware.floor.service import Floor
+from firmware.floor.spec import TournamentSpec
 from firmware.table.tournament import LevelSchedule
 
 KEYS = {

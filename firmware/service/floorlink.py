@@ -55,6 +55,7 @@ from typing import Any
 import msgpack
 
 from firmware.errors import ConfigError, IllegalAction
+from firmware.service.natsurls import server_urls
 from firmware.table import events as te
 from firmware.table.table import Table
 
@@ -80,6 +81,8 @@ class FloorConfig:
     """The ``[floor]`` section of a table's configuration."""
 
     url: str
+    """One NATS server, or a cluster's nodes separated by commas (the configuration
+    may give them as a list): the link tries them in turn."""
     table: str
     user: str = ""
     password: str = ""
@@ -97,9 +100,14 @@ class FloorConfig:
         if unknown:
             names = ", ".join(sorted(known))
             raise ConfigError(f"Unknown [floor] option(s): {', '.join(unknown)}; known: {names}.")
+        section = dict(section)
+        if isinstance(section.get("url"), list):  # a NATS cluster's nodes
+            section["url"] = ",".join(server_urls(section["url"], "[floor] url"))
         if any(not isinstance(v, str) for v in section.values()):
             raise ConfigError("Every [floor] option is text (url, table, user, password, ...).")
         config = cls(**section)
+        if config.url:
+            server_urls(config.url, "[floor] url")
         if not config.url or not TABLE_ID.fullmatch(config.table):
             raise ConfigError(
                 "[floor] needs url (nats://host:port or tls://host:port) and table, an id of "
@@ -113,9 +121,14 @@ class FloorConfig:
             )
         return config
 
+    @property
+    def servers(self) -> tuple[str, ...]:
+        """The NATS servers, in the order they are tried."""
+        return tuple(u.strip() for u in self.url.split(",") if u.strip())
+
     def ssl_context(self) -> ssl.SSLContext | None:
         """The TLS context for the connection, or ``None`` without TLS."""
-        if not (self.ca or self.url.startswith("tls://")):
+        if not (self.ca or any(u.startswith("tls://") for u in self.servers)):
             return None
         context = ssl.create_default_context(cafile=self.ca or None)
         if self.cert:
@@ -293,6 +306,10 @@ class FloorLink:
         self.msg_token = self._token()
         """This table's secret part of its message ids (see :meth:`msg_id`)."""
         self.connected = False
+        self.server = ""
+        """The NATS node the link is on (or last tried)."""
+        self._server = 0
+        self._offline = False
         self.last_error = ""
         self.published = 0
         """Messages published by this process (duplicates included)."""
@@ -312,6 +329,8 @@ class FloorLink:
         self._tasks: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
+        self._lost = asyncio.Event()
+        """Set when the connection to the current node is lost."""
         self._stopping = False
         self._thread: threading.Thread | None = None
         self._alerts: list[Any] | None = None
@@ -460,9 +479,15 @@ class FloorLink:
         self._wake = asyncio.Event()
         while not self._stopping:
             nc = None
+            self._lost = asyncio.Event()
             try:
+                # One node at a time, in turn: a node that is gone is left for the next
+                # at once, and a link that lost its node connects to the next one.
+                servers = self.config.servers
+                server = servers[self._server % len(servers)]
+                self.server = server
                 nc = await nats.connect(
-                    servers=[self.config.url],
+                    servers=[server],
                     user=self.config.user or None,
                     password=self.config.password or None,
                     nkeys_seed=self.config.seed or None,
@@ -471,14 +496,20 @@ class FloorLink:
                     inbox_prefix=f"_INBOX_{self.config.table}".encode(),
                     allow_reconnect=False,
                     error_cb=self._nats_error,
+                    disconnected_cb=self._nats_lost,
+                    closed_cb=self._nats_lost,
                     connect_timeout=2,
                 )
                 await nc.subscribe(f"{COMMANDS}.{self.config.table}", cb=self._command)
                 self.connected = True
+                self._offline = False
                 self._changed()
                 await self._publish_loop(nc)
             except Exception as exc:  # any failure: offline; the journal keeps the records
-                log.info("Floor link offline (%s); the table plays on.", exc)
+                if not self._offline:  # one line per outage, not one per attempt
+                    log.info("Floor link offline (%s); the table plays on.", exc)
+                self._offline = True
+                self._server += 1  # the next node of the cluster next time
             finally:
                 self.connected = False
                 self._changed()
@@ -489,6 +520,12 @@ class FloorLink:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), 0.5)
                 self._wake.clear()
+
+    async def _nats_lost(self) -> None:
+        """The node went away: stop waiting for its acknowledgements."""
+        self._lost.set()
+        if self._wake is not None:
+            self._wake.set()
 
     async def _nats_error(self, exc: Exception) -> None:
         self.last_error = str(exc)  # the client's own errors: the loop handles them
@@ -508,8 +545,8 @@ class FloorLink:
                     await asyncio.wait_for(self._wake.wait(), 1.0)
                 continue
             table = self.config.table
-            try:
-                acks = await asyncio.gather(
+            publishing = asyncio.ensure_future(
+                asyncio.gather(
                     *(
                         js.publish(
                             f"{EVENTS}.{table}",
@@ -520,6 +557,19 @@ class FloorLink:
                         for r in records
                     )
                 )
+            )
+            # The node going away ends the wait at once (not the acks' timeout): the
+            # link connects to the next node and publishes the same records again.
+            lost = asyncio.ensure_future(self._lost.wait())
+            await asyncio.wait({publishing, lost}, return_when=asyncio.FIRST_COMPLETED)
+            lost.cancel()
+            if not publishing.done():
+                publishing.cancel()
+                with contextlib.suppress(BaseException):
+                    await publishing
+                raise ConnectionError("the connection to NATS was lost")
+            try:
+                acks = publishing.result()
             except Exception as exc:  # no stream yet, a timeout: keep the connection, retry
                 self.last_error = str(exc)
                 with contextlib.suppress(asyncio.TimeoutError):
