@@ -94,6 +94,30 @@ def test_wrong_pins_back_off_exponentially_for_that_client_only(web: FloorWeb) -
     assert login(web, "B-FLOOR", PIN, **flor) == 303
 
 
+@pytest.mark.parametrize(
+    ("lang", "one", "many"),
+    [("en", "wait 1 second and", "seconds"), ("es", "espere 1 segundo e", "segundos")],
+)
+def test_the_last_second_of_a_wait_is_said_in_the_singular(
+    web: FloorWeb, lang: str, one: str, many: str
+) -> None:
+    for _ in range(loginguard.FREE_FAILURES + 1):  # the next try waits BACKOFF_BASE seconds
+        assert login(web, "B-FLOOR", "0000", lang) == 403
+    status, page, _ = post_login(web.port, "B-FLOOR", PIN, lang)
+    assert status == 429 and f" 2 {many}" in html.unescape(page)
+    later(web, loginguard.BACKOFF_BASE - 1)
+    status, page, _ = post_login(web.port, "B-FLOOR", PIN, lang)
+    assert status == 429 and one in html.unescape(page), page
+    assert f" 1 {many}" not in html.unescape(page)
+    web.trusted = frozenset({PROXY})  # then another client's own limit, to its end
+    other = {"X-Forwarded-For": "192.168.1.77"}
+    for n in range(loginguard.CLIENT_FAILURES):
+        assert post_login(web.port, f"guess-{n}", "0000", lang, other)[0] == 403
+    later(web, loginguard.CLIENT_WINDOW - 1)
+    status, page, _ = post_login(web.port, "B-ANA", PIN, lang, other)
+    assert status == 429 and one in html.unescape(page), page
+
+
 def test_behind_the_proxy_one_persons_failures_do_not_lock_out_the_others(web: FloorWeb) -> None:
     web.trusted = frozenset({PROXY})
     for n in range(loginguard.CLIENT_FAILURES):

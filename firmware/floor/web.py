@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hmac
 import logging
+import math
 import secrets
 import threading
 import time
@@ -48,7 +49,7 @@ from firmware.floor import clockpage, pages, webstore
 from firmware.floor.control import TournamentControl
 from firmware.floor.httpserver import GuardedHandler, GuardedServer
 from firmware.floor.loginguard import LoginGuard, client_address
-from firmware.floor.texts import page_lang
+from firmware.floor.texts import page_lang, plural
 from firmware.i18n import tr
 from firmware.protocol.auth import StaffDirectory
 
@@ -367,7 +368,8 @@ class FloorWeb:
         why, seconds = self.guard.wait(client, badge, known)
         if why:
             key = "floor.web.login_rate" if why == "client" else "floor.web.login_backoff"
-            self._login_form(request, lang, 429, tr(key, lang, seconds=max(1, round(seconds))))
+            wait = plural(key, max(1, math.ceil(seconds)), lang)  # "1 second", "2 seconds"
+            self._login_form(request, lang, 429, wait)
             return
         if not self._logins.acquire(timeout=LOGIN_WAIT_SECONDS):
             self._login_form(request, lang, 503, tr("floor.web.login_busy", lang))
