@@ -304,6 +304,30 @@ def test_start_clock_on_a_paused_clock_resumes_it() -> None:
     assert tr("ui.level.pause", "es") in tr("error.levels.started", "es")  # says how
 
 
+def test_a_late_pause_never_turns_the_clock_back() -> None:
+    """A floor's pause carries the moment it was pressed (``at``) and may arrive late:
+    a moment before the clock last started running would count a pause twice (or one
+    before the start), and the level shown would go back."""
+    table = Table(
+        TableConfig("tda-tournament", profile_options("tda-tournament"), Stakes()),
+        deck_ready=True,
+        schedule=LevelSchedule.from_dicts(LEVELS),
+    )
+    table.apply(te.LevelClock("start", 0.0))
+    table.apply(te.LevelClock("pause", 100.0))
+    table.apply(te.LevelClock("resume", 200.0))
+    clock = table.levels
+    assert clock is not None and clock.running_seconds(300.0) == 200.0
+    for early in (150.0, 199.0):
+        with pytest.raises(IllegalAction) as caught:
+            table.apply(te.LevelClock("pause", early))  # inside the last pause
+        assert caught.value.key == "error.levels.pause_early"
+        assert not clock.paused and clock.running_seconds(300.0) == 200.0
+    assert tr("error.levels.pause_early", "es") != tr("error.levels.pause_early", "en")
+    table.apply(te.LevelClock("pause", 250.0))  # after the resume: fine
+    assert clock.running_seconds(300.0) == 150.0
+
+
 def test_the_console_header_says_paused_and_break() -> None:
     view = V.console_dealing()
     level = view["console"]["level"]

@@ -317,12 +317,24 @@ class TournamentClock:
         self.started_at = now
 
     def pause(self, now: float) -> None:
-        """Stop the clock at ``now`` (hands may go on; the level does not run)."""
-        self._started()
+        """Stop the clock at ``now`` (hands may go on; the level does not run).
+
+        :raises IllegalAction: if it is paused, or ``now`` is before the clock last
+            started running (a late command's moment: that time would be paused twice,
+            and the level shown would go back).
+        """
+        running_since = self._started()
         if self.paused_at is not None:
             raise IllegalAction(
                 "The tournament clock is already paused; resume it first.",
                 key="error.levels.paused",
+            )
+        if self.pauses:
+            running_since = max(running_since, self.pauses[-1][1])
+        if now < running_since:
+            raise IllegalAction(
+                "The clock cannot pause before it last started running; check the time.",
+                key="error.levels.pause_early",
             )
         self.paused_at = now
 
