@@ -83,7 +83,10 @@ def lock_held(data_dir: str) -> bool | None:
         return False
     except OSError:
         return None
-    file_id = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    # Matched on the inode alone: some file systems (btrfs, overlayfs) show another device
+    # number there than stat() does; a stranger's lock on an equal inode elsewhere only
+    # errs toward "running", as the process id alone did.
+    inode = f":{info.st_ino}"
     try:
         table = Path("/proc/locks").read_text(encoding="ascii", errors="replace")
     except OSError:
@@ -91,7 +94,7 @@ def lock_held(data_dir: str) -> bool | None:
     for line in table.splitlines():
         # "12: FLOCK  ADVISORY  WRITE 4242 b3:02:131074 0 EOF" (waiters read "12: -> FLOCK")
         fields = line.split()
-        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5] == file_id:
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5].endswith(inode):
             return True
     return False
 
