@@ -36,7 +36,7 @@ from firmware.service.safety import LogThrottle
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
-from firmware.table.tournament import LevelSchedule
+from firmware.table.tournament import LevelSchedule, TournamentClock
 from firmware.views.audience import console_view, seat_view
 from firmware.views.broadcast import BroadcastRules
 from firmware.views.levelclock import level_part, schedule_part
@@ -326,6 +326,23 @@ def test_a_late_pause_never_turns_the_clock_back() -> None:
     assert tr("error.levels.pause_early", "es") != tr("error.levels.pause_early", "en")
     table.apply(te.LevelClock("pause", 250.0))  # after the resume: fine
     assert clock.running_seconds(300.0) == 150.0
+
+
+@pytest.mark.parametrize(("at", "shown"), [(2400.0, "10:00"), (2999.6, "00:01"), (2999.0, "00:01")])
+def test_a_hand_refused_in_a_break_says_the_time_left_as_the_screens_do(
+    at: float, shown: str
+) -> None:
+    """Levels 1 and 2 last 20 minutes, then a 10-minute break: never "0 seconds" or
+    "1 segundos", and the same reading as the clock on every screen."""
+    clock = TournamentClock(LevelSchedule.from_dicts(LEVELS))
+    clock.start(0.0)
+    with pytest.raises(IllegalAction) as caught:
+        clock.stakes_for_hand(at)
+    assert caught.value.key == "error.levels.on_break"
+    for lang in ("es", "en"):
+        said = tr("error.levels.on_break", lang, **caught.value.params)
+        assert shown in said and "0 seg" not in said and " 1 seg" not in said, said
+    assert shown in str(caught.value)
 
 
 def test_the_console_header_says_paused_and_break() -> None:

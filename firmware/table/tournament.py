@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import math
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from typing import Any, TypeVar
 
 from firmware.engine.rules import Structure
 from firmware.errors import ConfigError, IllegalAction
+from firmware.i18n.clock import mmss
 from firmware.table.options import Stakes, type_said
 
 log = logging.getLogger(__name__)
@@ -377,11 +379,15 @@ class TournamentClock:
         """
         pos = self.current(hand_started_at)
         if pos.on_break:
+            # As every screen counts it: whole seconds rounded up, as minutes:seconds
+            # (never "0 seconds" or "1 seconds"; firmware.i18n.clock).
+            left = max(1, math.ceil(round(pos.break_seconds_left, 3)))
             raise IllegalAction(
-                f"The tournament is on a break for {pos.break_seconds_left:.0f} more seconds; "
+                f"The tournament is on a break ({mmss(left)} left); "
                 "start the hand after the break.",
                 key="error.levels.on_break",
-                seconds=round(pos.break_seconds_left),
+                seconds=left,
+                time=mmss(left),
             )
         return self.schedule.stakes(pos.level)
 
