@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import hashlib
 import html
+import http.client
 import threading
 from collections.abc import Iterator
+from urllib.parse import urlencode
 
 import pytest
 
@@ -133,6 +135,32 @@ def test_a_forwarded_header_from_an_untrusted_peer_is_ignored(web: FloorWeb) -> 
     for n in range(loginguard.CLIENT_FAILURES):
         assert login(web, f"guess-{n}", "0000", X_Forwarded_For=f"10.9.9.{n}") == 403
     assert login(web, "B-ANA", PIN, X_Forwarded_For="10.9.9.200") == 429
+
+
+def post_through_a_proxy_adding_a_line(web: FloorWeb, forged: str, badge: str) -> int:
+    """A login through a proxy that adds its own ``X-Forwarded-For`` line (HAProxy's
+    ``option forwardfor``) after the one the client wrote: two header lines."""
+    cookie, token = login_form(web.port)
+    body = urlencode({"badge": badge, "pin": "0000", "csrf": token}).encode()
+    conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=60)
+    conn.putrequest("POST", "/login?lang=en")
+    conn.putheader("Content-Type", "application/x-www-form-urlencoded")
+    conn.putheader("Content-Length", str(len(body)))
+    conn.putheader("Cookie", cookie)
+    conn.putheader("X-Forwarded-For", forged)  # the client's own, made up
+    conn.putheader("X-Forwarded-For", "192.168.1.66")  # the proxy's: who really sent it
+    conn.endheaders(body)
+    status = conn.getresponse().status
+    conn.close()
+    return status
+
+
+def test_a_forged_line_before_the_proxys_own_does_not_escape_the_limit(web: FloorWeb) -> None:
+    web.trusted = frozenset({PROXY})
+    for n in range(loginguard.CLIENT_FAILURES):
+        assert post_through_a_proxy_adding_a_line(web, f"10.9.9.{n}", f"guess-{n}") == 403
+    assert post_through_a_proxy_adding_a_line(web, "10.9.9.200", "guess-x") == 429
+    assert login(web, "B-ANA", PIN, X_Forwarded_For="192.168.1.21") == 303  # others go on
 
 
 def test_a_guess_spread_over_many_addresses_does_not_keep_a_known_browser_out(

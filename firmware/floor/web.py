@@ -362,7 +362,10 @@ class FloorWeb:
             self._login_form(request, lang, 403, tr("floor.web.login_csrf", lang))
             return
         peer = str(request.client_address[0])
-        client = client_address(peer, request.headers.get("X-Forwarded-For"), self.trusted)
+        # Every line of the header, in order: a proxy may add its own line after the
+        # client's (HAProxy), and the first line alone would be the client's own word.
+        forwarded = ", ".join(request.headers.get_all("X-Forwarded-For") or []) or None
+        client = client_address(peer, forwarded, self.trusted)
         badge = form.get("badge", "")[: NAME_LIMIT * 2]
         known = self.guard.knows(badge, self._cookie(request, "floor_known"))
         why, seconds = self.guard.wait(client, badge, known)
