@@ -120,7 +120,13 @@ def test_the_language_chosen_on_the_screen_survives_a_reconnect() -> None:
         made.append(client)
         return client
 
-    link = ClientLink(TableClient(ours), connect, delays=lambda: iter([0.0] * 3))
+    back = threading.Event()
+    link = ClientLink(
+        TableClient(ours),
+        connect,
+        delays=lambda: iter([0.0] * 3),
+        on_state=lambda state: back.set() if state == "back" else None,
+    )
     controller = TableClient(theirs)
     try:
         link.send({"type": "language", "lang": "en"})
@@ -128,6 +134,7 @@ def test_the_language_chosen_on_the_screen_survives_a_reconnect() -> None:
         theirs.close()  # the controller stops
         restarted = TableClient(back_theirs)
         assert restarted.recv() == {"type": "language", "lang": "en"}
+        assert back.wait(120)  # a guard against a hang, not a time limit
         assert made and link.reconnects == 1
     finally:
         link.close()
