@@ -36,7 +36,7 @@ from firmware.service.safety import LogThrottle
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
-from firmware.table.tournament import LevelSchedule
+from firmware.table.tournament import LevelSchedule, TournamentClock
 from firmware.views.audience import console_view, seat_view
 from firmware.views.broadcast import BroadcastRules
 from firmware.views.levelclock import level_part, schedule_part
@@ -302,6 +302,47 @@ def test_start_clock_on_a_paused_clock_resumes_it() -> None:
         table.apply(te.LevelClock("start", 210.0))
     assert running.value.key == "error.levels.started"
     assert tr("ui.level.pause", "es") in tr("error.levels.started", "es")  # says how
+
+
+def test_a_late_pause_never_turns_the_clock_back() -> None:
+    """A floor's pause carries the moment it was pressed (``at``) and may arrive late:
+    a moment before the clock last started running would count a pause twice (or one
+    before the start), and the level shown would go back."""
+    table = Table(
+        TableConfig("tda-tournament", profile_options("tda-tournament"), Stakes()),
+        deck_ready=True,
+        schedule=LevelSchedule.from_dicts(LEVELS),
+    )
+    table.apply(te.LevelClock("start", 0.0))
+    table.apply(te.LevelClock("pause", 100.0))
+    table.apply(te.LevelClock("resume", 200.0))
+    clock = table.levels
+    assert clock is not None and clock.running_seconds(300.0) == 200.0
+    for early in (150.0, 199.0):
+        with pytest.raises(IllegalAction) as caught:
+            table.apply(te.LevelClock("pause", early))  # inside the last pause
+        assert caught.value.key == "error.levels.pause_early"
+        assert not clock.paused and clock.running_seconds(300.0) == 200.0
+    assert tr("error.levels.pause_early", "es") != tr("error.levels.pause_early", "en")
+    table.apply(te.LevelClock("pause", 250.0))  # after the resume: fine
+    assert clock.running_seconds(300.0) == 150.0
+
+
+@pytest.mark.parametrize(("at", "shown"), [(2400.0, "10:00"), (2999.6, "00:01"), (2999.0, "00:01")])
+def test_a_hand_refused_in_a_break_says_the_time_left_as_the_screens_do(
+    at: float, shown: str
+) -> None:
+    """Levels 1 and 2 last 20 minutes, then a 10-minute break: never "0 seconds" or
+    "1 segundos", and the same reading as the clock on every screen."""
+    clock = TournamentClock(LevelSchedule.from_dicts(LEVELS))
+    clock.start(0.0)
+    with pytest.raises(IllegalAction) as caught:
+        clock.stakes_for_hand(at)
+    assert caught.value.key == "error.levels.on_break"
+    for lang in ("es", "en"):
+        said = tr("error.levels.on_break", lang, **caught.value.params)
+        assert shown in said and "0 seg" not in said and " 1 seg" not in said, said
+    assert shown in str(caught.value)
 
 
 def test_the_console_header_says_paused_and_break() -> None:

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import hashlib
 import html
+import http.client
 import threading
 from collections.abc import Iterator
+from urllib.parse import urlencode
 
 import pytest
 
@@ -94,6 +96,30 @@ def test_wrong_pins_back_off_exponentially_for_that_client_only(web: FloorWeb) -
     assert login(web, "B-FLOOR", PIN, **flor) == 303
 
 
+@pytest.mark.parametrize(
+    ("lang", "one", "many"),
+    [("en", "wait 1 second and", "seconds"), ("es", "espere 1 segundo e", "segundos")],
+)
+def test_the_last_second_of_a_wait_is_said_in_the_singular(
+    web: FloorWeb, lang: str, one: str, many: str
+) -> None:
+    for _ in range(loginguard.FREE_FAILURES + 1):  # the next try waits BACKOFF_BASE seconds
+        assert login(web, "B-FLOOR", "0000", lang) == 403
+    status, page, _ = post_login(web.port, "B-FLOOR", PIN, lang)
+    assert status == 429 and f" 2 {many}" in html.unescape(page)
+    later(web, loginguard.BACKOFF_BASE - 1)
+    status, page, _ = post_login(web.port, "B-FLOOR", PIN, lang)
+    assert status == 429 and one in html.unescape(page), page
+    assert f" 1 {many}" not in html.unescape(page)
+    web.trusted = frozenset({PROXY})  # then another client's own limit, to its end
+    other = {"X-Forwarded-For": "192.168.1.77"}
+    for n in range(loginguard.CLIENT_FAILURES):
+        assert post_login(web.port, f"guess-{n}", "0000", lang, other)[0] == 403
+    later(web, loginguard.CLIENT_WINDOW - 1)
+    status, page, _ = post_login(web.port, "B-ANA", PIN, lang, other)
+    assert status == 429 and one in html.unescape(page), page
+
+
 def test_behind_the_proxy_one_persons_failures_do_not_lock_out_the_others(web: FloorWeb) -> None:
     web.trusted = frozenset({PROXY})
     for n in range(loginguard.CLIENT_FAILURES):
@@ -109,6 +135,32 @@ def test_a_forwarded_header_from_an_untrusted_peer_is_ignored(web: FloorWeb) -> 
     for n in range(loginguard.CLIENT_FAILURES):
         assert login(web, f"guess-{n}", "0000", X_Forwarded_For=f"10.9.9.{n}") == 403
     assert login(web, "B-ANA", PIN, X_Forwarded_For="10.9.9.200") == 429
+
+
+def post_through_a_proxy_adding_a_line(web: FloorWeb, forged: str, badge: str) -> int:
+    """A login through a proxy that adds its own ``X-Forwarded-For`` line (HAProxy's
+    ``option forwardfor``) after the one the client wrote: two header lines."""
+    cookie, token = login_form(web.port)
+    body = urlencode({"badge": badge, "pin": "0000", "csrf": token}).encode()
+    conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=60)
+    conn.putrequest("POST", "/login?lang=en")
+    conn.putheader("Content-Type", "application/x-www-form-urlencoded")
+    conn.putheader("Content-Length", str(len(body)))
+    conn.putheader("Cookie", cookie)
+    conn.putheader("X-Forwarded-For", forged)  # the client's own, made up
+    conn.putheader("X-Forwarded-For", "192.168.1.66")  # the proxy's: who really sent it
+    conn.endheaders(body)
+    status = conn.getresponse().status
+    conn.close()
+    return status
+
+
+def test_a_forged_line_before_the_proxys_own_does_not_escape_the_limit(web: FloorWeb) -> None:
+    web.trusted = frozenset({PROXY})
+    for n in range(loginguard.CLIENT_FAILURES):
+        assert post_through_a_proxy_adding_a_line(web, f"10.9.9.{n}", f"guess-{n}") == 403
+    assert post_through_a_proxy_adding_a_line(web, "10.9.9.200", "guess-x") == 429
+    assert login(web, "B-ANA", PIN, X_Forwarded_For="192.168.1.21") == 303  # others go on
 
 
 def test_a_guess_spread_over_many_addresses_does_not_keep_a_known_browser_out(

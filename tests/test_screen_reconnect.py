@@ -13,15 +13,17 @@ import os
 import pathlib
 import queue
 import signal
+import socket
 import subprocess
 import threading
 from itertools import islice
 
 import pygame
 
+from firmware.protocol.client import TableClient
 from tests.test_serve_lock import POKERTABLE, environment, start_serve, stop
 from ui.app import draw_reconnecting
-from ui.link import retry_delays
+from ui.link import ClientLink, retry_delays
 
 
 def lines_of(process: subprocess.Popen[str]) -> queue.Queue[str]:
@@ -103,3 +105,37 @@ def test_the_reconnecting_notice_is_drawn_in_the_screens_language() -> None:
     assert draw_reconnecting(surface, "en") == "Reconnecting to the table…"
     assert surface.get_at((400, 240))[:3] != (0, 80, 0)  # the band is over the page
     assert surface.get_at((400, 20))[:3] == (0, 80, 0)  # the page stays under it
+
+
+def test_the_language_chosen_on_the_screen_survives_a_reconnect() -> None:
+    """The player switched the seat to English; the controller restarts. The new
+    connection's hello says the command line's language: the link says the chosen one
+    again, or every view (and so the screen) would go back to Spanish."""
+    ours, theirs = socket.socketpair()
+    back_ours, back_theirs = socket.socketpair()
+    made: list[TableClient] = []
+
+    def connect() -> TableClient:
+        client = TableClient(back_ours)
+        made.append(client)
+        return client
+
+    back = threading.Event()
+    link = ClientLink(
+        TableClient(ours),
+        connect,
+        delays=lambda: iter([0.0] * 3),
+        on_state=lambda state: back.set() if state == "back" else None,
+    )
+    controller = TableClient(theirs)
+    try:
+        link.send({"type": "language", "lang": "en"})
+        assert controller.recv() == {"type": "language", "lang": "en"}
+        theirs.close()  # the controller stops
+        restarted = TableClient(back_theirs)
+        assert restarted.recv() == {"type": "language", "lang": "en"}
+        assert back.wait(120)  # a guard against a hang, not a time limit
+        assert made and link.reconnects == 1
+    finally:
+        link.close()
+        back_theirs.close()

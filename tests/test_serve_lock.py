@@ -10,6 +10,7 @@ hand without ``--status``.
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import signal
@@ -22,6 +23,8 @@ import time
 import pytest
 
 from firmware.cli.init import main_init
+from firmware.cli.serve_lock import ServeLock, lock_held, running_controllers
+from firmware.cli.status import main_status
 from firmware.protocol.client import TableClient
 from firmware.service.journal import Journal, JournalError
 
@@ -159,6 +162,39 @@ def test_status_finds_a_serve_started_by_hand_without_a_status_option(
         capture_output=True, text=True, timeout=120, check=False, env=env,
     )  # fmt: skip
     assert gone.returncode == 3 and "not running" in gone.stderr
+
+
+def test_status_of_a_data_folder_whose_lock_nobody_holds_says_the_controller_is_gone(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A power cut leaves ``status.json`` and the lock file in the data folder; after the
+    reboot the process id they name may belong to another process (here: this one)."""
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+    (tmp_path / "run").mkdir()
+    data = tmp_path / "d"
+    data.mkdir(mode=0o700)
+    status = data / "status.json"
+    status.write_text(json.dumps({"pid": os.getpid(), "table": {}}), encoding="utf-8")
+    left = {"pid": os.getpid(), "started": 1.0, "data": str(data), "status": str(status)}
+    (data / "serve.lock").write_text(json.dumps(left), encoding="utf-8")
+    (tmp_path / "run" / "pokertable").mkdir(mode=0o700)
+    (tmp_path / "run" / "pokertable" / f"serve-{os.getpid()}.json").write_text(
+        json.dumps(left), encoding="utf-8"
+    )
+    assert lock_held(str(data)) is False
+    assert main_status(["--data", str(data), "--json"]) == 3
+    assert "is gone" in capsys.readouterr().err
+    assert running_controllers() == []  # the runtime entry left behind is dropped too
+    lock = ServeLock(str(data))
+    lock.acquire(str(tmp_path / "table.toml"), str(status), time.time())
+    try:
+        assert lock_held(str(data)) is True
+        assert main_status(["--data", str(data), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["pid"] == os.getpid()
+        assert [h["data"] for h in running_controllers()] == [str(data)]
+    finally:
+        lock.release()
+    assert lock_held(str(data)) is False
 
 
 WRITER = textwrap.dedent(

@@ -167,3 +167,29 @@ def test_the_time_zone_is_checked_and_shown_in_the_diagnostics() -> None:
     assert caught.value.key == "config.table.timezone"
     text = report_text([], None, "es", WALL, ZONE)
     assert local_text(WALL, ZONE) in text and "UTC" not in text
+
+
+def test_a_hand_across_a_restart_keeps_its_real_start() -> None:
+    """A hand begun before a restart started at the real time of its shuffle: the anchor
+    journaled after the restart (the controller was off an hour) dates only what follows."""
+    soak = Soak("casino-cash", seed=2, incident_rate=0.0)
+    table = soak.table
+    table.apply(te.WallClock(WALL))
+    seen: dict[str, float] = {}
+    plain = soak._apply
+
+    def apply(event: te.TableEvent) -> bool:
+        if isinstance(event, te.CardDrawn) and "shuffled" in seen and "restart" not in seen:
+            seen["restart"] = table.now  # the first event after the restart, an hour later
+            table.apply(te.WallClock(round(WALL + DOWN + table.now, 3)))
+        done = plain(event)
+        if isinstance(event, te.Shuffle) and done:
+            seen["shuffled"] = table.now
+        return done
+
+    soak._apply = apply  # type: ignore[method-assign]
+    soak.play_hand()
+    record = table.records[-1]
+    assert "restart" in seen and record["started_at"] == seen["shuffled"]
+    assert record["started_wall"] == pytest.approx(WALL + record["started_at"], abs=0.01)
+    assert record["finished_wall"] == pytest.approx(WALL + DOWN + record["finished_at"], abs=0.01)

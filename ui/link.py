@@ -77,6 +77,9 @@ class ClientLink:
         self.refusal: dict[str, Any] | None = None
         """The controller's refusal of a reconnecting ``hello`` (the link then closed)."""
         self.reconnects = 0
+        self.lang: str | None = None
+        """The language the screen last asked for (said again to a controller that came
+        back: its hello carries the command line's)."""
         self._thread = threading.Thread(target=self._read, name="screen-link", daemon=True)
         self._thread.start()
 
@@ -115,6 +118,13 @@ class ClientLink:
                 return False
             except (ClientClosed, TimeoutError, OSError, ssl.SSLError):
                 continue
+            if self.lang is not None:  # the player's choice, not the hello's language
+                try:
+                    client.send({"type": "language", "lang": self.lang})
+                except OSError:
+                    with contextlib.suppress(OSError):
+                        client.sock.close()
+                    continue
             self.client = client
             self.reconnects += 1
             self.reconnecting.clear()
@@ -124,7 +134,10 @@ class ClientLink:
         return False
 
     def send(self, message: dict[str, Any]) -> None:
-        """Send one request to the controller (dropped while it is away or once closed)."""
+        """Send one request to the controller (dropped while it is away or once closed;
+        a language asked for is kept and said again when it comes back)."""
+        if message.get("type") == "language" and isinstance(message.get("lang"), str):
+            self.lang = message["lang"]
         if not self.closed.is_set() and not self.reconnecting.is_set():
             # A send that fails: the reader finds the connection gone and reconnects.
             with contextlib.suppress(OSError):

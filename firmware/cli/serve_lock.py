@@ -72,6 +72,33 @@ def read_lock(path: Path) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def lock_held(data_dir: str) -> bool | None:
+    """Whether a controller holds the lock of the data folder ``data_dir`` now (``None``:
+    this system does not say). Read from the kernel's list of locks, without taking the
+    lock even for a moment (a ``serve`` starting then would be refused): a process id
+    alone proves nothing after a reboot, when another process may have been given it."""
+    try:
+        info = os.stat(Path(data_dir) / LOCK_NAME)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return None
+    # Matched on the inode alone: some file systems (btrfs, overlayfs) show another device
+    # number there than stat() does; a stranger's lock on an equal inode elsewhere only
+    # errs toward "running", as the process id alone did.
+    inode = f":{info.st_ino}"
+    try:
+        table = Path("/proc/locks").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return None
+    for line in table.splitlines():
+        # "12: FLOCK  ADVISORY  WRITE 4242 b3:02:131074 0 EOF" (waiters read "12: -> FLOCK")
+        fields = line.split()
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5].endswith(inode):
+            return True
+    return False
+
+
 class ServeLock:
     """The data folder's lock, held from :meth:`acquire` until :meth:`release`
     (or the process's end).
@@ -155,7 +182,9 @@ def running_controllers() -> list[dict[str, Any]]:
     for entry in entries:
         holder = read_lock(entry)
         pid = holder.get("pid")
-        if isinstance(pid, int) and Path(f"/proc/{pid}").exists():
+        data = holder.get("data")
+        held = lock_held(data) if isinstance(data, str) else None
+        if isinstance(pid, int) and Path(f"/proc/{pid}").exists() and held is not False:
             found.append(holder)
         else:
             with contextlib.suppress(OSError):
@@ -168,6 +197,7 @@ __all__ = [
     "STATUS_NAME",
     "AlreadyRunning",
     "ServeLock",
+    "lock_held",
     "read_lock",
     "running_controllers",
     "runtime_dir",

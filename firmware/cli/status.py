@@ -22,7 +22,13 @@ from typing import Any
 
 from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, say
-from firmware.cli.serve_lock import LOCK_NAME, STATUS_NAME, read_lock, running_controllers
+from firmware.cli.serve_lock import (
+    LOCK_NAME,
+    STATUS_NAME,
+    lock_held,
+    read_lock,
+    running_controllers,
+)
 from firmware.views.alerts import said
 
 DEFAULT_STATUS = "/run/pokertable/status.json"
@@ -198,6 +204,10 @@ def main_status(argv: list[str] | None = None) -> int:
         return fail("cli.status.unreadable", 4, error=str(exc))
     pid = status.get("pid") if isinstance(status, dict) else None
     if isinstance(pid, int) and not Path(f"/proc/{pid}").exists():
+        return fail("cli.status.gone", 3, pid=pid)
+    if isinstance(pid, int) and args.data and lock_held(args.data) is False:
+        # A file left by a controller that ended without removing it (a power cut): its
+        # process id may belong to another process since, but nobody holds the lock.
         return fail("cli.status.gone", 3, pid=pid)
     try:
         if args.json:

@@ -176,3 +176,33 @@ class GuardedServer(ThreadingHTTPServer):
             log.warning(
                 "A request from %s failed: %s: %s", client_address[0], type(exc).__name__, exc
             )
+
+
+class StreamSlots:
+    """Long answers (live pages' event streams) served at once: at most ``total``, and
+    at most ``per_client`` for one client, so one machine cannot take every slot and
+    leave the room's TVs without their clock (thread-safe)."""
+
+    def __init__(self, total: int, per_client: int) -> None:
+        self.total = total
+        self.per_client = per_client
+        self._held: dict[str, int] = {}
+        self._guard = threading.Lock()
+
+    def take(self, client: str) -> bool:
+        """Take a slot for ``client``; ``False`` when none is free for it."""
+        with self._guard:
+            mine = self._held.get(client, 0)
+            if mine >= self.per_client or sum(self._held.values()) >= self.total:
+                return False
+            self._held[client] = mine + 1
+            return True
+
+    def give(self, client: str) -> None:
+        """Give back a slot ``client`` took."""
+        with self._guard:
+            left = self._held.get(client, 1) - 1
+            if left > 0:
+                self._held[client] = left
+            else:
+                self._held.pop(client, None)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hmac
 import logging
+import math
 import secrets
 import threading
 import time
@@ -46,9 +47,9 @@ import psycopg
 from firmware.errors import IllegalAction, PokerTableError
 from firmware.floor import clockpage, pages, webstore
 from firmware.floor.control import TournamentControl
-from firmware.floor.httpserver import GuardedHandler, GuardedServer
+from firmware.floor.httpserver import GuardedHandler, GuardedServer, StreamSlots
 from firmware.floor.loginguard import LoginGuard, client_address
-from firmware.floor.texts import page_lang
+from firmware.floor.texts import page_lang, plural
 from firmware.i18n import tr
 from firmware.protocol.auth import StaffDirectory
 
@@ -84,6 +85,8 @@ STREAM_SECONDS = 300.0
 """A live page's event stream ends after this long (the browser opens it again)."""
 MAX_STREAMS = 32
 """Live pages streamed at once (each holds a thread and a connection)."""
+STREAMS_PER_CLIENT = 4
+"""Live pages one client streams at once (a TV needs one; the clock page is public)."""
 DEVICE_DAYS = 30
 """How long a browser remembers that a badge logged in on it (:mod:`loginguard`)."""
 
@@ -147,7 +150,7 @@ class FloorWeb:
         self.guard = LoginGuard(lambda: self.clock())
         self._lock = threading.Lock()
         self._logins = threading.BoundedSemaphore(LOGIN_AT_ONCE)
-        self._streams = threading.BoundedSemaphore(MAX_STREAMS)
+        self._streams = StreamSlots(MAX_STREAMS, STREAMS_PER_CLIENT)
         self.stopping = threading.Event()
         web = self
 
@@ -354,20 +357,26 @@ class FloorWeb:
         origin = request.headers.get("Origin")
         return origin is None or urlparse(origin).netloc == request.headers.get("Host", "")
 
+    def _client(self, request: BaseHTTPRequestHandler) -> str:
+        """The client's address (behind a trusted proxy, from ``X-Forwarded-For``: every
+        line, in order; a proxy may add its own after the client's made-up one)."""
+        forwarded = ", ".join(request.headers.get_all("X-Forwarded-For") or []) or None
+        return client_address(str(request.client_address[0]), forwarded, self.trusted)
+
     def _login(self, request: BaseHTTPRequestHandler, lang: str) -> None:
         form = self._form(request, lang)
         cookie = self._cookie(request, "floor_login")
         if not self._origin_ok(request) or not self.guard.token_ok(cookie, form.get("csrf", "")):
             self._login_form(request, lang, 403, tr("floor.web.login_csrf", lang))
             return
-        peer = str(request.client_address[0])
-        client = client_address(peer, request.headers.get("X-Forwarded-For"), self.trusted)
+        client = self._client(request)
         badge = form.get("badge", "")[: NAME_LIMIT * 2]
         known = self.guard.knows(badge, self._cookie(request, "floor_known"))
         why, seconds = self.guard.wait(client, badge, known)
         if why:
             key = "floor.web.login_rate" if why == "client" else "floor.web.login_backoff"
-            self._login_form(request, lang, 429, tr(key, lang, seconds=max(1, round(seconds))))
+            wait = plural(key, max(1, math.ceil(seconds)), lang)  # "1 second", "2 seconds"
+            self._login_form(request, lang, 429, wait)
             return
         if not self._logins.acquire(timeout=LOGIN_WAIT_SECONDS):
             self._login_form(request, lang, 503, tr("floor.web.login_busy", lang))
@@ -419,7 +428,8 @@ class FloorWeb:
             user, csrf = (session.name, session.role), session.csrf
         elif which != "clock":
             raise Refusal(404, tr("floor.web.not_found", lang))
-        if not self._streams.acquire(blocking=False):
+        client = self._client(request)
+        if not self._streams.take(client):
             raise Refusal(503, tr("floor.web.streams_busy", lang))
         try:
             if isinstance(request, GuardedHandler):
@@ -451,7 +461,7 @@ class FloorWeb:
                     request.wfile.flush()
                 self.stopping.wait(1.0)
         finally:
-            self._streams.release()
+            self._streams.give(client)
 
     def _dashboard_main(self, lang: str, user: tuple[str, str], csrf: str) -> str:
         state = plan = None

@@ -88,6 +88,9 @@ class Table:
         self.hand: TableHand | None = None
         self.hand_number = 0
         self.hand_started_at = 0.0
+        self.hand_started_wall: float | None = None
+        """The real time of the hand's start, from the anchor in force then: a later anchor
+        (journaled after a restart in the middle of the hand) dates only what follows it."""
         self.now = 0.0
         self.wall_anchor: tuple[float, float] | None = None
         """(table time, wall-clock time) of the last :class:`~firmware.table.events.WallClock`:
@@ -326,6 +329,7 @@ class Table:
         if self.deal_limit is not None:
             self.deal_limit -= 1
         self.hand_started_at = self.now
+        self.hand_started_wall = self.wall_at(self.now)
         self.deck.cut = False
         self.hand = TableHand(
             plan,
@@ -368,7 +372,7 @@ class Table:
         ready, self.record_ready = self.record_ready, None
         record = same_record(ready, self.hand_number, hand, self.hand_started_at, self.now)
         # Real times, UTC, from the journaled anchor: a replay gives the same (issue 23).
-        walls = (self.wall_at(self.hand_started_at), self.wall_at(self.now))
+        walls = (self.hand_started_wall, self.wall_at(self.now))
         if (
             record is not None
             and (record.get("started_wall"), record.get("finished_wall")) != walls

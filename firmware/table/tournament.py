@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import math
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from typing import Any, TypeVar
 
 from firmware.engine.rules import Structure
 from firmware.errors import ConfigError, IllegalAction
+from firmware.i18n.clock import mmss
 from firmware.table.options import Stakes, type_said
 
 log = logging.getLogger(__name__)
@@ -317,12 +319,24 @@ class TournamentClock:
         self.started_at = now
 
     def pause(self, now: float) -> None:
-        """Stop the clock at ``now`` (hands may go on; the level does not run)."""
-        self._started()
+        """Stop the clock at ``now`` (hands may go on; the level does not run).
+
+        :raises IllegalAction: if it is paused, or ``now`` is before the clock last
+            started running (a late command's moment: that time would be paused twice,
+            and the level shown would go back).
+        """
+        running_since = self._started()
         if self.paused_at is not None:
             raise IllegalAction(
                 "The tournament clock is already paused; resume it first.",
                 key="error.levels.paused",
+            )
+        if self.pauses:
+            running_since = max(running_since, self.pauses[-1][1])
+        if now < running_since:
+            raise IllegalAction(
+                "The clock cannot pause before it last started running; check the time.",
+                key="error.levels.pause_early",
             )
         self.paused_at = now
 
@@ -365,11 +379,15 @@ class TournamentClock:
         """
         pos = self.current(hand_started_at)
         if pos.on_break:
+            # As every screen counts it: whole seconds rounded up, as minutes:seconds
+            # (never "0 seconds" or "1 seconds"; firmware.i18n.clock).
+            left = max(1, math.ceil(round(pos.break_seconds_left, 3)))
             raise IllegalAction(
-                f"The tournament is on a break for {pos.break_seconds_left:.0f} more seconds; "
+                f"The tournament is on a break ({mmss(left)} left); "
                 "start the hand after the break.",
                 key="error.levels.on_break",
-                seconds=round(pos.break_seconds_left),
+                seconds=left,
+                time=mmss(left),
             )
         return self.schedule.stakes(pos.level)
 
