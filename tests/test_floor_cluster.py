@@ -59,9 +59,10 @@ def test_killing_the_stream_leader_and_a_follower_loses_nothing(
     assert "leader" in leader["role"] and "follower" in follower["role"]
     assert result["every_record_stored_in_order_once"], result
     assert result["records_journaled"] > 0
-    # NATS away is a sentence in the floor's log, never a traceback.
+    # NATS away is a sentence in the floor's log, never a traceback. (Whether the floor
+    # itself loses its node depends on which node it happened to be on, so the sentence
+    # is not required here; tests/test_floor_startup.py requires it once per outage.)
     floor_lines = [r for r in caplog.records if r.name.startswith("firmware.floor")]
-    assert any("NATS is unreachable" in r.getMessage() for r in floor_lines)
     assert not [r for r in floor_lines if r.exc_info], "a traceback in the floor's log"
 
 

@@ -94,7 +94,14 @@ class MemoryStore:
         p = list(params or ())
         if words.startswith(("CREATE ", "INSERT INTO tournaments ", "INSERT INTO players ")):
             return _Rows([])
-        if words.startswith(("INSERT INTO seat_assignments", "INSERT INTO tournament_log")):
+        if words.startswith(
+            (
+                "INSERT INTO seat_assignments",
+                "INSERT INTO tournament_log",
+                "INSERT INTO tables (id)",  # the store's foreign keys (tables named first)
+                "DELETE FROM floor_commands WHERE settled",  # the outbox's retention
+            )
+        ):
             return _Rows([])
         if words.startswith("UPDATE tournaments SET state"):
             self.state = getattr(p[0], "obj", p[0])  # a new document each time: read as JSON
