@@ -383,13 +383,19 @@ def resume_soak(journal: Journal, seed: int) -> Soak:
     soak.result = SoakResult(table.config.profile, 0, chips_in=ledger[0], chips_out=ledger[1])
     soak.buy_in = 200
     soak.names = iter(f"R{i}" for i in range(10**9))
+    soak.raked = ledger[2]
+    table.hand_listeners.append(soak._count_rake)
     return soak
 
 
-def restore_ledger(journal: Journal) -> tuple[int, int]:
-    """Chips bought in and taken out, from replaying the journal."""
+def restore_ledger(journal: Journal) -> tuple[int, int, int]:
+    """Chips bought in, taken out and raked by the house, from replaying the journal."""
     setup_table = _blank_table(journal)
     chips_in = chips_out = 0
+    raked = [0]
+    setup_table.hand_listeners.append(
+        lambda record, _th: raked.__setitem__(0, raked[0] + record.get("rake", 0))
+    )
     for event in journal.events():
         before = None
         if isinstance(event, te.CashOut):
@@ -403,7 +409,7 @@ def restore_ledger(journal: Journal) -> tuple[int, int]:
             chips_in += event.chips
         elif before is not None:
             chips_out += before
-    return chips_in, chips_out
+    return chips_in, chips_out, raked[0]
 
 
 def _blank_table(journal: Journal) -> Table:

@@ -60,8 +60,12 @@ def test_diag_names_a_configuration_that_is_not_text(tmp_path: pathlib.Path) -> 
 
 
 def test_status_without_a_status_file_says_how_to_get_one(tmp_path: pathlib.Path) -> None:
-    """On a laptop serve has no /run/pokertable and writes no status unless told where;
-    'pokertable status' said only "not running" about a running table."""
-    result = run("status", "--file", str(tmp_path / "status.json"))
+    """'pokertable status' said only "not running" about a running table. A serve started
+    by hand now writes its status in its data folder and status finds it
+    (tests/test_serve_lock.py); where none is found, the sentence names the file looked
+    at and says how to start the controller or point status at another's folder."""
+    missing = tmp_path / "status.json"
+    result = run("status", "--file", str(missing))
     assert result.returncode == 3
-    assert "--status" in result.stderr and "--file" in result.stderr, result.stderr
+    assert str(missing) in result.stderr and "--data" in result.stderr, result.stderr
+    assert "systemctl start pokertable" in result.stderr, result.stderr

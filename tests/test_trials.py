@@ -59,6 +59,11 @@ class ControlledSoak(Soak):
         """The table's record of a hand is the one built from the hand itself."""
         fresh = hand_record(record["hand"], th)
         fresh["started_at"], fresh["finished_at"] = record["started_at"], record["finished_at"]
+        # The real times come from the table's journaled wall-clock anchor, not the hand.
+        fresh["started_wall"], fresh["finished_wall"] = (
+            record["started_wall"],
+            record["finished_wall"],
+        )
         assert record == fresh
         controller = self.controller
         if controller is not None and record is controller.trials.record:

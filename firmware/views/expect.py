@@ -172,7 +172,9 @@ def check_audiences(table: Table) -> None:
             view["console"]["deck"].pop("needs_repair", None)
         shown = _shown(view) - {UNSEEN}
         who = "the console" if viewer is None else f"seat {viewer}'s screen"
-        if th is None:
+        if th is None or not (th.draws or th.hand.board):
+            # Between hands, and from the next hand's shuffle to its first card, the
+            # screens keep the last hand's end (views/ending.py): only what was public.
             leaked = shown & _untabled(table, viewer)
             if leaked:
                 raise ScriptError(f"Between hands {who} shows {_text(leaked)} of the last hand.")
