@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from firmware.engine.cards import parse_cards
 from firmware.errors import IllegalAction
 from firmware.table.script import parse_event, run_script
 from firmware.table.table import Table
@@ -196,3 +197,30 @@ def test_incident_refusals_say_what_to_do(
     refusal = _refusal(body, line)
     assert str(refusal) == message
     assert refusal.key == key
+
+
+@pytest.mark.parametrize(
+    ("body", "key", "street_es"),
+    [
+        (TO_TURN + "draw 8c\ndealer burn-error a\n", "incident.burn_a", "turn"),
+        (TO_RIVER + "draw 8c\ndealer burn-error a\n", "incident.burn_a_river", "river"),
+    ],
+)
+def test_hg_20_a_keeps_its_catalog_key_so_a_spanish_console_reads_spanish(
+    body: str, key: str, street_es: str
+) -> None:
+    """HG-20 (a) records the card shown as the burn, its catalog key and the card named
+    in it: the dealer console in Spanish then reads the remedy in Spanish, not the
+    English sentence kept for the record."""
+    from firmware.i18n import tr
+    from firmware.views.audience import console_view
+
+    table = _table(body)
+    assert table.hand is not None
+    (incident,) = table.hand.incidents
+    assert (incident.rule, incident.key, incident.params) == ("HG-20", key, {"card": "8c"})
+    assert incident.cards == tuple(parse_cards("8c"))
+    (shown,) = console_view(table, "es")["console"]["incidents"]
+    assert shown["instruction"] == tr(f"{key}.do", "es", card="8c")
+    assert shown["what"] == tr(f"{key}.what", "es")
+    assert "Show" not in shown["instruction"] and street_es in shown["instruction"]
