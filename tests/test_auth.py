@@ -75,3 +75,35 @@ def test_a_wrong_or_missing_secret_is_refused_naming_the_terminal() -> None:
     assert SECRETS.check("seat1", "seat1-secret-0123456789") == "seat1"
     with pytest.raises(AuthError, match="seat2 is not authorised"):
         SECRETS.check("seat2", "seat1-secret-0123456789")  # a terminal with no secret set
+
+
+def test_the_right_pin_logs_in_each_badge_and_a_lock_is_per_badge() -> None:
+    """StaffDirectory.login: the right PIN returns that badge's own account; failures on
+    one badge lock that badge only, and the refusal counts down the seconds left."""
+    now = [1000.0]
+    staff = StaffDirectory(clock=lambda: now[0], max_failures=2, lockout_seconds=90)
+    ana = staff.add("B1", "Ana", "floor", "2468")
+    bea = staff.add("B2", "Bea", "dealer", "1357")
+    assert staff.login("B1", "2468") is ana
+    assert staff.login("B2", "1357") is bea
+    with pytest.raises(AuthError):
+        staff.login("B2", "2468")  # Ana's PIN is not Bea's
+    with pytest.raises(AuthError):
+        staff.login("B1", "0000")
+    with pytest.raises(AuthError) as caught:
+        staff.login("B1", "0000")
+    assert caught.value.key == "protocol.login.locked_now"
+    assert staff.login("B2", "1357") is bea  # one failure on B2, and B2 is not locked
+    now[0] += 30
+    with pytest.raises(AuthError) as caught:
+        staff.login("B1", "2468")
+    assert caught.value.key == "protocol.login.locked"
+    assert caught.value.params == {"seconds": 60}
+    assert str(caught.value) == (
+        "This badge is locked after 2 failed logins; try again in 60 seconds or call the floor."
+    )
+    now[0] += 61
+    assert staff.login("B1", "2468") is ana  # the lock has expired
+    with pytest.raises(AuthError) as caught:
+        staff.login("B9", "2468")  # no such badge: refused like a wrong PIN
+    assert caught.value.key != "protocol.login.locked"
