@@ -211,3 +211,46 @@ def test_a_show_of_no_card_or_of_three_is_refused_when_the_hole_was_not_read(
     assert str(caught.value) == "Show one or both of your two hole cards."
     assert caught.value.key == "error.show.own_cards"
     assert hand.hole[0] == [None, None]
+
+
+def test_a_short_all_in_raise_does_not_reopen_the_betting_word_for_word() -> None:
+    """TDA-10: a player who acted and then faces only a short all-in may not raise; the
+    seat reads why, and what it may still do."""
+    hand = start([100, 14, 100])
+    deal(hand, "AhAd", "KhKd", "QhQd")
+    act(hand, "r10", "c", "r14")  # 2 raises to 10, 0 calls, the big blind all-in for 14
+    assert hand.actor == 2
+    assert raise_refusal(hand, 2) == (
+        "You cannot raise: the bet was increased only by an all-in smaller than a full raise "
+        "since you acted, so betting is not reopened to you (TDA-10); call or fold."
+    )
+
+
+def test_nobody_left_to_raise_against_word_for_word() -> None:
+    """Every other player is all-in: there is no one to raise against."""
+    hand = start([100, 200, 10])
+    deal(hand, "AhAd", "KhKd", "QhQd")
+    act(hand, "r10", "r100")  # 2 all-in for 10, 0 all-in for 100
+    assert hand.actor == 1
+    assert raise_refusal(hand, 1) == (
+        "You cannot raise: every other player is all-in or already covered; call or fold."
+    )
+
+
+def test_a_short_all_in_raise_read_from_the_felt_hands_nothing_back() -> None:
+    """The big blind's whole 12 chips facing 10 are an all-in raise to 12, all of it."""
+    hand = start([100, 12, 100])
+    deal(hand, "AhAd", "KhKd", "QhQd")
+    act(hand, "r10", "c")
+    assert interpret_chip_bet(hand, 1, 12) == (BetRaise(1, 12), 0)
+
+
+def test_a_hand_cannot_be_ranked_before_the_river_and_the_refusal_names_the_seat() -> None:
+    hand = start([100, 100])
+    deal(hand, "AhAd", "KhKd")
+    with pytest.raises(IllegalAction) as caught:
+        showdown.strength(hand, 1)
+    assert str(caught.value) == (
+        f"Seat {hand.seats[1]}'s hand cannot be evaluated: it needs two hole cards and five "
+        "board cards."
+    )
