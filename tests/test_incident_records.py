@@ -13,7 +13,7 @@ import pytest
 
 from firmware.engine.cards import parse_cards
 from firmware.errors import IllegalAction
-from firmware.table.script import parse_event, run_script
+from firmware.table.script import ScriptError, parse_event, run_script
 from firmware.table.table import Table
 
 HEAD = """profile casino-cash
@@ -224,3 +224,45 @@ def test_hg_20_a_keeps_its_catalog_key_so_a_spanish_console_reads_spanish(
     assert shown["instruction"] == tr(f"{key}.do", "es", card="8c")
     assert shown["what"] == tr(f"{key}.what", "es")
     assert "Show" not in shown["instruction"] and street_es in shown["instruction"]
+
+
+@pytest.mark.parametrize(
+    ("body", "key", "params"),
+    [
+        ("draw Ah Kd 7c As\ndealer exposed As\n", "incident.exposed", {"card": "As"}),
+        (
+            TO_TURN + "draw 4h 6d 9s 8c\ndealer burn-error c\n",
+            "incident.burn_c",
+            {"card": "9s", "case": "c", "river": "8c"},
+        ),
+        (
+            TO_TURN + "draw 4h 6d 9s\ndealer burn-error b\n",
+            "incident.burn_b",
+            {"card": "9s", "case": "b"},
+        ),
+    ],
+)
+def test_each_remedy_keeps_its_catalog_key_and_figures(
+    body: str, key: str, params: dict[str, str]
+) -> None:
+    """The console shows a remedy through its key and the cards it names: a lost key or
+    figure shows another sentence, or English on a Spanish console."""
+    from firmware.i18n import tr
+
+    table = _table(body)
+    assert table.hand is not None
+    (incident,) = table.hand.incidents
+    assert (incident.key, incident.params) == (key, params)
+    for lang in ("en", "es"):
+        assert "{" not in tr(f"{key}.do", lang, **params)
+
+
+def test_an_exposed_card_after_the_first_action_is_for_the_floor_word_for_word() -> None:
+    with pytest.raises(ScriptError) as caught:
+        _table(DEALT + "1 call\ndealer exposed As\n")
+    cause = caught.value.__cause__
+    assert isinstance(cause, IllegalAction) and cause.key == "error.incident.after_deal"
+    assert str(cause) == (
+        "Betting has begun; an exposed-card ruling applies only to the deal, before the "
+        "first action (TDA-27). Report a card exposed by a player to the floor."
+    )
