@@ -27,9 +27,11 @@ from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
 
-GUARD = 30.0
+GUARD = 300.0
 """A bound on every wait so a broken server fails the test instead of hanging it;
-nothing here asserts how long anything took."""
+nothing here asserts how long anything took. Generous on purpose: on a machine
+busy with other work a wait of 30 s was reached by a healthy server (issue 26),
+so only a real hang may reach this one."""
 
 SECRETS = {f"seat{n}": f"seat{n}-secret-0123456789" for n in range(1, 11)}
 SECRETS["console"] = "console-secret-0123456"

@@ -64,7 +64,7 @@ from tests.contract_kit import (
     TraysWorld,
     of,
 )
-from tests.test_pcsc import (  # the daemon and its flock lock are test_pcsc's own
+from tests.test_pcsc import (  # the private pcscd is test_pcsc's own
     CONSOLE_READER,
     SEAT_READER,
     Pcscd,
@@ -407,7 +407,7 @@ def test_every_backend_refuses_an_unknown_option() -> None:
             cls("dev", {**options, "frobnicate": 1})  # type: ignore[call-arg]
 
 
-# -- the card readers (last: the pcsc half holds the machine's pcscd lock until the end) ---
+# -- the card readers (the pcsc half runs our private pcscd) ------------------------------
 
 
 def wait_inserted(case: Case, n: int) -> list[IdCardInserted]:

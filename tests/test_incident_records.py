@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import pytest
 
+from firmware.engine.cards import parse_cards
 from firmware.errors import IllegalAction
-from firmware.table.script import parse_event, run_script
+from firmware.table.script import ScriptError, parse_event, run_script
 from firmware.table.table import Table
 
 HEAD = """profile casino-cash
@@ -196,3 +197,72 @@ def test_incident_refusals_say_what_to_do(
     refusal = _refusal(body, line)
     assert str(refusal) == message
     assert refusal.key == key
+
+
+@pytest.mark.parametrize(
+    ("body", "key", "street_es"),
+    [
+        (TO_TURN + "draw 8c\ndealer burn-error a\n", "incident.burn_a", "turn"),
+        (TO_RIVER + "draw 8c\ndealer burn-error a\n", "incident.burn_a_river", "river"),
+    ],
+)
+def test_hg_20_a_keeps_its_catalog_key_so_a_spanish_console_reads_spanish(
+    body: str, key: str, street_es: str
+) -> None:
+    """HG-20 (a) records the card shown as the burn, its catalog key and the card named
+    in it: the dealer console in Spanish then reads the remedy in Spanish, not the
+    English sentence kept for the record."""
+    from firmware.i18n import tr
+    from firmware.views.audience import console_view
+
+    table = _table(body)
+    assert table.hand is not None
+    (incident,) = table.hand.incidents
+    assert (incident.rule, incident.key, incident.params) == ("HG-20", key, {"card": "8c"})
+    assert incident.cards == tuple(parse_cards("8c"))
+    (shown,) = console_view(table, "es")["console"]["incidents"]
+    assert shown["instruction"] == tr(f"{key}.do", "es", card="8c")
+    assert shown["what"] == tr(f"{key}.what", "es")
+    assert "Show" not in shown["instruction"] and street_es in shown["instruction"]
+
+
+@pytest.mark.parametrize(
+    ("body", "key", "params"),
+    [
+        ("draw Ah Kd 7c As\ndealer exposed As\n", "incident.exposed", {"card": "As"}),
+        (
+            TO_TURN + "draw 4h 6d 9s 8c\ndealer burn-error c\n",
+            "incident.burn_c",
+            {"card": "9s", "case": "c", "river": "8c"},
+        ),
+        (
+            TO_TURN + "draw 4h 6d 9s\ndealer burn-error b\n",
+            "incident.burn_b",
+            {"card": "9s", "case": "b"},
+        ),
+    ],
+)
+def test_each_remedy_keeps_its_catalog_key_and_figures(
+    body: str, key: str, params: dict[str, str]
+) -> None:
+    """The console shows a remedy through its key and the cards it names: a lost key or
+    figure shows another sentence, or English on a Spanish console."""
+    from firmware.i18n import tr
+
+    table = _table(body)
+    assert table.hand is not None
+    (incident,) = table.hand.incidents
+    assert (incident.key, incident.params) == (key, params)
+    for lang in ("en", "es"):
+        assert "{" not in tr(f"{key}.do", lang, **params)
+
+
+def test_an_exposed_card_after_the_first_action_is_for_the_floor_word_for_word() -> None:
+    with pytest.raises(ScriptError) as caught:
+        _table(DEALT + "1 call\ndealer exposed As\n")
+    cause = caught.value.__cause__
+    assert isinstance(cause, IllegalAction) and cause.key == "error.incident.after_deal"
+    assert str(cause) == (
+        "Betting has begun; an exposed-card ruling applies only to the deal, before the "
+        "first action (TDA-27). Report a card exposed by a player to the floor."
+    )

@@ -1,24 +1,31 @@
 """The PC/SC id-card driver against a real pcscd with vsmartcard's vpcd reader driver.
 
-The module starts its own ``pcscd --foreground --config tests/pcsc/readers.d``
-(two readers, ``Virtual PCD 00 00`` and ``Virtual PCD 00 01``) and puts
+Each test process starts its own ``pcscd --foreground`` with two vpcd readers,
+``Virtual PCD 00 00`` and ``Virtual PCD 00 01``, and puts
 :class:`hal_sim.pcsc.FakeCard` cards on them; see ``docs/protocols/idcards.md``.
 
-Only one pcscd can run on a machine (its socket is always
-``/run/pcscd/pcscd.comm``), so the daemon's whole lifetime is guarded by an
-exclusive ``flock`` on :data:`LOCK_FILE`: a second pytest-xdist worker (or a
-second test run) waits for the first to stop its daemon. These tests are
-skipped only when the pcscd binary or the vpcd driver is not installed.
+Two test runs on one machine never meet (docs/testing.md): Debian's pcscd
+always makes its socket in ``/run/pcscd`` (it does not read
+``PCSCLITE_CSOCK_NAME``; tried with pcsc-lite 1.9.9), so our pcscd runs in a
+private mount namespace (``unshare --mount``) where a folder of this process
+is bind-mounted on ``/run/pcscd``. The client library does read
+``PCSCLITE_CSOCK_NAME``, which this module points at that folder's socket
+before the first PC/SC call. The vpcd readers listen on a pair of free TCP
+ports chosen per process (a reader configuration written into the same
+folder), and the virtual cards connect there. The system's own pcscd, if
+any, is left alone. These tests are skipped only when pcscd, the vpcd driver
+or ``unshare`` is missing.
 """
 
 from __future__ import annotations
 
-import fcntl
+import atexit
 import os
 import queue
+import random
 import re
 import shutil
-import signal
+import socket
 import subprocess
 import tempfile
 import threading
@@ -26,7 +33,7 @@ import time
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import Any, TypeVar
 
 import pytest
 from smartcard import scard  # type: ignore[import-untyped]
@@ -49,23 +56,21 @@ from firmware.hal import (
     IdCardRemoved,
 )
 from firmware.hal.backends import backend_class, build_devices
-from hal_sim.pcsc import FakeCard, plain_card, player_card, staff_badge
+from hal_sim.pcsc import FakeCard, fakecard, plain_card, player_card, staff_badge
 from hal_sim.pcsc import encode_record as fake_encode_record
 
 PCSCD = shutil.which("pcscd") or shutil.which("pcscd", path="/usr/sbin:/sbin")
+UNSHARE = shutil.which("unshare") or shutil.which("unshare", path="/usr/bin:/bin")
 VPCD_DRIVER = Path("/usr/lib/pcsc/drivers/serial/libifdvpcd.so")
-READERS_D = (Path(__file__).parent / "pcsc" / "readers.d").resolve()
-RUN_DIR = Path("/run/pcscd")
-LOCK_FILE = Path(tempfile.gettempdir()) / "pokertable-pcscd.lock"
 
 SEAT_READER, CONSOLE_READER = "Virtual PCD 00 00", "Virtual PCD 00 01"
 SEAT_SLOT, CONSOLE_SLOT = 0, 1
 READERS = {"seat1": SEAT_READER, "console": CONSOLE_READER}
 
-EVENT_TIMEOUT = 5.0
-"""How long to wait for one event; pcscd polls vpcd every 400 ms."""
-STARTUP_TIMEOUT = 10.0
-LOCK_TIMEOUT = 600.0
+EVENT_TIMEOUT = 60.0
+"""Hang guard for one event (pcscd polls vpcd every 400 ms): only a real hang reaches it."""
+STARTUP_TIMEOUT = 120.0
+"""Hang guard for pcscd to list both readers, however busy the machine."""
 
 SELECT = bytes([0x00, 0xA4, 0x04, 0x00, len(AID)]) + AID
 READ_BINARY = bytes([0x00, 0xB0, 0x00, 0x00, 0x00])
@@ -73,8 +78,8 @@ GET_UID = bytes([0xFF, 0xCA, 0x00, 0x00, 0x00])
 
 needs_pcscd = [
     pytest.mark.skipif(
-        PCSCD is None or not VPCD_DRIVER.exists(),
-        reason="needs the Debian packages pcscd and vsmartcard-vpcd "
+        PCSCD is None or UNSHARE is None or not VPCD_DRIVER.exists(),
+        reason="needs the Debian packages pcscd, vsmartcard-vpcd and util-linux "
         "(apt-get install pcscd vsmartcard-vpcd); CI installs them",
     ),
     pytest.mark.xdist_group("pcscd"),
@@ -86,11 +91,89 @@ E = TypeVar("E", bound=DeviceEvent)
 # -- the daemon ----------------------------------------------------------------
 
 
+def _free_port_pair() -> int:
+    """A TCP port ``p`` with ``p + 1`` free as well (vpcd's two slots), drawn below the
+    system's range of ephemeral ports: no outgoing connection (another run's card, a
+    database client) can take it as its local port while our pcscd is restarted."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    rng = random.Random()  # a fresh draw per process: two runs pick apart
+    for _ in range(200):
+        port = rng.randrange(max(1024, low - 12000), low - 1)
+        try:
+            with socket.socket() as first, socket.socket() as second:
+                first.bind(("127.0.0.1", port))
+                second.bind(("127.0.0.1", port + 1))
+        except OSError:
+            continue
+        return port
+    raise RuntimeError("No two neighbouring free TCP ports below the ephemeral range.")
+
+
+class Private:
+    """This process's pcscd folder (its socket, pid file and reader configuration)."""
+
+    _made: Private | None = None
+
+    def __init__(self) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="pokertable-pcscd-"))
+        self.socket = self.folder / "pcscd.comm"
+        self.config = self.folder / "readers.d"
+        self.config.mkdir()
+        self.port = 0
+        self.new_ports()
+
+    def new_ports(self) -> None:
+        """Choose vpcd's ports for the next pcscd start and write its configuration."""
+        self.port = _free_port_pair()
+        (self.folder / "port").write_text(str(self.port), encoding="utf-8")
+        fakecard.VPCD_PORT = self.port
+        (self.config / "vpcd").write_text(
+            "# vsmartcard's vpcd reader driver for tests/test_pcsc.py, this process only.\n"
+            'FRIENDLYNAME "Virtual PCD"\n'
+            f"DEVICENAME   /dev/null:{self.port}\n"
+            f"LIBPATH      {VPCD_DRIVER}\n"
+            f"CHANNELID    {self.port}\n",
+            encoding="utf-8",
+        )
+
+    @classmethod
+    def get(cls) -> Private:
+        """The one folder of this process, made at the first call.
+
+        The client library reads ``PCSCLITE_CSOCK_NAME`` once, at its first call,
+        so every pcscd this process starts must use the same socket path. This
+        module can be imported twice in one process (by pytest as a test file and
+        by ``tests/test_contract.py``), so the folder is found again through the
+        environment (with this process's id), not a class attribute alone.
+        """
+        mark = os.environ.get("POKERTABLE_TEST_PCSCD", "")
+        pid, _, folder = mark.partition(":")
+        if cls._made is None and pid == str(os.getpid()) and Path(folder).is_dir():
+            made = cls.__new__(cls)
+            made.folder = Path(folder)
+            made.socket = made.folder / "pcscd.comm"
+            made.config = made.folder / "readers.d"
+            made.port = int((made.folder / "port").read_text())
+            cls._made = made
+        if cls._made is None:
+            made = cls()
+            os.environ["PCSCLITE_CSOCK_NAME"] = str(made.socket)
+            os.environ["POKERTABLE_TEST_PCSCD"] = f"{os.getpid()}:{made.folder}"
+            atexit.register(shutil.rmtree, made.folder, ignore_errors=True)
+            cls._made = made
+        fakecard.VPCD_PORT = cls._made.port
+        return cls._made
+
+
 class Pcscd:
-    """Our pcscd: started and stopped by the tests, while holding :data:`LOCK_FILE`."""
+    """Our pcscd, in its own mount namespace with :class:`Private`'s folder as /run/pcscd."""
 
     def __init__(self) -> None:
         self.proc: subprocess.Popen[bytes] | None = None
+        self.private = Private.get()
 
     @property
     def running(self) -> bool:
@@ -98,24 +181,51 @@ class Pcscd:
 
     def start(self) -> None:
         """Start pcscd and wait until it lists both virtual readers."""
-        assert PCSCD is not None
-        self.proc = subprocess.Popen(
-            [PCSCD, "--foreground", "--config", str(READERS_D)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+        assert PCSCD is not None and UNSHARE is not None
+        private = self.private
+        # In the new namespace: our folder on /run/pcscd (a tmpfs /run first if the
+        # machine has no /run/pcscd to mount on), then pcscd itself.
+        script = (
+            'if [ -d /run/pcscd ]; then mount --bind "$1" /run/pcscd; else '
+            'mount -t tmpfs tmpfs /run && mkdir /run/pcscd && mount --bind "$1" /run/pcscd; fi'
+            ' && exec "$2" --foreground --config "$3"'
         )
+        user = [] if os.geteuid() == 0 else ["--map-root-user"]
+        log = (private.folder / "pcscd.log").open("ab")  # --foreground: it logs to stdout
+        self.proc = subprocess.Popen(
+            [
+                UNSHARE,
+                "--mount",
+                "--propagation",
+                "private",
+                *user,
+                "sh",
+                "-c",
+                script,
+                "sh",
+                str(private.folder),
+                PCSCD,
+                str(private.config),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        log.close()
         deadline = time.monotonic() + STARTUP_TIMEOUT
         while set(_pcsc_readers()) < {SEAT_READER, CONSOLE_READER}:
             if self.proc.poll() is not None:
+                error = (private.folder / "pcscd.log").read_text(errors="replace")[-2000:]
                 pytest.fail(
-                    f"pcscd exited at once (status {self.proc.returncode}); another pcscd may "
-                    "hold /run/pcscd (stop it: systemctl stop pcscd.socket pcscd)."
+                    f"pcscd exited at once (status {self.proc.returncode}) in its own mount "
+                    f"namespace: {error.strip() or 'no message'}. It needs unshare --mount "
+                    "(root, or unprivileged user namespaces)."
                 )
             if time.monotonic() > deadline:
                 pytest.fail(
                     f"pcscd did not list {SEAT_READER!r} and {CONSOLE_READER!r} within "
-                    f"{STARTUP_TIMEOUT} s (it lists {_pcsc_readers()}); check {READERS_D}."
+                    f"{STARTUP_TIMEOUT} s (it lists {_pcsc_readers()}); its messages: "
+                    + (private.folder / "pcscd.log").read_text(errors="replace")[-2000:]
                 )
             time.sleep(0.02)
 
@@ -125,10 +235,10 @@ class Pcscd:
         if proc is not None and proc.poll() is None:
             proc.terminate()
             try:
-                proc.wait(5)
+                proc.wait(60)
             except subprocess.TimeoutExpired:
                 proc.kill()
-                proc.wait(5)
+                proc.wait(60)
 
     def ensure_running(self) -> None:
         if not self.running:
@@ -148,68 +258,15 @@ def _pcsc_readers() -> list[str]:
         scard.SCardReleaseContext(context)
 
 
-def _stop_other_pcscd() -> None:
-    """Stop a pcscd we did not start (a crashed run's, or the system's): one per machine."""
-    pid_file = RUN_DIR / "pcscd.pid"
-    try:
-        pid = int(pid_file.read_text().strip())
-        comm = Path(f"/proc/{pid}/comm").read_text().strip()
-    except (OSError, ValueError):
-        pid, comm = 0, ""
-    if comm == "pcscd":
-        os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + 5
-        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
-            time.sleep(0.02)
-    if _context_ok():
-        pytest.fail(
-            "Another pcscd is running and could not be stopped; stop it "
-            "(systemctl stop pcscd.socket pcscd) and run the tests again."
-        )
-
-
-def _context_ok() -> bool:
-    hr, context = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
-    if hr == scard.SCARD_S_SUCCESS:
-        scard.SCardReleaseContext(context)
-    return bool(hr == scard.SCARD_S_SUCCESS)
-
-
-def _lock() -> IO[str]:
-    """Hold the machine-wide pcscd lock (waits while another worker holds it)."""
-    handle = LOCK_FILE.open("a")
-    deadline = time.monotonic() + LOCK_TIMEOUT
-    while True:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return handle
-        except BlockingIOError:
-            if time.monotonic() > deadline:
-                handle.close()
-                pytest.fail(
-                    f"Another test run held {LOCK_FILE} (its pcscd) for {LOCK_TIMEOUT} s; "
-                    "stop it and run the tests again."
-                )
-            time.sleep(0.1)
-
-
 @pytest.fixture(scope="module")
 def pcscd() -> Iterator[Pcscd]:
-    """One pcscd with the vpcd readers for this module (per xdist worker, one at a time)."""
-    try:
-        RUN_DIR.mkdir(parents=True, exist_ok=True)
-    except PermissionError:
-        pytest.fail(f"{RUN_DIR} cannot be created; run: sudo install -d -o $USER {RUN_DIR}")
-    handle = _lock()
+    """One pcscd with the vpcd readers for this module, private to this test process."""
     daemon = Pcscd()
     try:
-        _stop_other_pcscd()
         daemon.start()
         yield daemon
     finally:
         daemon.stop()
-        fcntl.flock(handle, fcntl.LOCK_UN)
-        handle.close()
 
 
 class Cards:

@@ -2,7 +2,10 @@
 
 Each file in tests/scenarios/ is a table script (docs/table-scripts.md) whose
 ``expect`` lines check the exact result: cards by role, stacks, incidents.
-The file name carries the rule IDs it proves.
+The file name carries the rule IDs it proves. Each must also pass
+``pokertable script``: the runner applies the CLI's own ending rule
+(:func:`firmware.table.script.check_script_end`), so a scenario that stops in
+the middle of a hand fails here too.
 """
 
 import pathlib
@@ -10,7 +13,7 @@ import re
 
 import pytest
 
-from firmware.table.script import ScriptError, run_script
+from firmware.table.script import ScriptError, check_script_end, iter_script_records, run_script
 from firmware.views.expect import check_audiences, check_view_expectation
 
 SCENARIOS = sorted((pathlib.Path(__file__).parent / "scenarios").glob("*.txt"))
@@ -18,9 +21,9 @@ SCENARIOS = sorted((pathlib.Path(__file__).parent / "scenarios").glob("*.txt"))
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_scenario(path: pathlib.Path) -> None:
-    _table, records = run_script(
-        path.read_text(encoding="utf-8"), check_view_expectation, check_audiences
-    )
+    text = path.read_text(encoding="utf-8")
+    table, records = run_script(text, check_view_expectation, check_audiences)
+    check_script_end(text, table, records)
     for record in records:
         start = sum(record["starting_stacks"].values())
         finish = sum(record["finishing_stacks"].values())
@@ -61,6 +64,39 @@ def test_there_is_a_scenario_per_incident_rule() -> None:
         "tda_9",
     ):
         assert rule in names, f"no scenario for {rule}"
+
+
+def test_a_scenario_cut_in_the_middle_of_a_hand_fails_as_in_the_cli(
+    tmp_path: pathlib.Path,
+) -> None:
+    """The runner and ``pokertable script`` share the ending rule: the same cut
+    script fails both, with the same sentence."""
+    whole = (pathlib.Path(__file__).parent / "scenarios" / "plain_hand.txt").read_text()
+    cut = whole[: whole.index("draw 3c Qd Jd Td")]
+    table, records = run_script(cut, check_view_expectation, check_audiences)
+    with pytest.raises(ScriptError, match="ends in the middle of hand 1") as in_runner:
+        check_script_end(cut, table, records)
+    path = tmp_path / "cut.txt"
+    path.write_text(cut, encoding="utf-8")
+    with pytest.raises(ScriptError) as in_cli:
+        list(iter_script_records(str(path)))
+    assert str(in_cli.value) == str(in_runner.value)
+    check_script_end(cut + "expect unfinished\n", table, records)  # stopped on purpose
+
+
+def test_every_scenario_passes_pokertable_script() -> None:
+    """The CLI itself, in one process over every file, as a user would run it."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware.cli.main", "script", *map(str, SCENARIOS)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
 
 
 def test_a_wrong_expectation_fails_the_script() -> None:

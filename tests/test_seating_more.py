@@ -157,3 +157,23 @@ def test_refusals_during_and_before_a_hand() -> None:
     with pytest.raises(IllegalAction) as caught:
         s.plan_hand()
     assert caught.value.key == "error.hand.too_few"
+
+
+def test_tda_24_under_a_dead_button_one_of_two_arrivals_waits_and_the_other_plays() -> None:
+    """TDA-24 keeps an arrival between the button and the blinds out only while a hand
+    can still be dealt without him: with a dead button and a dead small blind, two
+    new players on seats 3 and 4 between the button (2) and the big blind (7) and three
+    live in all, seat 3 waits and seat 4 plays against the big blind; keeping both out
+    would leave a one-seat hand."""
+    s = _seating("tda-tournament", (1, 2, 6, 7))
+    first = _play(s, busted=(1, 2, 6))  # button 1, blinds 2 and 6; all three bust
+    assert (first.button, first.small_blind_seat, first.big_blind_seat) == (1, 2, 6)
+    for x in (1, 2, 6):
+        s.cash_out(x)
+    s.sit(3, "New3", 200)
+    s.sit(4, "New4", 200)
+    plan = s.plan_hand()
+    assert plan.seats == (4, 7)
+    assert (plan.button, plan.small_blind_seat, plan.big_blind_seat) == (2, None, 7)
+    assert "seat 3 arrived between the button and the blinds (TDA-24)" in plan.notes
+    assert not any("seat 4" in note for note in plan.notes)

@@ -43,8 +43,8 @@ def build_pots(matched: Sequence[int], dead: int, live: Sequence[bool]) -> list[
     :param live: Whether each player still holds a hand (not folded).
     :return: The pots from the main pot outwards. Each level of a live
         player's contribution closes a pot; every player, folded or not,
-        pays into each pot up to that level. Adjacent levels with the same
-        eligible players are one pot. Dead money goes to a pot every live
+        pays into each pot up to that level; each pot's eligible players are
+        a strict part of the one before. Dead money goes to a pot every live
         player can win: it joins the first level's pot, unless a live player
         matched nothing (all-in from dead money alone), in which case it is
         the main pot on its own.
@@ -91,12 +91,13 @@ def build_pots(matched: Sequence[int], dead: int, live: Sequence[bool]) -> list[
         amount = reached - taken
         taken = reached
         bar = level if level < cap else cap
+        # Each pot's eligible players are fewer than the one before: a level below
+        # the cap is some live player's whole contribution (he is eligible here, not
+        # above), and the dead-money pot holds a live player who matched nothing.
+        # So two pots never have the same eligible players and none is merged.
         eligible = tuple([i for i in live_players if matched[i] >= bar])
-        if pots and pots[-1].eligible == eligible:
-            pots[-1] = Pot(pots[-1].amount + amount, eligible)
-        else:
-            pots.append(Pot(amount + dead, eligible))
-            dead = 0
+        pots.append(Pot(amount + dead, eligible))
+        dead = 0
     return pots
 
 

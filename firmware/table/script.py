@@ -457,6 +457,19 @@ def iter_script_records(
         )
     text = decode_script(data)
     table, records = run_script(text, views)
+    check_script_end(text, table, records)
+    yield from records
+
+
+def check_script_end(text: str, table: Table, records: list[dict[str, Any]]) -> None:
+    """The ending rule of every script (``pokertable script`` and the scenario tests).
+
+    A script must play at least one whole hand and must not stop in the middle
+    of one, unless its last line says so (``expect unfinished``, ``expect hands
+    0``): a script cut off, or not a script at all, never passes silently.
+
+    :raises ScriptError: saying what to add.
+    """
     last = _last_line(text)
     if table.hand is not None and last != "expect unfinished":
         raise ScriptError(
@@ -469,7 +482,6 @@ def iter_script_records(
             "The script plays no hand; add at least one whole hand, or end the script with "
             "'expect hands 0' if it plays none on purpose."
         )
-    yield from records
 
 
 def _last_line(text: str) -> str:

@@ -22,46 +22,16 @@ from dataclasses import dataclass, field
 from firmware.engine.events import StartHand
 from firmware.errors import IllegalAction
 from firmware.table.options import Stakes, TableConfig
+from firmware.table.seat import Seat
 from firmware.table.seating_money import SeatMoney
+
+__all__ = ["HandPlan", "Seat", "Seating", "same_player"]
 
 
 def same_player(name: str) -> str:
     """The form two names are compared in (PE-4 one seat, HG-6 re-entry wait): case
     and runs of spaces do not make another player ("ANA  perez" is "Ana Perez")."""
     return " ".join(name.split()).casefold()
-
-
-@dataclass
-class Seat:
-    """One occupied seat.
-
-    :param number: Seat number, 1 to 10.
-    :param player: The player's identity (name or card id).
-    :param stack: Chips on the table.
-    """
-
-    number: int
-    player: str
-    stack: int
-    sitting_out: bool = False
-    away: bool = False
-    missed_small: bool = False
-    missed_big: bool = False
-    new: bool = True
-    wait_for_big_blind: bool = False
-    rebuy: int = 0
-    busted: bool = False
-    card: str = ""
-    """The player card's id when the player was seated by card ('' when seated by name)."""
-
-    @property
-    def markers(self) -> str:
-        """The missed-blind marker shown on screens: ``ML``, ``MS`` or ``""``."""
-        if self.missed_big:
-            return "ML"
-        if self.missed_small:
-            return "MS"
-        return ""
 
 
 @dataclass(frozen=True)

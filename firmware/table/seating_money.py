@@ -11,13 +11,9 @@ project's module size and every method keeps its name.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from firmware.errors import IllegalAction
 from firmware.table.options import TableConfig
-
-if TYPE_CHECKING:
-    from firmware.table.seating import Seat
+from firmware.table.seat import Seat
 
 
 class SeatMoney:

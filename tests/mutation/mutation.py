@@ -1,32 +1,52 @@
-"""Mutation scores of the rules core, the table procedures and authentication.
+"""Mutation scores of the rules core, the table procedures, authentication and the floor's director.
 
 A thin layer over mutmut 3 (configured in ``[tool.mutmut]`` of pyproject.toml;
 ``make mutate`` runs it): mutmut makes and runs the mutants, this script picks
 them and counts. See docs/testing.md.
 
-    .venv/bin/python tools/mutation.py run --module firmware.engine.pots
-    .venv/bin/python tools/mutation.py run --sample 60            # 60 per module, seed 17
-    .venv/bin/python tools/mutation.py score                      # scores of what has run
-    .venv/bin/python tools/mutation.py survivors --module firmware.engine.pots
+    .venv/bin/python tests/mutation/mutation.py run --sample 50            # seed 17 and a fresh one
+    .venv/bin/python tests/mutation/mutation.py run --sample 50 --fresh-seed 4242
+    .venv/bin/python tests/mutation/mutation.py run --module firmware.engine.pots  # every mutant
+    .venv/bin/python tests/mutation/mutation.py score                       # the last run again
+    .venv/bin/python tests/mutation/mutation.py survivors                   # its survivors' diffs
+    .venv/bin/python tests/mutation/mutation.py equivalents                 # check the list
 
-``run`` without ``--sample`` runs every mutant of the module(s). With
-``--sample N`` it runs N mutants per module drawn with a fixed seed, so two
-runs on the same source pick the same mutants. The score is
-killed / (checked - equivalent): mutants listed in
-``tests/mutation/equivalents.toml`` (each with the reason it cannot change
-behaviour) are taken out of the count; a mutant whose tests ran and passed
-("survived") or that no test reaches ("no tests") counts as not killed.
+The score cannot flatter:
+
+- *killed* is a mutant whose tests failed (pytest's exit status 1), or a
+  timeout confirmed by running the mutant's tests again alone under a
+  generous limit (:data:`RECHECK_LIMIT`). Any other outcome (a collection or
+  internal error, an interrupted run, a crash, a kill by the system) is an
+  *error*: reported apart, never counted as killed, and left in the
+  denominator, so errors can only lower the score.
+- *equivalent* mutants (``tests/mutation/equivalents.toml``) are named by
+  their content (the module, the function, the original line and the
+  mutated line), not by mutmut's positional name; each run checks that
+  every entry still matches a mutant of the current source (else it stops
+  and says which entry to fix), and a matched mutant leaves numerator and
+  denominator alike.
+- each run scores only the mutants it drew and ran itself; nothing of an
+  earlier run is counted.
+- each run draws two samples per module, one with the fixed seed
+  (:data:`FIXED_SEED`, comparable across runs) and one with a fresh seed
+  (given, or drawn from the clock and printed), and reports both side by side:
+  tests written against the fixed sample cannot hide behind it.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import os
 import pathlib
 import random
 import subprocess
 import sys
+import time
 import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 MODULES = (
@@ -34,15 +54,30 @@ MODULES = (
     "firmware.engine.betting",
     "firmware.engine.showdown",
     "firmware.table.seating",
+    "firmware.table.seating_money",
     "firmware.table.incidents",
     "firmware.protocol.auth",
+    "firmware.floor.mtt",
+    "firmware.floor.director",
 )
 """The modules under mutation testing (``only_mutate`` in pyproject.toml lists the same)."""
 
+FIXED_SEED = 17
 EQUIVALENTS = ROOT / "tests" / "mutation" / "equivalents.toml"
+LAST_RUN = ROOT / "mutants" / "last-run.json"
 MUTMUT = str(ROOT / ".venv" / "bin" / "mutmut")
+
+KILLED = {1}
+"""pytest's exit status when a test failed: the only status that counts as killed."""
 NOT_KILLED = {0, 5, 33}
-"""mutmut exit codes of a mutant that no test caught: survived, no tests (twice)."""
+"""The tests ran and passed (0), or no test reaches the mutant (5, and mutmut's 33)."""
+TIMEOUTS = {36, -24, 24, 152, 255}
+"""mutmut's timeouts (its own 36; SIGXCPU seen as -24, 24, 152 or 255): checked again."""
+RECHECK_LIMIT = 600.0
+"""Seconds a timed-out mutant's tests get when run again alone: only a real hang exceeds it."""
+
+
+# -- what mutmut made and ran -----------------------------------------------------
 
 
 def _meta(module: str) -> dict[str, int | None]:
@@ -54,86 +89,340 @@ def _meta(module: str) -> dict[str, int | None]:
     return codes
 
 
-def _equivalents() -> dict[str, str]:
-    """Equivalent mutants (name -> the reason), from :data:`EQUIVALENTS`."""
-    if not EQUIVALENTS.exists():
-        return {}
-    data = tomllib.loads(EQUIVALENTS.read_text(encoding="utf-8"))
-    return {name: str(reason) for name, reason in data.get("equivalent", {}).items()}
-
-
-def _mutmut(*args: str) -> None:
-    subprocess.run([MUTMUT, *args], cwd=ROOT, check=False)
-
-
 def _generate() -> None:
-    """Make mutmut generate the mutants when there are none yet.
+    """Make mutmut generate the mutants (and its map of tests) for the current source.
 
     mutmut generates them at the start of any ``run``; given a name that matches
     no mutant it then stops ("nothing matches"), which is all we want here.
     """
-    if not all(_meta(m) for m in MODULES):
-        subprocess.run(
-            [MUTMUT, "run", "no.such.mutant"], cwd=ROOT, check=False, capture_output=True
+    subprocess.run([MUTMUT, "run", "no.such.mutant"], cwd=ROOT, check=False, capture_output=True)
+    missing = [m for m in MODULES if not _meta(m)]
+    if missing:
+        sys.exit(
+            f"mutmut made no mutants of {', '.join(missing)}: check [tool.mutmut] only_mutate "
+            "in pyproject.toml, and that the tests it selects pass (mutmut run shows why)."
         )
 
 
-def run(modules: list[str], sample: int | None, seed: int) -> None:
-    """Run every mutant of ``modules``, or ``sample`` of each drawn with ``seed``."""
-    _generate()
-    names: list[str] = []
+def _diff_lines(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The lines a mutant removes and adds (stripped), from mutmut's own diff."""
+    from mutmut.mutation.diff_apply import get_diff_for_mutant  # the dev extra 'mutation'
+
+    module = name[: name.index(".x")]
+    path = module.replace(".", "/") + ".py"
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        diff = get_diff_for_mutant(name, path=path)
+    finally:
+        os.chdir(cwd)
+    removed = tuple(
+        line[1:].strip()
+        for line in diff.splitlines()
+        if line.startswith("-") and not line.startswith("---")
+    )
+    added = tuple(
+        line[1:].strip()
+        for line in diff.splitlines()
+        if line.startswith("+") and not line.startswith("+++")
+    )
+    return removed, added
+
+
+def _function(name: str) -> str:
+    """``StaffDirectory.login`` for ``firmware.protocol.auth.xǁStaffDirectoryǁlogin__mutmut_26``."""
+    short = name[name.index(".x") + 2 :].rsplit("__mutmut_", 1)[0]
+    if short.startswith("_"):  # x_NAME for a function
+        short = short[1:]
+    return short.strip("ǁ").replace("ǁ", ".")
+
+
+# -- equivalents, by content ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    """One declared equivalent mutation: where, what it changes, and why it cannot matter."""
+
+    module: str
+    function: str
+    original: str
+    mutant: str
+    reason: str
+
+    def matches(self, name: str, removed: tuple[str, ...], added: tuple[str, ...]) -> bool:
+        return (
+            name.startswith(self.module + ".x")
+            and _function(name) == self.function
+            and removed == (self.original,)
+            and added == (self.mutant,)
+        )
+
+
+def _equivalents() -> list[Equivalent]:
+    """The declared equivalents, from :data:`EQUIVALENTS`."""
+    data = tomllib.loads(EQUIVALENTS.read_text(encoding="utf-8"))
+    return [Equivalent(**entry) for entry in data.get("equivalent", [])]
+
+
+def _match_equivalents(modules: Iterable[str]) -> dict[str, Equivalent]:
+    """Each mutant of ``modules`` that a declared equivalent names (mutant -> entry).
+
+    Stops with a sentence when an entry matches no mutant of the current source:
+    the code changed under it, so its reason must be checked again.
+    """
+    entries = [e for e in _equivalents() if e.module in set(modules)]
+    found: dict[str, Equivalent] = {}
+    used: set[Equivalent] = set()
+    for module in modules:
+        candidates = [e for e in entries if e.module == module]
+        if not candidates:
+            continue
+        functions = {e.function for e in candidates}
+        for name in _meta(module):
+            if _function(name) not in functions:
+                continue
+            removed, added = _diff_lines(name)
+            for entry in candidates:
+                if entry.matches(name, removed, added):
+                    found[name] = entry
+                    used.add(entry)
+    stale = [e for e in entries if e not in used]
+    if stale:
+        lines = "\n".join(
+            f"  {e.module} {e.function}: {e.original!r} -> {e.mutant!r}" for e in stale
+        )
+        sys.exit(
+            f"These entries of {EQUIVALENTS.relative_to(ROOT)} match no mutant of the current "
+            f"source; check each against the code and update or remove it:\n{lines}"
+        )
+    return found
+
+
+# -- running and scoring ----------------------------------------------------------
+
+
+def draw(modules: Iterable[str], sample: int | None, seed: int) -> dict[str, list[str]]:
+    """``sample`` mutants per module drawn with ``seed`` (all of them without a sample)."""
+    drawn: dict[str, list[str]] = {}
     for module in modules:
         mutants = sorted(_meta(module))
-        if not mutants:
-            sys.exit(f"No mutants of {module}: is it listed in [tool.mutmut] only_mutate?")
         if sample is not None and sample < len(mutants):
             mutants = sorted(random.Random(f"{seed}:{module}").sample(mutants, sample))
-        names += mutants
-    _mutmut("run", *names)
+        drawn[module] = mutants
+    return drawn
 
 
-def score(modules: list[str]) -> int:
-    """Print each module's score; return 1 if one is below 90% after equivalents."""
-    equivalent = _equivalents()
+def _tests_of(name: str) -> list[str]:
+    """The tests mutmut runs for a mutant (those that reach its function)."""
+    from mutmut.utils.format_utils import mangled_name_from_mutant_name
+
+    stats = json.loads((ROOT / "mutants" / "mutmut-stats.json").read_text())
+    return sorted(
+        stats["tests_by_mangled_function_name"].get(mangled_name_from_mutant_name(name), [])
+    )
+
+
+def recheck_timeout(name: str) -> str:
+    """Run a timed-out mutant's tests again, alone: 'killed', 'survived' or 'error'."""
+    tests = _tests_of(name)
+    if not tests:
+        return "survived"
+    mutants = ROOT / "mutants"
+    code = (
+        "import sys, pathlib; root = pathlib.Path(sys.argv[1]).resolve();"
+        "sys.path[:] = [str(root / 'mutants')] + [p for p in sys.path"
+        " if p and pathlib.Path(p).resolve() != root];"
+        "import pytest; sys.exit(pytest.main(['-p', 'no:xdist', '-p', 'no:cacheprovider',"
+        " '-q', '-x', *sys.argv[2:]]))"
+    )
+    env = dict(os.environ, MUTANT_UNDER_TEST=name, PY_IGNORE_IMPORTMISMATCH="1")
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(ROOT), *tests],
+            cwd=mutants,
+            env=env,
+            capture_output=True,
+            timeout=RECHECK_LIMIT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return "killed"  # a real hang: the mutant never finishes
+    if done.returncode in KILLED:
+        return "killed"
+    if done.returncode in NOT_KILLED:
+        return "survived"
+    return "error"
+
+
+def outcome(name: str, code: int | None) -> str:
+    """'killed', 'survived' or 'error' for one mutant's mutmut exit code."""
+    if code in KILLED:
+        return "killed"
+    if code in NOT_KILLED:
+        return "survived"
+    if code in TIMEOUTS:
+        return recheck_timeout(name)
+    return "error"
+
+
+@dataclass
+class Row:
+    """One module's figures for one seed."""
+
+    module: str
+    seed: int
+    drawn: int
+    equivalent: int
+    killed: int
+    survived: list[str]
+    errors: list[str]
+
+    @property
+    def counted(self) -> int:
+        return self.drawn - self.equivalent
+
+    @property
+    def score(self) -> float:
+        return self.killed / self.counted if self.counted else 0.0
+
+
+def tally(
+    drawn: dict[str, list[str]],
+    seed: int,
+    outcomes: dict[str, str],
+    equivalent: dict[str, Equivalent],
+) -> list[Row]:
+    """Score each module's sample alone: equivalents out of numerator and denominator."""
+    rows = []
+    for module, names in drawn.items():
+        counted = [n for n in names if n not in equivalent]
+        rows.append(
+            Row(
+                module,
+                seed,
+                len(names),
+                len(names) - len(counted),
+                sum(1 for n in counted if outcomes[n] == "killed"),
+                [n for n in counted if outcomes[n] == "survived"],
+                [n for n in counted if outcomes[n] == "error"],
+            )
+        )
+    return rows
+
+
+def _commit() -> str:
+    done = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    )
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "firmware", "tests"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return done.stdout.strip() + ("+uncommitted changes" if dirty else "")
+
+
+def report(result: dict[str, object]) -> int:
+    """Print a run's table; 1 if a module is below 90% on either seed, or any error."""
+    rows = [Row(**r) for r in result["rows"]]  # type: ignore[arg-type, attr-defined]
+    print(
+        f"\nMutation run of {result['date']} on commit {result['commit']}, "
+        f"{result['sample']} per module; fixed seed {result['fixed_seed']}, "
+        f"fresh seed {result['fresh_seed']}"
+    )
+    print(
+        f"{'module':30} {'seed':>6} {'drawn':>5} {'equiv':>5} {'killed':>6} "
+        f"{'surv':>4} {'error':>5} {'score':>6}"
+    )
     status = 0
-    print(f"{'module':28} {'run':>5} {'killed':>6} {'equiv':>5} {'left':>5} {'score':>6}")
-    for module in modules:
-        codes = {k: v for k, v in _meta(module).items() if v is not None}
-        same = [k for k in codes if k in equivalent]
-        killed = sum(1 for k, v in codes.items() if v not in NOT_KILLED)
-        left = [k for k, v in codes.items() if v in NOT_KILLED and k not in equivalent]
-        counted = len(codes) - len(same)
-        value = killed / counted if counted else 0.0
-        if counted and value < 0.9:
+    for row in rows:
+        print(
+            f"{row.module:30} {row.seed:6} {row.drawn:5} {row.equivalent:5} {row.killed:6} "
+            f"{len(row.survived):4} {len(row.errors):5} {row.score:6.1%}"
+        )
+        if (row.counted and row.score < 0.9) or row.errors:
             status = 1
-        print(f"{module:28} {len(codes):5} {killed:6} {len(same):5} {len(left):5} {value:6.1%}")
+    errors = sorted({n for r in rows for n in r.errors})
+    if errors:
+        print("\nErrors (neither killed nor survived; they count against the score):")
+        for name in errors:
+            print(f"  {name}")
     return status
 
 
-def survivors(modules: list[str]) -> None:
-    """Print the mutants no test killed (equivalents apart), with mutmut's diff."""
-    equivalent = _equivalents()
-    for module in modules:
-        for name, code in sorted(_meta(module).items()):
-            if code in NOT_KILLED and name not in equivalent:
-                _mutmut("show", name)
+def run(modules: list[str], sample: int | None, fresh_seed: int | None) -> int:
+    """Draw the fixed and the fresh sample, run them with mutmut, score each alone."""
+    _generate()
+    equivalent = _match_equivalents(modules)
+    fresh = fresh_seed if fresh_seed is not None else int(time.time()) % 100_000
+    if fresh == FIXED_SEED:
+        fresh += 1
+    fixed_draw = draw(modules, sample, FIXED_SEED)
+    fresh_draw = draw(modules, sample, fresh)
+    names = sorted({n for d in (fixed_draw, fresh_draw) for ns in d.values() for n in ns})
+    started = datetime.datetime.now(datetime.UTC)
+    subprocess.run([MUTMUT, "run", *names], cwd=ROOT, check=False)
+    codes = {n: c for m in modules for n, c in _meta(m).items()}
+    outcomes = {n: outcome(n, codes.get(n)) for n in names}
+    rows = [
+        r
+        for module in modules
+        for r in (
+            *tally({module: fixed_draw[module]}, FIXED_SEED, outcomes, equivalent),
+            *tally({module: fresh_draw[module]}, fresh, outcomes, equivalent),
+        )
+    ]
+    result: dict[str, object] = {
+        "date": started.strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": _commit(),
+        "sample": sample if sample is not None else "all",
+        "fixed_seed": FIXED_SEED,
+        "fresh_seed": fresh,
+        "rows": [r.__dict__ for r in rows],
+    }
+    LAST_RUN.write_text(json.dumps(result, indent=1), encoding="utf-8")
+    return report(result)
+
+
+def _last() -> dict[str, object]:
+    if not LAST_RUN.exists():
+        sys.exit("No run yet: run `tests/mutation/mutation.py run --sample 50` first.")
+    data: dict[str, object] = json.loads(LAST_RUN.read_text(encoding="utf-8"))
+    return data
+
+
+def survivors() -> None:
+    """Print the last run's survivors and errors with mutmut's diff."""
+    names = sorted(
+        {n for r in _last()["rows"] for n in r["survived"] + r["errors"]}  # type: ignore[attr-defined]
+    )
+    for name in names:
+        subprocess.run([MUTMUT, "show", name], cwd=ROOT, check=False)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("command", choices=("run", "score", "survivors"))
-    parser.add_argument("--module", action="append", choices=MODULES, help="default: all six")
-    parser.add_argument("--sample", type=int, help="mutants per module (default: all)")
-    parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("command", choices=("run", "score", "survivors", "equivalents"))
+    parser.add_argument("--module", action="append", choices=MODULES, help="default: all")
+    parser.add_argument("--sample", type=int, help="mutants per module and seed (default: all)")
+    parser.add_argument(
+        "--fresh-seed", type=int, help="the second sample's seed (default: from the clock)"
+    )
     args = parser.parse_args(argv)
     modules = args.module or list(MODULES)
     if args.command == "run":
-        run(modules, args.sample, args.seed)
-        return score(modules)
-    if args.command == "survivors":
-        survivors(modules)
+        return run(modules, args.sample, args.fresh_seed)
+    if args.command == "equivalents":
+        _generate()
+        for name, entry in sorted(_match_equivalents(modules).items()):
+            print(f"{name}: {entry.original!r} -> {entry.mutant!r}")
         return 0
-    return score(modules)
+    if args.command == "survivors":
+        survivors()
+        return 0
+    return report(_last())
 
 
 if __name__ == "__main__":
