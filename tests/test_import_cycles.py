@@ -21,18 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("firmware", "ui", "hal_sim", "drivers")
 
-KNOWN_CYCLES: list[frozenset[str]] = [
-    # The floor director's TYPE_CHECKING back-references (issue 26): the "director"
-    # branch removes this cycle; delete this entry once it is merged.
-    frozenset(
-        {
-            "firmware.floor.director",
-            "firmware.floor.director_state",
-            "firmware.floor.orders",
-            "firmware.floor.resume",
-        }
-    ),
-]
+KNOWN_CYCLES: list[frozenset[str]] = []
 """Cycles another branch removes (the only exceptions allowed); empty when none is pending."""
 
 
