@@ -138,7 +138,8 @@ def test_game_flow_steps(game: Game, lang: str, name: str, tmp_path: Path) -> No
         seat = tr("ui.console.seat_named", lang, seat=2, name="Bruno")
         if kind == "sit":  # Bruno is not seated yet
             seat = tr("ui.seat.number", lang, seat=2)
-        assert any(tr(f"ui.consequence.{kind}", lang, seat=seat) in t for t in texts)
+        said = tr(f"ui.consequence.{kind}", lang, seat=seat, amount=3000)  # a cash-out's chips
+        assert any(said in t for t in texts)
 
 
 @LANGS
@@ -163,12 +164,15 @@ def test_seat_with_the_level_clock_and_call_floor(game: Game, lang: str, tmp_pat
 def test_console_dealing_with_a_floor_call(game: Game, lang: str, tmp_path: Path) -> None:
     game.seat_two_and_start()
     game.deal()
+    game.table.apply(te.FloorCall(2))
     game.controller.alerts.append(
         Alert(0.0, "Seat 2 calls the floor.", "seat2", "alert.call_floor", {"seat": 2})
     )
     screen = ConsoleScreen(game.console(lang, "dealer"))
     texts = save(screen, "console-dealing-game", tmp_path)
-    assert tr("alert.call_floor", lang, seat=2) in texts
+    # Shown once: the open call's notice with its Answer button (not again as an alert).
+    assert texts.count(tr("alert.call_floor", lang, seat=2)) == 1
+    assert "answer_floor" in {b.id for b in screen.buttons()}
 
 
 @LANGS
