@@ -169,7 +169,9 @@ def test_the_seat_picker_keeps_every_seat_in_its_place(kind: str) -> None:
     buttons = {b.id: b for b in screen.buttons() if b.id.startswith("seat_")}
     assert list(buttons) == [f"seat_{n}" for n in range(1, 11)]
     rects = [buttons[f"seat_{n}"].rect for n in range(1, 11)]
-    assert all(a.left < b.left and a.top == b.top for a, b in zip(rects[:4], rects[1:5]))
+    assert all(
+        rects[i].left < rects[i + 1].left and rects[i].top == rects[i + 1].top for i in range(4)
+    )
     assert rects[5].top > rects[0].top and rects[5].left == rects[0].left
     enabled = {int(id[5:]) for id, b in buttons.items() if b.enabled}
     empty = {2, 4, 10}

@@ -320,7 +320,13 @@ class ConsolePages(TechnicianPage):
             i = n - 1
             r = self.rect(0.01 + (i % cols) * w, 0.32 + (i // cols) * h, w - 0.008, h - 0.012)
             self.button(
-                f"seat_{n}", r, self.seat_label(n), None, action, enabled=usable, style=style,
+                f"seat_{n}",
+                r,
+                self.seat_label(n),
+                None,
+                action,
+                enabled=usable,
+                style=style,
                 rel=0.042,
             )
         if multi and pick.get("seats"):
