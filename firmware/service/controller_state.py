@@ -30,6 +30,16 @@ class Alert:
     an alert by its number)."""
 
 
+def said_error(exc: BaseException) -> dict[str, Any]:
+    """An error as an alert's value: its catalog key and values when it has them, and its
+    English sentence; a screen says it in its language (:func:`firmware.views.alerts.said`),
+    never a driver's English inside a Spanish alert."""
+    key = getattr(exc, "key", None)
+    params = getattr(exc, "params", None) or {}
+    plain = {k: v for k, v in params.items() if isinstance(v, str | int | float)}
+    return {"key": key, "params": plain, "text": str(exc)}
+
+
 KEEP_ALERTS = 200
 """Alerts the controller keeps (the console shows the last few; a flood must not grow memory)."""
 

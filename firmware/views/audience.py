@@ -33,7 +33,7 @@ from firmware.engine.pots import Pot
 from firmware.engine.rules import Structure
 from firmware.i18n import CATALOG, tr
 from firmware.views.alerts import alert_text
-from firmware.views.devices import devices, fault_text
+from firmware.views.devices import controller_names, devices, fault_text
 from firmware.views.diag import diag_view
 from firmware.views.game import add_game_parts
 from firmware.views.live_equity import console_equity
@@ -525,13 +525,12 @@ def console_view(
         ]
     alerts: list[dict[str, Any]] = []
     if controller is not None:
+        names = controller_names(controller)  # devices by name in the screen's language
         alerts = [
             {
                 "id": a.id,
                 "time": a.time,
-                "text": alert_text(
-                    a.key, a.params, a.text, lang, visible, controller.display_names
-                ),
+                "text": alert_text(a.key, a.params, a.text, lang, visible, names),
                 "device": a.device,
                 "key": a.key,
             }
