@@ -250,9 +250,11 @@ def test_console_and_seats_show_the_draw_for_the_button(
     screen.page = "game"
     texts = save(screen, "console-draw-button", tmp_path)
     bruno = tr("ui.console.seat_named", lang, seat=2, name="Bruno")
-    assert tr("ui.draw_button.console", lang, cards="1: Kh, 2: Ks, 4: 4c", seat=bruno) in texts
+    # Cards drawn as rank and suit symbol (issue 23).
+    said = tr("ui.draw_button.console", lang, cards="1: K♥, 2: K♠, 4: 4♣", seat=bruno)
+    assert said in texts
     texts = save(SeatScreen(game.seat(4, lang)), "seat-button-draw", tmp_path)
-    assert tr("ui.draw_button.result", lang, seat="Bruno", card="Ks") in texts
+    assert tr("ui.draw_button.result", lang, seat="Bruno", card="K♠") in texts
 
 
 @LANGS
