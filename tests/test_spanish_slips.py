@@ -57,6 +57,13 @@ def test_card_codes_become_rank_and_suit_symbol() -> None:
     )
 
 
+def test_the_screens_find_card_codes_as_the_views_write_them() -> None:
+    from firmware.views.redact import CARD_RUN
+
+    text = "As Kd, AhKd7c; Qhx xQh 10h Ts 1c"
+    assert suits.CARD_RUN.findall(text) == CARD_RUN.findall(text) == ["As", "Kd", "AhKd7c", "Ts"]
+
+
 def test_the_suit_symbols_are_drawn_not_missing_glyph_boxes() -> None:
     """The bundled font draws every suit as the same "missing glyph" box, so the symbols are
     drawn as shapes: each one's pixels differ from the others and from the box."""

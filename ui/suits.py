@@ -1,7 +1,7 @@
 """Card names in screen text as rank and suit symbol ("Q♥", "10♠"), never "Qh".
 
 Views and refusals name cards by their codes (``"Qh"``, runs such as
-``"AhKd7c"``: :data:`firmware.views.redact.CARD_RUN`). Every text a screen
+``"AhKd7c"``: :data:`CARD_RUN`). Every text a screen
 draws passes through :func:`with_suits`, which writes each card as its rank
 and suit symbol, the same in every language. The bundled font has no suit
 glyphs, so :func:`render` draws each symbol as a shape (:func:`draw_suit`)
@@ -17,9 +17,12 @@ import re
 
 import pygame
 
-from firmware.views.redact import CARD_RUN
-
 Color = tuple[int, int, int]
+
+CARD_RUN = re.compile(r"(?<![A-Za-z0-9])((?:[23456789TJQKA][cdhs])+)(?![A-Za-z0-9])")
+"""Card codes in text, ``Ah`` or runs such as ``AhKd7c``, as the firmware writes them (the
+screens read the firmware only through the protocol and the catalog, so the pattern is
+repeated here; ``tests/test_spanish_slips.py`` checks it matches the views' own)."""
 
 SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 """Each suit's symbol, as written in screen text."""
