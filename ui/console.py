@@ -237,7 +237,10 @@ class ConsoleScreen(GamePages):
         y += ch + 8
         if self.notices(pygame.Rect(x, y, w, 44), floor_calls_only=True):
             y += 50  # an open call for the floor, with its Answer button
-        alerts = [a for a in c.get("alerts") or [] if a.get("text")]
+        # An open call for the floor is the notice above, with its Answer button.
+        alerts = [
+            a for a in c.get("alerts") or [] if a.get("text") and a.get("key") != "alert.call_floor"
+        ]
         faults = [
             d for d in self.view.get("devices") or [] if d.get("health") in ("fault", "degraded")
         ]
@@ -258,12 +261,7 @@ class ConsoleScreen(GamePages):
                 align="left",
             )
             if alerts:
-                self.paragraph(
-                    str(alerts[-1]["text"]),
-                    pygame.Rect(box.left + 8, box.top + 30, box.width - 16, 44),
-                    0.036,
-                    WHITE,
-                )
+                self._alert_line(box, alerts)
             y += 84
         dist = c.get("distribution") or []
         if dist:
@@ -305,6 +303,24 @@ class ConsoleScreen(GamePages):
             self._equity(room, c["equity"])
         elif room.height >= 40:  # the seats at a glance: stacks, bets, who acts
             self.seat_map(room, compact=True)
+
+    def _alert_line(self, box: pygame.Rect, alerts: list[dict[str, Any]]) -> None:
+        """The newest alert in ``box``, how many more wait, and its "Seen" button: a dealer
+        dismisses it (``report dismiss_alert {id}``) and the one before shows."""
+        last = alerts[-1]
+        more = len(alerts) - 1
+        button = pygame.Rect(box.right - box.width // 4 - 6, box.top + 28, box.width // 4, 46)
+        text = pygame.Rect(box.left + 8, box.top + 30, button.left - box.left - 14, 44)
+        self.paragraph(str(last["text"]), text, 0.036, WHITE)
+        if more:
+            head = pygame.Rect(box.right - box.width // 3 - 6, box.top + 4, box.width // 3, 22)
+            count = self.t("ui.console.more_alerts", count=more)
+            self.text(count, head, 0.034, WHITE, align="right")
+        if last.get("id"):
+            msg = {"type": "report", "report": "dismiss_alert", "id": int(last["id"])}
+            label = self.t("ui.console.dismiss_alert")
+            enabled = self.allowed("report")
+            self.button("dismiss_alert", button, label, msg, enabled=enabled, rel=0.036)
 
     def _percent(self, value: Any) -> str:
         """A percentage with one decimal, with the language's decimal mark ("62,4 %")."""

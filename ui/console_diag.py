@@ -228,6 +228,7 @@ class TechnicianPage(Screen):
         colour = GREEN if report.get("passed") else RED
         self.text(verdict, head.inflate(-16, -4), 0.038, colour)
         shown, pages = self._page_of(items, REPORT_ROWS)
+        labels = {d.get("name"): d.get("label") for d in self.view.get("devices") or []}
         for i, item in enumerate(shown):
             y = TOP + 0.07 + i * 0.092
             r = self.rect(x, y, w, 0.085)
@@ -238,7 +239,8 @@ class TechnicianPage(Screen):
             word = self.t("ui.diag.pass" if passed else "ui.diag.fail")
             self.text(word, mark.inflate(-6, -6), 0.04, (255, 255, 255))
             body = pygame.Rect(mark.right + 8, r.top + 2, r.right - mark.right - 14, r.height // 2)
-            title = f"{item.get('device', '?')} · {item.get('label') or item.get('item', '')}"
+            device = labels.get(item.get("device"), item.get("device", "?"))  # display name
+            title = f"{device} · {item.get('label') or item.get('item', '')}"
             self.text(title, body, 0.04, TEXT, align="left")
             detail = body.move(0, r.height // 2 - 2)
             self.text(str(item.get("detail", "")), detail, 0.036, MUTED if passed else RED, "left")

@@ -35,8 +35,9 @@ import pygame
 from ui.console_pages import ConsolePages
 from ui.widgets import GOLD, MUTED, PANEL, PANEL_HI, RED, TEXT, WHITE
 
-KEYBOARD = "ABCDEFGHIJKLMNÑOPQRSTUVWXYZ"
-"""Letters of the name keyboard (Spanish alphabet)."""
+KEYBOARD = "ABCDEFGHIJKLMNÑOPQRSTUVWXYZÁÉÍÓÚÜ"
+"""Letters of the name keyboard: the Spanish alphabet and its accented letters ("Pérez",
+"Inés", "Güemes"); shown in capitals, typed small after a word's first letter."""
 NAME_LENGTH = 20
 GAME_FLOWS = (
     "sit",
@@ -174,7 +175,7 @@ class GamePages(ConsolePages):
         keys = [(f"letter_{c}", c, partial(self._type_name, c), "normal") for c in KEYBOARD]
         keys.append(("letter_space", self.t("ui.space"), partial(self._type_name, " "), "normal"))
         keys.append(("letter_delete", self.t("ui.delete"), partial(self._type_name, ""), "normal"))
-        self._grid(keys, 0.33, 10, 3, 0.45)
+        self._grid(keys, 0.33, 10, 4, 0.46)
         if name.strip():
             nav.append(
                 (

@@ -135,8 +135,8 @@ class ConsolePages(TechnicianPage):
         self.flow = {"kind": kind, "step": 0, "fields": dict(fields), "pick": {}}
 
     def _cancel(self) -> None:
+        # Back to the page the flow was started from (the game page, the floor page...).
         self.flow = None
-        self.page = "main"
 
     def _back(self) -> None:
         if self.flow is None or self.flow["step"] == 0:
@@ -183,9 +183,10 @@ class ConsolePages(TechnicianPage):
         return msg
 
     def _confirm(self) -> None:
+        # The console stays on the page the dealer was using (issue 23): the next
+        # seating or rebuy starts from the same page.
         self.emit(self.message())
         self.flow = None
-        self.page = "main"
 
     def _set_page(self, page: str) -> None:
         self.page = page
@@ -271,25 +272,7 @@ class ConsolePages(TechnicianPage):
                 choose = partial(self._choose, "card", pick["rank"] + pick["suit"])
                 nav.append(("flow_next", self.t("ui.next"), choose, "go"))
         elif name in ("seat", "seats", "free_seat"):
-            taken = [int(s["seat"]) for s in self.table.get("seats") or []]
-            seats = taken or list(range(1, 11))
-            if name == "free_seat":
-                top = int(self.console.get("max_seats") or 10)
-                seats = [n for n in range(1, top + 1) if n not in taken]
-            multi = name == "seats"
-            items = [
-                (
-                    f"seat_{n}",
-                    self.seat_label(n),
-                    partial(self._pick, "seats", n) if multi else partial(self._choose, name, n),
-                    "selected" if n in pick.get("seats", ()) else "normal",
-                )
-                for n in seats
-            ]
-            self._grid(items, 0.32, 5, 2, 0.42)
-            if multi and pick.get("seats"):
-                choose = partial(self._choose, "seats", list(pick["seats"]))
-                nav.append(("flow_next", self.t("ui.next"), choose, "go"))
+            self._seat_picker(name, pick, nav)
         elif name == "chips":
             keys = [
                 (f"key_{d}", str(d), partial(self._pick, "digit", d), "normal")
@@ -316,6 +299,39 @@ class ConsolePages(TechnicianPage):
             ]
             self._grid(items, 0.32, 2, 3, 0.45)
         self._grid(nav, 0.8, 3, 1, 0.19)
+
+    def _seat_picker(
+        self, name: str, pick: dict[str, Any], nav: list[tuple[str, str, Any, str]]
+    ) -> None:
+        """Every seat of the table in its place (seat 1 first, five to a row), so a seat is
+        always where the dealer saw it; the seats the step cannot take are greyed: a taken
+        seat when seating a player or reporting an empty seat dealt, an empty seat else."""
+        assert self.flow is not None
+        taken = {int(s["seat"]) for s in self.table.get("seats") or []}
+        top = int(self.console.get("max_seats") or max([10, *taken]))
+        wants_empty = name == "free_seat" or self.flow["kind"] == "empty_seat"
+        multi = name == "seats"
+        cols, rows = 5, max(2, (top + 4) // 5)
+        w, h = 0.98 / cols, 0.42 / rows
+        for n in range(1, top + 1):
+            usable = (n not in taken) if wants_empty else (n in taken or not taken)
+            action = partial(self._pick, "seats", n) if multi else partial(self._choose, name, n)
+            style = "selected" if n in pick.get("seats", ()) else "normal"
+            i = n - 1
+            r = self.rect(0.01 + (i % cols) * w, 0.32 + (i // cols) * h, w - 0.008, h - 0.012)
+            self.button(
+                f"seat_{n}",
+                r,
+                self.seat_label(n),
+                None,
+                action,
+                enabled=usable,
+                style=style,
+                rel=0.042,
+            )
+        if multi and pick.get("seats"):
+            choose = partial(self._choose, "seats", list(pick["seats"]))
+            nav.append(("flow_next", self.t("ui.next"), choose, "go"))
 
     def _label(self, prefix: str, name: str) -> str:
         """``ui.prefix.name.kind`` for the flow in progress when the catalog has it, else
@@ -409,7 +425,11 @@ class ConsolePages(TechnicianPage):
             who = self.seat_label(seat) if seat is not None else ""
             if self.flow["kind"] == "sit_card" and seat is not None:
                 who = self.t("ui.seat.number", seat=seat)  # not seated yet
-            parts.append(self.t(f"ui.consequence.{self.flow['kind']}", seat=who))
+            stack = next(
+                (s.get("stack", 0) for s in self.table.get("seats") or [] if s.get("seat") == seat),
+                0,
+            )  # a cash-out states the chips the player takes
+            parts.append(self.t(f"ui.consequence.{self.flow['kind']}", seat=who, amount=stack))
         return ". ".join(parts) + ". " + self.t("ui.console.confirm_hint")
 
     # --- pages --------------------------------------------------------------------------

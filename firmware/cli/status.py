@@ -20,6 +20,7 @@ from typing import Any
 
 from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, say
+from firmware.i18n import tr_count
 from firmware.views.alerts import said
 
 DEFAULT_STATUS = "/run/pokertable/status.json"
@@ -130,8 +131,13 @@ def render(status: dict[str, Any], lang: str = "en") -> str:
         else str(status["state"])
     )
     lines = [
-        say(
-            "cli.status.table", lang, profile=status["profile"], state=state, hands=status["hands"]
+        tr_count(  # "1 mano", "3 manos"
+            "cli.status.table",
+            int(status["hands"]),
+            lang,
+            profile=status["profile"],
+            state=state,
+            hands=status["hands"],
         ),
         say("cli.status.devices" if status["devices"] else "cli.status.no_devices", lang),
     ]

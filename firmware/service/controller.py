@@ -49,7 +49,13 @@ from firmware.hal import (
 )
 from firmware.hal.backends import open_devices
 from firmware.service.chipbets import ChipBets
-from firmware.service.controller_state import Alert, AlertLog, ControllerState, DiagSession
+from firmware.service.controller_state import (
+    Alert,
+    AlertLog,
+    ControllerState,
+    DiagSession,
+    said_error,
+)
 from firmware.service.diag import DeviceRates
 from firmware.service.registry import TagRegistry
 from firmware.service.safety import Stops, Trials
@@ -227,7 +233,7 @@ class Controller(Stops, TechnicianMode):
                     device.name,
                     "alert.device.close_failed",
                     device=device.name,
-                    error=str(exc),
+                    error=said_error(exc),
                 )
 
     def table_time(self, now: float | None = None) -> float:
@@ -602,7 +608,7 @@ class Controller(Stops, TechnicianMode):
                         device.set_led(led, on)
                     except HardwareError as exc:
                         self._alert(str(exc), device.name, "alert.device.led_failed",
-                                    device=device.name, led=led, error=str(exc))  # fmt: skip
+                                    device=device.name, led=led, error=said_error(exc))  # fmt: skip
                         continue
                     self.state.leds[key] = on
 
