@@ -111,7 +111,7 @@ def english_words_in(
     found = []
     for text in texts:
         plain = CONFIG_NAME.sub(" ", text)
-        for name in identifiers:
+        for name in sorted(identifiers, key=len, reverse=True):  # "sim-shoe" before "sim"
             plain = plain.replace(name, " ")
         words = [w for w in WORD.findall(plain) if w.lower() in ENGLISH_WORDS]
         if words:
