@@ -38,7 +38,7 @@ import pygame
 
 from ui.cards import draw_card, draw_recall
 from ui.console_diag import HEALTH
-from ui.console_game import GamePages
+from ui.console_game import ROW_MIN, GamePages
 from ui.console_pages import CHECKLIST, FIELD, FLOWS, OPTIONS, RACES, RANKS
 from ui.seat import other_language
 from ui.widgets import GOLD, MUTED, PANEL, PANEL_HI, RED, TEXT, WHITE, Message
@@ -56,6 +56,9 @@ INCIDENTS = (
     "kill",
 )
 
+
+BAR = 0.098
+"""The status bar's height (of the screen's): its buttons are at least 44 px high at 480."""
 
 DESTRUCTIVE = ("misdeal", "kill")
 """Reports that end a hand or kill a player's hand: drawn apart from the others, in red."""
@@ -124,7 +127,7 @@ class ConsoleScreen(GamePages):
             self._buttons()
 
     def _status_bar(self) -> None:
-        bar = self.rect(0, 0, 1, 0.09)
+        bar = self.rect(0, 0, 1, BAR)
         self.panel(bar, PANEL)
         x = bar.left + 6
         font_h = self.px(0.035)
@@ -136,7 +139,7 @@ class ConsoleScreen(GamePages):
             w = self.fonts.get(font_h).size(label)[0] + 34
             if x + w > bar.left + bar.width * 0.4:
                 break
-            pill = pygame.Rect(x, bar.top + 6, w, bar.height - 12)
+            pill = pygame.Rect(x, bar.top + 8, w, bar.height - 16)
             pygame.draw.rect(
                 self.surface,
                 PANEL_HI if health == "ok" else (90, 20, 20),
@@ -155,7 +158,7 @@ class ConsoleScreen(GamePages):
             )
             x += w + 4
         level = self.console.get("level")
-        lt = self.rect(0.405, 0.0, 0.265, 0.09)
+        lt = self.rect(0.405, 0.0, 0.265, BAR)
         if self.console.get("paused"):
             self.text(self.t("ui.console.paused"), lt, 0.045, RED)
         elif level:
@@ -175,7 +178,7 @@ class ConsoleScreen(GamePages):
             role = self.t(f"ui.staff_role.{staff['role']}")
             self.button(
                 "logout",
-                self.rect(0.675, 0.012, 0.205, 0.066),
+                self.rect(0.675, 0.003, 0.205, BAR - 0.006),
                 self.t("ui.console.logout", name=staff.get("name", ""), role=role),
                 action=self._logout,
                 rel=0.034,
@@ -183,7 +186,7 @@ class ConsoleScreen(GamePages):
         else:
             self.button(
                 "login",
-                self.rect(0.675, 0.012, 0.205, 0.066),
+                self.rect(0.675, 0.003, 0.205, BAR - 0.006),
                 self.t("ui.console.login"),
                 action=partial(self._set_page, "login"),
                 style="primary" if self.page != "login" else "selected",
@@ -191,7 +194,7 @@ class ConsoleScreen(GamePages):
             )
         self.button(
             "lang",
-            self.rect(0.885, 0.012, 0.11, 0.066),
+            self.rect(0.885, 0.003, 0.11, BAR - 0.006),
             self.t("ui.lang.other"),
             action=self._toggle_language,
             rel=0.038,
@@ -228,15 +231,15 @@ class ConsoleScreen(GamePages):
             )
         actor = t.get("actor")
         if actor is not None:
-            self.text(
+            self.paragraph(
                 self.t("ui.console.actor", seat=self.seat_label(actor)),
                 pygame.Rect(x + 5 * (cw + 4) + 6, y, w - 5 * (cw + 4) - 6, ch),
                 0.04,
                 TEXT,
             )
         y += ch + 8
-        if self.notices(pygame.Rect(x, y, w, 44), floor_calls_only=True):
-            y += 50  # an open call for the floor, with its Answer button
+        if self.notices(pygame.Rect(x, y, w, 58), floor_calls_only=True):
+            y += 64  # an open call for the floor, with its Answer button
         # An open call for the floor is the notice above, with its Answer button.
         alerts = [
             a for a in c.get("alerts") or [] if a.get("text") and a.get("key") != "alert.call_floor"
@@ -245,47 +248,47 @@ class ConsoleScreen(GamePages):
             d for d in self.view.get("devices") or [] if d.get("health") in ("fault", "degraded")
         ]
         if faults or alerts:
-            box = pygame.Rect(x, y, w, 78)
+            box = pygame.Rect(x, y, w, 116 if alerts else 30)
             self.panel(box, (110, 25, 25))
             names = ", ".join(
                 f"{d.get('label') or d.get('name')}: {self.t('ui.health.' + str(d.get('health')))}"
                 for d in faults
             )
-            self.text(
-                self.t("ui.console.device_fault", devices=names)
-                if names
-                else self.t("ui.console.alert"),
-                pygame.Rect(box.left + 8, box.top + 4, box.width - 16, 24),
-                0.04,
-                WHITE,
-                align="left",
-            )
-            if alerts:
+            line = self.t("ui.console.device_fault", devices=names) if names else ""
+            if alerts:  # the newest alert's "Seen" button at the right, its sentence below
+                line = line or self.t("ui.console.alert")
+                if len(alerts) > 1:
+                    line += " · " + self.t("ui.console.more_alerts", count=len(alerts) - 1)
+                head = pygame.Rect(box.left + 8, box.top + 4, box.width * 3 // 4 - 20, 46)
+                self.paragraph(line, head, 0.04, WHITE)
                 self._alert_line(box, alerts)
-            y += 84
+            else:
+                head = pygame.Rect(box.left + 8, box.top + 4, box.width - 16, 22)
+                self.text(line, head, 0.04, WHITE, align="left")
+            y += box.height + 6
         dist = c.get("distribution") or []
         if dist:
             self._distribution(pygame.Rect(x, y, w, area.bottom - pad - y), dist)
             return
         nxt = c.get("next_card") or {}
         role = str(nxt.get("role") or "none")
-        box = pygame.Rect(x, y, w, 70)
+        box = pygame.Rect(x, y, w, 62)
         self.panel(box, GOLD if role != "none" else PANEL_HI)
         ink = (0, 0, 0) if role != "none" else MUTED
         self.text(
             self.t("ui.console.next"),
-            pygame.Rect(box.left + 8, box.top + 2, box.width - 16, 22),
+            pygame.Rect(box.left + 8, box.top + 2, box.width - 16, 20),
             0.035,
             ink,
             align="left",
         )
         self.text(
             self._role_text(nxt),
-            pygame.Rect(box.left + 8, box.top + 24, box.width - 16, 44),
+            pygame.Rect(box.left + 8, box.top + 22, box.width - 16, 38),
             0.065,
             ink,
         )
-        y += 78
+        y += 68
         if c.get("prompt"):
             y = self.paragraph(str(c["prompt"]), pygame.Rect(x, y, w, 56), 0.045, TEXT).bottom + 6
         for inc in list(c.get("incidents") or [])[-2:]:
@@ -301,21 +304,20 @@ class ConsoleScreen(GamePages):
         room = pygame.Rect(x, y, w, area.bottom - pad - y)
         if room.height >= 40 and c.get("equity"):  # an all-in, hands tabled: each one's odds
             self._equity(room, c["equity"])
-        elif room.height >= 40:  # the seats at a glance: stacks, bets, who acts
+        elif room.height >= len(t.get("seats") or []) * ROW_MIN + 8:
+            # The seats at a glance (stacks, bets, who acts), one line each, when there is
+            # the room for all of them (the game page has them always).
             self.seat_map(room, compact=True)
 
     def _alert_line(self, box: pygame.Rect, alerts: list[dict[str, Any]]) -> None:
         """The newest alert in ``box``, how many more wait, and its "Seen" button: a dealer
         dismisses it (``report dismiss_alert {id}``) and the one before shows."""
         last = alerts[-1]
-        more = len(alerts) - 1
-        button = pygame.Rect(box.right - box.width // 4 - 6, box.top + 28, box.width // 4, 46)
-        text = pygame.Rect(box.left + 8, box.top + 30, button.left - box.left - 14, 44)
+        button = pygame.Rect(box.right - box.width // 4 - 6, box.top + 4, box.width // 4, 46)
+        # The alert's sentence the full width below its button (three lines if need be).
+        text = pygame.Rect(box.left + 8, button.bottom + 2, box.width - 16, box.bottom - 2)
+        text.height = box.bottom - 2 - text.top
         self.paragraph(str(last["text"]), text, 0.036, WHITE)
-        if more:
-            head = pygame.Rect(box.right - box.width // 3 - 6, box.top + 4, box.width // 3, 22)
-            count = self.t("ui.console.more_alerts", count=more)
-            self.text(count, head, 0.034, WHITE, align="right")
         if last.get("id"):
             msg = {"type": "report", "report": "dismiss_alert", "id": int(last["id"])}
             label = self.t("ui.console.dismiss_alert")

@@ -197,7 +197,7 @@ class ConsolePages(TechnicianPage):
     def _back_button(self) -> None:
         self.button(
             "back",
-            self.rect(0.79, 0.11, 0.19, 0.08),
+            self.rect(0.79, 0.104, 0.19, 0.096),
             self.t("ui.back_short"),
             action=partial(self._set_page, "main"),
             style="primary",
@@ -217,10 +217,11 @@ class ConsolePages(TechnicianPage):
             r = self.rect(0.01 + (i % cols) * w, top + (i // cols) * h, w - 0.008, h - 0.012)
             self.button(id, r, label, None, action, enabled=enabled, style=style, rel=0.042)
 
-    def _title(self, text: str, sub: str = "") -> None:
+    def _title(self, text: str, sub: str = "", width: float = 0.96) -> None:
+        """The page's title and its explanation below (``width``: 0.76 beside Back)."""
         self.text(text, self.rect(0.02, 0.1, 0.76, 0.06), 0.05, GOLD, align="left")
         if sub:
-            self.paragraph(sub, self.rect(0.02, 0.16, 0.96, 0.09), 0.042, MUTED)
+            self.paragraph(sub, self.rect(0.02, 0.16, width, 0.1), 0.042, MUTED)
 
     # --- the guided flow ----------------------------------------------------------------
 
@@ -435,7 +436,7 @@ class ConsolePages(TechnicianPage):
     # --- pages --------------------------------------------------------------------------
 
     def _floor_page(self) -> None:
-        self._title(self.t("ui.console.floor"), self.t("ui.help.floor"))
+        self._title(self.t("ui.console.floor"), self.t("ui.help.floor"), 0.76)
         items = [
             (f"floor_{k}", self.t(f"ui.incident.{k}"), partial(self.start, k), "primary")
             for k in ("penalty", "adjust_stack", "award_pot", "void", "undo")
@@ -446,7 +447,7 @@ class ConsolePages(TechnicianPage):
     def _deck_page(self) -> None:
         deck = self.console.get("deck") or {}
         done = list(deck.get("checklist") or [])
-        self._title(self.t("ui.console.deck"), self.t("ui.help.deck"))
+        self._title(self.t("ui.console.deck"), self.t("ui.help.deck"), 0.76)
         for i, step in enumerate(CHECKLIST):
             r = self.rect(0.02, 0.27 + i * 0.1, 0.6, 0.09)
             ok = step in done or (bool(deck.get("ready")) and not done)
@@ -493,7 +494,7 @@ class ConsolePages(TechnicianPage):
         self._back_button()
 
     def _chip_race_page(self) -> None:
-        self._title(self.t("ui.console.chip_race"), self.t("ui.help.chip_race"))
+        self._title(self.t("ui.console.chip_race"), self.t("ui.help.chip_race"), 0.76)
         for i in range(1, 5):
             self.paragraph(
                 self.t(f"ui.race.step{i}"),
