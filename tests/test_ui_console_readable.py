@@ -138,8 +138,12 @@ def walk() -> Iterator[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]]:
         for lang in LANGS:
             view = technician_view(w.controller, lang)
             items = [
-                Item("panel", "led seat1.turn", False, "not lit: check the LED", "diag.item.not_lit"),
-                Item("shoe", "serial link", True, "", "diag.item.link", link_quality({"frames": 9})),
+                Item(
+                    "panel", "led seat1.turn", False, "not lit: check the LED", "diag.item.not_lit"
+                ),
+                Item(
+                    "shoe", "serial link", True, "", "diag.item.link", link_quality({"frames": 9})
+                ),
                 *(Item("trays", f"zone seat{n}.bet", True, "") for n in range(1, 9)),
             ]
             view["diag"]["report"] = report_view(Report(items, time=1.8e9), lang)
@@ -185,3 +189,63 @@ def test_every_console_and_technician_page_is_readable_and_touchable(large: bool
                 states += 1
     assert states > 1000
     assert not found, f"{len(found)} problems:\n" + "\n".join(sorted(set(found))[:80])
+
+
+def test_the_console_measures_can_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same measures catch a console laid out as before: a 32 px status bar button, a
+    seat line ellipsised in a narrow map."""
+    import ui.console
+
+    w = Both()
+    try:
+        view = console_view(w.table, "es", w.controller)
+    finally:
+        w.controller.shutdown()
+        w.close()
+    monkeypatch.setattr(ui.console, "BAR", 0.07)
+    screen = ConsoleScreen({**view, "staff": {"name": "Flor", "role": "floor"}})
+    found = problems(screen, "main")
+    assert any("target 'lang' is 88x" in p for p in found), found
+    monkeypatch.undo()
+    screen = ConsoleScreen({**view, "staff": {"name": "Flor", "role": "floor"}})
+    screen.draw()
+    screen.seat_map(pygame.Rect(0, 0, 150, 100), compact=True)
+    assert screen.cut and all("fichas" in t for t in screen.cut)
+
+
+def test_the_console_keeps_the_hands_end_until_the_next_hands_first_card() -> None:
+    """Issue 23, item 3: the last hand's board, winners per pot and winning hands' names
+    stay on the console through the next hand's shuffle and cut, and at least 8 s."""
+    w = Both()
+    try:
+        w.table.apply(te.Shuffle())
+        w.table.apply(te.Cut())
+        w.play_out()
+        view = console_view(w.table, "en", w.controller)
+        ended = view["table"]["ended"]
+        assert ended and ended["hands"] and ended["board"]
+        screen = ConsoleScreen(view)
+        screen.draw()
+        winners = [str(ended["hands"][str(x["seat"])]) for x in ended["winners"]]
+        assert all(any(name in t for t in screen.drawn) for name in winners), screen.drawn
+        w.table.apply(te.Shuffle())
+        w.table.apply(te.Cut())
+        screen.set_view(console_view(w.table, "en", w.controller))
+        screen.draw()
+        title = screen.t("ui.console.ended", hand=ended["hand"])
+        assert title in screen.drawn
+        assert all(any(name in t for t in screen.drawn) for name in winners)
+        assert not screen.cut
+        w.draw()  # the next hand's first card: the view no longer carries the end
+        screen.set_view(console_view(w.table, "en", w.controller))
+        assert screen.view["table"]["ended"] is None
+        screen.tick(7.5)
+        screen.draw()
+        assert title in screen.drawn  # held 8 s on the screen's clock
+        assert screen.tick(1.0)  # and then gone, with a redraw
+        screen.draw()
+        assert title not in screen.drawn
+        assert not any(name in t for t in screen.drawn for name in winners)
+    finally:
+        w.controller.shutdown()
+        w.close()

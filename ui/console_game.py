@@ -66,7 +66,9 @@ class GamePages(ConsolePages):
         # Below the title and Back: a notice (an open floor call, with its Answer button),
         # else the page's explanation, both the full width.
         if not self.notices(self.rect(0.01, 0.205, 0.98, 0.115)):
-            self.paragraph(self.t("ui.help.game"), self.rect(0.02, 0.205, 0.96, 0.115), 0.042, MUTED)
+            self.paragraph(
+                self.t("ui.help.game"), self.rect(0.02, 0.205, 0.96, 0.115), 0.042, MUTED
+            )
         self.seat_map(self.rect(0.01, 0.33, 0.45, 0.66))
         items = [
             (f"game_{k}", self.t(f"ui.incident.{k}"), self._game_action(k), style)
