@@ -298,13 +298,13 @@ class ConsoleScreen(GamePages):
                 text_h = self._wrapped_height(alerts[-1]["text"], text_w)
                 box.height = 8 + max(46, head_h + 2 + text_h)
                 self.panel(box, (110, 25, 25))
-                head = pygame.Rect(box.left + 8, box.top + 4, text_w, head_h)
-                self.paragraph(line, head, 0.04, WHITE)
-                self._alert_line(box, alerts, head.bottom + 2)
+                first = pygame.Rect(box.left + 8, box.top + 4, text_w, head_h)
+                self.paragraph(line, first, 0.04, WHITE)
+                self._alert_line(box, alerts, first.bottom + 2)
             else:
                 self.panel(box, (110, 25, 25))
-                head = pygame.Rect(box.left + 8, box.top + 4, box.width - 16, 22)
-                self.text(line, head, 0.04, WHITE, align="left")
+                first = pygame.Rect(box.left + 8, box.top + 4, box.width - 16, 22)
+                self.text(line, first, 0.04, WHITE, align="left")
             y += box.height + 6
         dist = c.get("distribution") or []
         hands = dict((ended or {}).get("hands") or {})
