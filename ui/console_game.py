@@ -302,7 +302,10 @@ class GamePages(ConsolePages):
         if detail:  # the sentence (two lines if need be), its detail on the last line
             below_h = max(18, inner.height // 3)
             above = pygame.Rect(inner.left, inner.top, inner.width, inner.height - below_h)
-            self.paragraph(text, above, 0.038, WHITE)
+            if self.fonts.get(self.fonts.min_size).size(text)[0] <= above.width:
+                self.text(text, above, 0.038, WHITE, align="left")
+            else:
+                self.paragraph(text, above, 0.038, WHITE)
             below = pygame.Rect(inner.left, above.bottom, inner.width, below_h)
             self.text(detail, below, 0.034, TEXT, align="left")
         else:
