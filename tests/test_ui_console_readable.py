@@ -34,7 +34,7 @@ from firmware.table import events as te
 from firmware.views.audience import console_view, technician_view
 from firmware.views.diag import prompt_view, report_view
 from tests import ui_views as V
-from tests.test_ui_readable import LANGS, problems
+from tests.test_ui_readable import LANGS, _heights, problems
 from tests.test_ui_spanish import Walk
 from ui.console import ConsoleScreen
 from ui.console_pages import FLOWS, OPTIONS
@@ -249,3 +249,26 @@ def test_the_console_keeps_the_hands_end_until_the_next_hands_first_card() -> No
     finally:
         w.controller.shutdown()
         w.close()
+
+
+def test_large_text_enlarges_the_console_and_the_technicians_page() -> None:
+    """'Letra grande' on the console: no text smaller, most texts larger, on every page
+    and technician tab, in both languages."""
+    checked = 0
+    for state, consoles, techs in walk():
+        if state != "fault":  # the busiest state: a fault, alerts, a floor call, a report
+            continue
+        for views, states in ((consoles[::2], console_states), (techs[::4], technician_states)):
+            for view in views:
+                # Measured as each state is drawn (the generators change one screen).
+                normal = {w: _heights(s) for w, s in states(view, "n", False)}
+                large = {w: _heights(s) for w, s in states(view, "n", True)}
+                for where in [w for w in normal if w.count("-") == 1]:  # pages and tabs
+                    small_h, large_h = normal[where], large[where]
+                    common = set(small_h) & set(large_h)
+                    assert len(common) > 8, where
+                    assert not [t for t in common if large_h[t] < small_h[t]], where
+                    grown = [t for t in common if large_h[t] > small_h[t]]
+                    assert len(grown) >= len(common) * 0.6, (where, len(grown), len(common))
+                    checked += 1
+    assert checked >= 2 * (len(PAGES) + 4)
