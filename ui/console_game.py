@@ -74,11 +74,11 @@ class GamePages(ConsolePages):
             (f"game_{k}", self.t(f"ui.incident.{k}"), self._game_action(k), style)
             for k, style in zip(GAME_FLOWS, STYLES, strict=True)
         ]
-        w, h = 0.52 / 3, 0.345 / 3
+        w, h = 0.52 / 3, 0.36 / 3
         for i, (id, label, action, style) in enumerate(items):
             r = self.rect(0.47 + (i % 3) * w, 0.33 + (i // 3) * h, w - 0.008, h - 0.012)
             self.button(id, r, label, None, action, enabled=self.allowed("report"), style=style)
-        self._level_panel(self.rect(0.47, 0.68, 0.52, 0.31))
+        self._level_panel(self.rect(0.47, 0.695, 0.52, 0.295))
         self._back_button()
 
     def _game_action(self, kind: str) -> Any:
