@@ -128,13 +128,17 @@ class ConsoleScreen(GamePages):
         self.panel(bar, PANEL)
         x = bar.left + 6
         font_h = self.px(0.035)
-        for d in self.view.get("devices") or []:
+        # Devices in fault first; those that do not fit are counted ("+2").
+        devices = sorted(self.view.get("devices") or [], key=lambda d: d.get("health") == "ok")
+        for n, d in enumerate(devices):
             health = str(d.get("health", "ok"))
             label = f"{d.get('label') or d.get('name', '?')}"
             if health != "ok":
                 label += " " + self.t(f"ui.health.{health}")
             w = self.fonts.get(font_h).size(label)[0] + 34
-            if x + w > bar.left + bar.width * 0.4:
+            if x + w > bar.left + bar.width * 0.4 - 30:
+                more = pygame.Rect(x, bar.top, bar.left + bar.width * 0.4 - x, bar.height)
+                self.text(f"+{len(devices) - n}", more, 0.035, MUTED, align="left")
                 break
             pill = pygame.Rect(x, bar.top + 6, w, bar.height - 12)
             pygame.draw.rect(
@@ -245,7 +249,7 @@ class ConsoleScreen(GamePages):
             d for d in self.view.get("devices") or [] if d.get("health") in ("fault", "degraded")
         ]
         if faults or alerts:
-            box = pygame.Rect(x, y, w, 78)
+            box = pygame.Rect(x, y, w, 90 if alerts else 78)
             self.panel(box, (110, 25, 25))
             names = ", ".join(
                 f"{d.get('label') or d.get('name')}: {self.t('ui.health.' + str(d.get('health')))}"
@@ -262,7 +266,7 @@ class ConsoleScreen(GamePages):
             )
             if alerts:
                 self._alert_line(box, alerts)
-            y += 84
+            y += box.height + 6
         dist = c.get("distribution") or []
         if dist:
             self._distribution(pygame.Rect(x, y, w, area.bottom - pad - y), dist)
@@ -309,8 +313,8 @@ class ConsoleScreen(GamePages):
         dismisses it (``report dismiss_alert {id}``) and the one before shows."""
         last = alerts[-1]
         more = len(alerts) - 1
-        button = pygame.Rect(box.right - box.width // 4 - 6, box.top + 28, box.width // 4, 46)
-        text = pygame.Rect(box.left + 8, box.top + 30, button.left - box.left - 14, 44)
+        button = pygame.Rect(box.right - box.width // 4 - 6, box.top + 30, box.width // 4, 54)
+        text = pygame.Rect(box.left + 8, box.top + 28, button.left - box.left - 14, 58)
         self.paragraph(str(last["text"]), text, 0.036, WHITE)
         if more:
             head = pygame.Rect(box.right - box.width // 3 - 6, box.top + 4, box.width // 3, 22)
