@@ -161,13 +161,17 @@ class ConsoleScreen(GamePages):
         self.panel(bar, PANEL)
         x = bar.left + 6
         font_h = self.px(0.035)
-        for d in self.view.get("devices") or []:
+        # Devices in fault first; those that do not fit are counted ("+2").
+        devices = sorted(self.view.get("devices") or [], key=lambda d: d.get("health") == "ok")
+        for n, d in enumerate(devices):
             health = str(d.get("health", "ok"))
             label = f"{d.get('label') or d.get('name', '?')}"
             if health != "ok":
                 label += " " + self.t(f"ui.health.{health}")
             w = self.fonts.get(font_h).size(label)[0] + 34
-            if x + w > bar.left + bar.width * 0.4:
+            if x + w > bar.left + bar.width * 0.4 - 30:
+                more = pygame.Rect(x, bar.top, bar.left + bar.width * 0.4 - x, bar.height)
+                self.text(f"+{len(devices) - n}", more, 0.035, MUTED, align="left")
                 break
             pill = pygame.Rect(x, bar.top + 8, w, bar.height - 16)
             pygame.draw.rect(
