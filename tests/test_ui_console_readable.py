@@ -157,6 +157,7 @@ def walk() -> Iterator[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]]:
             tech.append(waiting)
             failed = {"ok": False, "text": "x " * 5}
             tech.append({**view, "diag": {**view["diag"], "export": failed}})
+            tech.append({**view, "diag": None})  # a server without test mode: three tabs
         yield "fault", w.consoles(), tech
     finally:
         w.controller.shutdown()
@@ -258,7 +259,7 @@ def test_large_text_enlarges_the_console_and_the_technicians_page() -> None:
     for state, consoles, techs in walk():
         if state != "fault":  # the busiest state: a fault, alerts, a floor call, a report
             continue
-        for views, states in ((consoles[::2], console_states), (techs[::4], technician_states)):
+        for views, states in ((consoles[::2], console_states), (techs[::5], technician_states)):
             for view in views:
                 # Measured as each state is drawn (the generators change one screen).
                 normal = {w: _heights(s) for w, s in states(view, "n", False)}
