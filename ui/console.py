@@ -295,12 +295,11 @@ class ConsoleScreen(GamePages):
             box = pygame.Rect(x, y, w, 30)
             if alerts:  # the "Seen" button at the right, the alert's sentence in full
                 line = line or self.t("ui.console.alert")
-                if len(alerts) > 1:
-                    line += " · " + self.t("ui.console.more_alerts", count=len(alerts) - 1)
                 text_w = w * 3 // 4 - 20
                 head_h = self._wrapped_height(line, text_w)
                 text_h = self._wrapped_height(alerts[-1]["text"], text_w)
-                box.height = 8 + max(46, head_h + 2 + text_h)
+                under = 20 if len(alerts) > 1 else 0  # "2 more" under the button
+                box.height = 8 + max(46 + under, head_h + 2 + text_h)
                 self.panel(box, (110, 25, 25))
                 first = pygame.Rect(box.left + 8, box.top + 4, text_w, head_h)
                 self.paragraph(line, first, 0.04, WHITE)
@@ -383,14 +382,19 @@ class ConsoleScreen(GamePages):
         return max(1, len(lines)) * int(font.get_linesize())
 
     def _alert_line(self, box: pygame.Rect, alerts: list[dict[str, Any]], top: int) -> None:
-        """The newest alert's sentence in ``box`` from ``top``, and its "Seen" button: a
-        dealer dismisses it (``report dismiss_alert {id}``) and the one before shows."""
+        """The newest alert's sentence in ``box`` from ``top``, its "Seen" button and how
+        many more wait: a dealer dismisses it (``report dismiss_alert {id}``) and the one
+        before shows."""
         last = alerts[-1]
         button = pygame.Rect(box.right - box.width // 4 - 6, box.top + 4, box.width // 4, 46)
         # The alert's sentence under the first line, beside the button, in full.
         text = pygame.Rect(box.left + 8, top, button.left - box.left - 14, 0)
         text.height = box.bottom - 2 - text.top
         self.paragraph(str(last["text"]), text, ALERT_TEXT, WHITE)
+        if len(alerts) > 1:  # how many more wait, under the button
+            count = self.t("ui.console.more_alerts", count=len(alerts) - 1)
+            below = pygame.Rect(button.left, button.bottom + 2, button.width, 18)
+            self.text(count, below, 0.034, WHITE)
         if last.get("id"):
             msg = {"type": "report", "report": "dismiss_alert", "id": int(last["id"])}
             label = self.t("ui.console.dismiss_alert")
