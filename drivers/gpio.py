@@ -262,7 +262,9 @@ class GpioButtons(PinButtons):
         device = self._outputs.get(led)
         if device is None:
             raise HardwareError(
-                f"The buttons device '{self.name}' is not open; open it before setting LEDs."
+                f"The buttons device '{self.name}' is not open; open it before setting LEDs.",
+                key="hw.not_open",
+                device=self.name,
             )
         if on:
             device.on()

@@ -280,14 +280,21 @@ class ExpanderButtons(PinButtons):
         bit = self._leds[led]
         with self._lock:
             if self._bus is None:
-                raise HardwareError(f"The buttons device '{self.name}' is not open.")
+                raise HardwareError(
+                    f"The buttons device '{self.name}' is not open.",
+                    key="hw.not_open",
+                    device=self.name,
+                )
             latch = self._latch | (1 << bit) if on else self._latch & ~(1 << bit)
             register, value = (OLATA, latch & 0xFF) if bit < 8 else (OLATB, latch >> 8)
             try:
                 self._bus.write_byte_data(self.address, register, value)
             except OSError as exc:
                 raise HardwareError(
-                    f"The LED {led} on '{self.name}' could not be set ({exc.strerror or exc})."
+                    f"The LED {led} on '{self.name}' could not be set ({exc.strerror or exc}).",
+                    key="hw.led_bus",
+                    device=self.name,
+                    led=led,
                 ) from exc
             self._latch = latch
 

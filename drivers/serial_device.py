@@ -230,7 +230,11 @@ class SerialDevice(Device):
         """Queue a message to the device; the reader thread sends it within 50 ms."""
         with self._lock:
             if self._link is None:
-                raise HardwareError(f"The {self.NOUN} '{self.name}' is not open.")
+                raise HardwareError(
+                    f"The {self.NOUN} '{self.name}' is not open.",
+                    key="hw.not_open",
+                    device=self.name,
+                )
             self._link.send(msg)
 
     # -- the reader thread ----------------------------------------------------

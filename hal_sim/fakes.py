@@ -462,7 +462,9 @@ class FakeButtons(_Fake, Buttons):
             )
         if self._post is None:
             raise HardwareError(
-                f"The buttons device '{self.name}' is not open; open it before setting LEDs."
+                f"The buttons device '{self.name}' is not open; open it before setting LEDs.",
+                key="hw.not_open",
+                device=self.name,
             )
         self._set(led, on)
 

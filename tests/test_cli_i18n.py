@@ -17,6 +17,7 @@ import re
 import pytest
 
 from firmware.cli.config import EXIT_CONFIG
+from firmware.i18n import tr_count
 from firmware.protocol.auth import hash_pin
 from tests.test_cli_spanish import run
 from tests.test_operations import write_table
@@ -72,7 +73,8 @@ def test_each_problem_of_a_bad_configuration_reads_in_spanish(tmp_path: pathlib.
     assert spanish.returncode == english.returncode == 1, spanish.stderr
     lines = problem_lines(spanish.stdout)
     assert len(lines) >= 5 and len(lines) == len(problem_lines(english.stdout)), spanish.stdout
-    assert f"{config}: {len(lines)} problema(s):" in spanish.stdout
+    count = tr_count("cli.config.problems", len(lines), "es", file=config)  # "1 problema"
+    assert count in spanish.stdout
     assert not english_in(unpathed(lines)), english_in(lines)
     assert "usa GPIO17 dos veces, para el botón seat1.action y para el LED seat1.turn" in (
         spanish.stdout

@@ -86,8 +86,7 @@ STATUS = {
 def test_status_in_spanish_reads_in_spanish_and_in_english_in_english() -> None:
     es = render(STATUS, "es")
     assert (
-        es.splitlines()[0]
-        == "Mesa (home): mano 12 en juego; 12 mano(s) desde que empezó el diario."
+        es.splitlines()[0] == "Mesa (home): mano 12 en juego; 12 manos desde que empezó el diario."
     )
     assert "El dispositivo 'shoe' dejó de responder" in es
     assert "(etiqueta 04AB)" in es and "Terminales conectados: ninguno." in es
@@ -129,7 +128,7 @@ def test_config_check_speaks_the_locales_language(tmp_path: pathlib.Path) -> Non
     config.write_text(config.read_text() + '\n[diag]\nexport_dir = "usb"\n')
     bad = run("config", "check", str(config), lang="es_ES.UTF-8")
     assert bad.returncode == 1
-    assert f"{config}: 1 problema(s):" in bad.stdout and "export_dir" in bad.stdout
+    assert f"{config}: 1 problema:" in bad.stdout and "export_dir" in bad.stdout
 
 
 def test_diag_section_problems() -> None:

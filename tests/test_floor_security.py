@@ -173,5 +173,7 @@ def test_room_config_refuses_a_seed_or_a_table_with_two_credentials() -> None:
     with pytest.raises(ConfigError, match="both a password and an NKey"):
         room_config({"T1": "pw-T1"}, "pw", nkeys={"T1": key.public})
     with pytest.raises(ConfigError, match="seed \\(an NKey\\) replaces user and password"):
-        FloorConfig.from_config({"url": "nats://127.0.0.1:4222", "table": "T1", "seed": "/s", "user": "u"})
+        FloorConfig.from_config(
+            {"url": "nats://127.0.0.1:4222", "table": "T1", "seed": "/s", "user": "u"}
+        )
     assert isinstance(key, TableKey) and key.public.startswith("U") and key.seed.startswith("SU")

@@ -57,7 +57,7 @@ def test_cancel_sends_nothing() -> None:
     [
         (["incident_premature"], {"report": "premature"}),
         (["incident_burn_error", "option_b"], {"report": "burn_error", "case": "b"}),
-        (["incident_empty_seat", "seat_8"], {"report": "empty_seat", "seat": 8}),
+        (["incident_empty_seat", "seat_10"], {"report": "empty_seat", "seat": 10}),
         (
             ["incident_face_up", "rank_A", "suit_s", "flow_next"],
             {"report": "face_up", "card": "As"},
@@ -113,9 +113,8 @@ def test_penalty_and_overrides_need_a_reason() -> None:
             "reason": reason,
         }
     ]
-    assert taps(
+    assert taps(  # the console stays on the floor page after a confirmation (issue 23)
         c,
-        "floor",
         "floor_adjust_stack",
         "seat_3",
         "key_1",
@@ -131,7 +130,6 @@ def test_penalty_and_overrides_need_a_reason() -> None:
     ]
     assert taps(
         c,
-        "floor",
         "floor_award_pot",
         "seat_3",
         "seat_7",
@@ -142,7 +140,7 @@ def test_penalty_and_overrides_need_a_reason() -> None:
         "flow_confirm",
     ) == [{"type": "override", "override": "award_pot", "seats": [7, 9], "reason": reason}]
     for kind in ("void", "undo"):
-        assert taps(c, "floor", f"floor_{kind}", "option_dealer_error", "flow_confirm") == [
+        assert taps(c, f"floor_{kind}", "option_dealer_error", "flow_confirm") == [
             {
                 "type": "override",
                 "override": kind,
@@ -185,7 +183,8 @@ def test_chip_race_takes_one_card_per_odd_chip_then_confirms() -> None:
     c = ConsoleScreen(view)
     assert c.race_cards_needed(25, 100) == 3
     assert taps(c, "chiprace", "race_25_100", "flow_cancel") == []
-    assert taps(c, "chiprace", "race_25_100", "rank_A", "suit_s", "card_add") == []
+    assert c.page == "chiprace"  # a cancel leaves the console on its page (issue 23)
+    assert taps(c, "race_25_100", "rank_A", "suit_s", "card_add") == []
     assert taps(c, "rank_2", "suit_c", "card_add", "card_drop", "rank_K", "suit_h") == []
     assert "flow_next" not in ids(c)  # two of three cards so far
     assert taps(c, "card_add", "rank_T", "suit_d", "card_add") == []

@@ -138,7 +138,8 @@ def test_game_flow_steps(game: Game, lang: str, name: str, tmp_path: Path) -> No
         seat = tr("ui.console.seat_named", lang, seat=2, name="Bruno")
         if kind == "sit":  # Bruno is not seated yet
             seat = tr("ui.seat.number", lang, seat=2)
-        assert any(tr(f"ui.consequence.{kind}", lang, seat=seat) in t for t in texts)
+        said = tr(f"ui.consequence.{kind}", lang, seat=seat, amount=3000)  # a cash-out's chips
+        assert any(said in t for t in texts)
 
 
 @LANGS
@@ -163,12 +164,15 @@ def test_seat_with_the_level_clock_and_call_floor(game: Game, lang: str, tmp_pat
 def test_console_dealing_with_a_floor_call(game: Game, lang: str, tmp_path: Path) -> None:
     game.seat_two_and_start()
     game.deal()
+    game.table.apply(te.FloorCall(2))
     game.controller.alerts.append(
         Alert(0.0, "Seat 2 calls the floor.", "seat2", "alert.call_floor", {"seat": 2})
     )
     screen = ConsoleScreen(game.console(lang, "dealer"))
     texts = save(screen, "console-dealing-game", tmp_path)
-    assert tr("alert.call_floor", lang, seat=2) in texts
+    # Shown once: the open call's notice with its Answer button (not again as an alert).
+    assert texts.count(tr("alert.call_floor", lang, seat=2)) == 1
+    assert "answer_floor" in {b.id for b in screen.buttons()}
 
 
 @LANGS
@@ -245,9 +249,11 @@ def test_console_and_seats_show_the_draw_for_the_button(
     screen.page = "game"
     texts = save(screen, "console-draw-button", tmp_path)
     bruno = tr("ui.console.seat_named", lang, seat=2, name="Bruno")
-    assert tr("ui.draw_button.console", lang, cards="1: Kh, 2: Ks, 4: 4c", seat=bruno) in texts
+    # Cards drawn as rank and suit symbol (issue 23).
+    said = tr("ui.draw_button.console", lang, cards="1: K♥, 2: K♠, 4: 4♣", seat=bruno)
+    assert said in texts
     texts = save(SeatScreen(game.seat(4, lang)), "seat-button-draw", tmp_path)
-    assert tr("ui.draw_button.result", lang, seat="Bruno", card="Ks") in texts
+    assert tr("ui.draw_button.result", lang, seat="Bruno", card="K♠") in texts
 
 
 @LANGS

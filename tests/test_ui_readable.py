@@ -9,7 +9,8 @@ drawing calls themselves: every text rendered, with its height in pixels
 a notice over the acting seat's buttons or own cards fails.
 
 The console's and the technician's pages share the fonts: their text heights
-are checked here too (their targets are the console's to size).
+are checked here too; every console and technician page and flow, with its
+targets and cut texts, is measured in tests/test_ui_console_readable.py.
 """
 
 from __future__ import annotations

@@ -426,7 +426,8 @@ CONSOLE_FLOWS: list[tuple[str, str, list[str], type[te.TableEvent] | None]] = [
     ("dealing", "dealer", ["incident_face_up", "rank_K", "suit_d", "flow_next"], te.FaceUpInDeck),
     ("dealing", "dealer", ["incident_premature"], None),
     ("dealing", "dealer", ["incident_burn_error", "option_a"], None),
-    ("dealing", "dealer", ["incident_empty_seat", "seat_3"], None),
+    # An empty seat's hand (HG-12): the picker offers the empty seats only (issue 23).
+    ("dealing", "dealer", ["incident_empty_seat", "seat_4"], te.EmptySeatDealt),
     ("dealing", "dealer", ["incident_marked", "rank_Q", "suit_c", "flow_next"], te.MarkedCard),
     ("dealing", "dealer", ["incident_kill", "seat_2", "option_fouled"], te.KillSeat),
     ("betting", "dealer", ["clock"], te.CallClock),

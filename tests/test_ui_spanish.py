@@ -28,12 +28,13 @@ import pygame
 import pytest
 
 from firmware.hal import Device
-from firmware.i18n import CATALOG
+from firmware.i18n import CATALOG, tr
 from firmware.service.controller import Alert
 from firmware.service.diag import Item, Report, link_quality
 from firmware.table import events as te
 from firmware.views.audience import console_view, seat_view, technician_view
 from firmware.views.diag import report_view
+from firmware.views.redact import CARD_RUN
 from hal_sim.fakes import FakeButtons, FakeReaders, FakeShoe, FakeTrays
 from tests.ui_tables import TournamentRun
 from ui.console import ConsoleScreen
@@ -80,6 +81,102 @@ def english_in(texts: list[str]) -> list[tuple[str, str]]:
     (configuration names of buttons, LEDs and zones aside)."""
     plain = [(t, IDENTIFIER.sub("", t)) for t in texts]
     return [(t, f) for t, p in plain for f, pattern in PATTERNS if pattern.search(p)]
+
+
+WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+"""A word: letters (accented too), joined by an apostrophe or a hyphen ("All-in")."""
+
+ENGLISH_WORDS = frozenset(
+    """the is are was not and of to your you with from this that for on in it its has have
+    be can cannot will by at an or no-one device devices open closed seat seats shoe
+    reader readers floor showdown button buttons card cards chips hand hands player
+    players dealer stack table next back cancel confirm seen alert pot wins answer
+    waiting more free empty sit cash rebuy new deck burn board shows muck before after
+    every level break paused time call check fold raise bet""".split()  # noqa: SIM905
+)
+"""English words no Spanish table text uses. A sentence or a catalog text left in English
+has some (issue 23: "The buttons device 'buttons' is not open", pills "shoe", "reader",
+"seats"); the poker words the Spanish table says as they are ("All-in", "Flop", "Turn",
+"River", "Ante") are not in the list, so they never count as English."""
+
+CONFIG_NAME = re.compile(r"\b(?:seat\d+|dealer|console)(?:\.[a-z_]+)?\b")
+"""A reader's, button's, LED's or zone's configuration name (``seat1``, ``dealer.next``)."""
+
+
+def english_words_in(
+    texts: list[str], identifiers: frozenset[str] = frozenset()
+) -> list[tuple[str, list[str]]]:
+    """(drawn text, its English words) for every text with one; configuration names and
+    ``identifiers`` (what a device reports of itself: model, serial) aside."""
+    found = []
+    for text in texts:
+        plain = CONFIG_NAME.sub(" ", text)
+        for name in sorted(identifiers, key=len, reverse=True):  # "sim-shoe" before "sim"
+            plain = plain.replace(name, " ")
+        words = [w for w in WORD.findall(plain) if w.lower() in ENGLISH_WORDS]
+        if words:
+            found.append((text, words))
+    return found
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    """Every text in a view (names, prompts, labels), however deep."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings_in(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from strings_in(item)
+
+
+SPANISH_WORDS = frozenset(
+    w.lower()
+    for entry in CATALOG.values()
+    for w in WORD.findall(re.sub(r"\{[^}]*\}", " ", entry["es"]))
+)
+
+
+def broken_words(texts: list[str], views: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(drawn text, word) for every word drawn that is no word of the Spanish catalog nor of
+    the views' own texts: a word cut by a line break ("SIGUIEN" / "TE"); a word cut short
+    on purpose ends with "…" and is not one."""
+    known = set(SPANISH_WORDS)
+    for view in views:
+        known |= {w.lower() for text in strings_in(view) for w in WORD.findall(text)}
+    found = []
+    for text in texts:
+        for match in WORD.finditer(CONFIG_NAME.sub(" ", text)):
+            word = match.group(0)
+            cut_short = match.end() < len(text) and text[match.end()] == "…"
+            if word.lower() not in known and not cut_short and len(word) > 1:
+                found.append((text, word))
+    return found
+
+
+def test_the_word_detectors_find_english_and_broken_words() -> None:
+    """The checks can fail: a driver's English inside a Spanish alert, an English pill, a
+    word cut across two lines; shared words ("All-in") and names pass."""
+    fault = "Botones: The buttons device 'buttons' is not open; open it before setting LEDs."
+    assert english_words_in([fault]) and english_words_in(["shoe", "Sabot · reader"])
+    assert not english_words_in(["All-in 4900", "Flop · Turn · River", "Ana", "Botón dealer.next"])
+    assert not english_words_in([tr("ui.console.floor", "es"), tr("ui.showdown.your_turn", "es")])
+    view = {"table": {"seats": [{"name": "Fermín"}]}}
+    cut = broken_words(["SIGUIEN", "TE CARTA DEL SABOT"], [view])
+    assert cut == [("SIGUIEN", "SIGUIEN"), ("TE CARTA DEL SABOT", "TE")]
+    assert not broken_words(["SIGUIENTE CARTA DEL SABOT", "Fermín", "Decisio…"], [view])
+
+
+def test_the_wrapper_breaks_lines_between_words_only() -> None:
+    """A paragraph too wide for one line is cut at spaces: every line is whole words."""
+    screen = ConsoleScreen({"type": "view", "audience": "console", "lang": "es"})
+    text = tr("ui.help.cash_out", "es") + " SIGUIENTE CARTA DEL SABOT"
+    for width in (60, 90, 140, 300):
+        screen.drawn.clear()
+        screen.paragraph(text, pygame.Rect(0, 0, width, 400), 0.04)
+        lines = screen.drawn[1:]
+        assert len(lines) > 1 and " ".join(lines).split() == text.split(), lines
 
 
 def test_the_detector_finds_english_and_passes_spanish() -> None:
@@ -222,6 +319,9 @@ def test_every_screen_and_flow_in_spanish_shows_no_english() -> None:
     """Seat, console and technician pages from real views in Spanish draw no English text,
     and seat screens no rule ID."""
     found: list[tuple[str, str]] = []
+    words: list[tuple[str, list[str]]] = []
+    broken: list[tuple[str, str]] = []
+    codes: list[str] = []
     ids: list[str] = []
     pages = 0
     for views in walk_states():
@@ -230,6 +330,15 @@ def test_every_screen_and_flow_in_spanish_shows_no_english() -> None:
             assert texts
             pages += 1
             found += english_in(texts)
+            reported = frozenset(  # what each device says of itself (technician only)
+                str(v)
+                for d in view.get("devices") or []
+                for v in (d.get("identity") or {}).values()
+                if view["audience"] == "technician"
+            )
+            words += english_words_in(texts, reported)
+            broken += broken_words(texts, views)
+            codes += [t for t in texts if CARD_RUN.search(t)]  # "Qh" drawn as "Q♥"
             if view["audience"] == "technician":  # its four tabs drew their content
                 assert {"Exportar informe", "simulado (sin cableado)", "Asiento 1"} <= set(texts)
                 assert any("El dispositivo 'Sabot' dejó de responder" in t for t in texts)
@@ -240,6 +349,9 @@ def test_every_screen_and_flow_in_spanish_shows_no_english() -> None:
                 assert english_in(render_all({**view, "lang": "en"}))
     assert pages == 21
     assert not sorted(set(found)), "English on a Spanish screen: " + repr(sorted(set(found)))
+    assert not words, f"English words on a Spanish screen: {words}"
+    assert not broken, f"words cut across lines: {broken}"
+    assert not codes, f"card codes on a screen: {codes}"
     assert not ids, f"rule IDs on a seat screen: {ids}"
 
 

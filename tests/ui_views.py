@@ -181,10 +181,33 @@ def clone(view: View) -> View:
 
 
 def _devices(shoe: str = "ok") -> list[dict[str, Any]]:
+    """Devices as a Spanish view names them: each by its kind when the configuration gives
+    no display name (firmware.views.devices.named_devices), never by its key."""
     return [
-        {"name": "shoe", "kind": "shoe", "health": shoe, "identity": {}, "link": {"crc_errors": 0}},
-        {"name": "reader", "kind": "reader", "health": "ok", "identity": {}, "link": {}},
-        {"name": "seats", "kind": "screens", "health": "ok", "identity": {}, "link": {}},
+        {
+            "name": "shoe",
+            "label": "Sabot",
+            "kind": "shoe",
+            "health": shoe,
+            "identity": {},
+            "link": {"crc_errors": 0},
+        },
+        {
+            "name": "reader",
+            "label": "Lectores de tarjetas",
+            "kind": "id_readers",
+            "health": "ok",
+            "identity": {},
+            "link": {},
+        },
+        {
+            "name": "seats",
+            "label": "Botones",
+            "kind": "buttons",
+            "health": "ok",
+            "identity": {},
+            "link": {},
+        },
     ]
 
 

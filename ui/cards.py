@@ -14,6 +14,7 @@ from typing import Any
 import pygame
 
 from ui.fonts import Fonts
+from ui.suits import draw_suit
 from ui.widgets import BG, GREEN, MUTED, PANEL, PANEL_HI, RED, TEXT, Color, Screen
 
 RANK_TEXT = {"T": "10"}
@@ -47,37 +48,6 @@ def is_card(code: object) -> bool:
 def suit_colour(suit: str, four_colour: bool) -> Color:
     """The ink of ``suit`` (``c``, ``d``, ``h``, ``s``)."""
     return (FOUR_COLOUR if four_colour else TWO_COLOUR)[suit.lower()]
-
-
-def draw_suit(surface: pygame.Surface, suit: str, rect: pygame.Rect, color: Color) -> None:
-    """Draw the symbol of ``suit`` filling ``rect`` (a square works best)."""
-    x, y, w, h = rect
-    cx = x + w / 2
-    s = suit.lower()
-    if s == "d":
-        pts = [(cx, y), (x + w * 0.9, y + h / 2), (cx, y + h), (x + w * 0.1, y + h / 2)]
-        pygame.draw.polygon(surface, color, pts)
-    elif s == "h":
-        r = w * 0.26
-        pygame.draw.circle(surface, color, (x + w * 0.27, y + h * 0.32), r)
-        pygame.draw.circle(surface, color, (x + w * 0.73, y + h * 0.32), r)
-        pts = [(x + w * 0.02, y + h * 0.4), (x + w * 0.98, y + h * 0.4), (cx, y + h)]
-        pygame.draw.polygon(surface, color, pts)
-    elif s == "s":
-        r = w * 0.25
-        pygame.draw.circle(surface, color, (x + w * 0.27, y + h * 0.58), r)
-        pygame.draw.circle(surface, color, (x + w * 0.73, y + h * 0.58), r)
-        pts = [(x + w * 0.03, y + h * 0.52), (x + w * 0.97, y + h * 0.52), (cx, y)]
-        pygame.draw.polygon(surface, color, pts)
-        stem = [(cx, y + h * 0.6), (x + w * 0.68, y + h), (x + w * 0.32, y + h)]
-        pygame.draw.polygon(surface, color, stem)
-    else:  # clubs
-        r = w * 0.22
-        pygame.draw.circle(surface, color, (cx, y + h * 0.25), r)
-        pygame.draw.circle(surface, color, (x + w * 0.25, y + h * 0.58), r)
-        pygame.draw.circle(surface, color, (x + w * 0.75, y + h * 0.58), r)
-        stem = [(cx, y + h * 0.45), (x + w * 0.68, y + h), (x + w * 0.32, y + h)]
-        pygame.draw.polygon(surface, color, stem)
 
 
 def draw_card(

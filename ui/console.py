@@ -38,9 +38,10 @@ import pygame
 
 from ui.cards import draw_card, draw_recall
 from ui.console_diag import HEALTH
-from ui.console_game import GamePages
+from ui.console_game import ROW_MIN, GamePages
 from ui.console_pages import CHECKLIST, FIELD, FLOWS, OPTIONS, RACES, RANKS
 from ui.seat import other_language
+from ui.seat_panels import END_HOLD
 from ui.widgets import GOLD, MUTED, PANEL, PANEL_HI, RED, TEXT, WHITE, Message
 
 __all__ = ["CHECKLIST", "FIELD", "FLOWS", "HEALTH", "OPTIONS", "RACES", "RANKS", "ConsoleScreen"]
@@ -57,6 +58,11 @@ INCIDENTS = (
 )
 
 
+ALERT_TEXT = 0.036
+"""The size of an alert's sentence on the dealing page (of the screen's height)."""
+BAR = 0.098
+"""The status bar's height (of the screen's): its buttons are at least 44 px high at 480."""
+
 DESTRUCTIVE = ("misdeal", "kill")
 """Reports that end a hand or kill a player's hand: drawn apart from the others, in red."""
 
@@ -66,6 +72,33 @@ class ConsoleScreen(GamePages):
 
     def __init__(self, view: Message | None = None, **kwargs: Any) -> None:
         super().__init__(view, **kwargs)
+        self._end: dict[str, Any] | None = None
+        self._end_since = 0.0
+        self.on_view()
+
+    def on_view(self) -> None:
+        """Note when the last hand's end (``table.ended``) arrived, to hold it on show."""
+        ended = self.table.get("ended")
+        if ended and (self._end is None or self._end.get("hand") != ended.get("hand")):
+            self._end, self._end_since = dict(ended), self.clock
+
+    def ending(self) -> dict[str, Any] | None:
+        """The last hand's end to show: while the view carries it (until the next hand's
+        first card), and at least :data:`END_HOLD` seconds on the screen's clock."""
+        ended = self.table.get("ended")
+        if ended:
+            return dict(ended)
+        if self._end is not None and self.clock - self._end_since < END_HOLD:
+            return self._end
+        return None
+
+    def tick(self, seconds: float) -> bool:
+        """Advance the clock; redraw when the last hand's end stops being shown."""
+        before = self.ending() is not None
+        dirty = super().tick(seconds)
+        if (self.ending() is not None) != before:
+            self.dirty = dirty = True
+        return dirty
 
     def clock_text(self) -> str:
         """The player clock's seconds (TDA-5): a redraw trigger with :meth:`level_text`."""
@@ -118,19 +151,23 @@ class ConsoleScreen(GamePages):
             self._buttons()
 
     def _status_bar(self) -> None:
-        bar = self.rect(0, 0, 1, 0.09)
+        bar = self.rect(0, 0, 1, BAR)
         self.panel(bar, PANEL)
         x = bar.left + 6
         font_h = self.px(0.035)
-        for d in self.view.get("devices") or []:
+        # Devices in fault first; those that do not fit are counted ("+2").
+        devices = sorted(self.view.get("devices") or [], key=lambda d: d.get("health") == "ok")
+        for n, d in enumerate(devices):
             health = str(d.get("health", "ok"))
             label = f"{d.get('label') or d.get('name', '?')}"
             if health != "ok":
                 label += " " + self.t(f"ui.health.{health}")
             w = self.fonts.get(font_h).size(label)[0] + 34
-            if x + w > bar.left + bar.width * 0.4:
+            if x + w > bar.left + bar.width * 0.4 - 30:
+                more = pygame.Rect(x, bar.top, bar.left + bar.width * 0.4 - x, bar.height)
+                self.text(f"+{len(devices) - n}", more, 0.035, MUTED, align="left")
                 break
-            pill = pygame.Rect(x, bar.top + 6, w, bar.height - 12)
+            pill = pygame.Rect(x, bar.top + 8, w, bar.height - 16)
             pygame.draw.rect(
                 self.surface,
                 PANEL_HI if health == "ok" else (90, 20, 20),
@@ -149,7 +186,7 @@ class ConsoleScreen(GamePages):
             )
             x += w + 4
         level = self.console.get("level")
-        lt = self.rect(0.405, 0.0, 0.265, 0.09)
+        lt = self.rect(0.405, 0.0, 0.265, BAR)
         if self.console.get("paused"):
             self.text(self.t("ui.console.paused"), lt, 0.045, RED)
         elif level:  # the level clock, its break or its pause (issue 23)
@@ -160,7 +197,7 @@ class ConsoleScreen(GamePages):
             role = self.t(f"ui.staff_role.{staff['role']}")
             self.button(
                 "logout",
-                self.rect(0.675, 0.012, 0.205, 0.066),
+                self.rect(0.675, 0.003, 0.205, BAR - 0.006),
                 self.t("ui.console.logout", name=staff.get("name", ""), role=role),
                 action=self._logout,
                 rel=0.034,
@@ -168,7 +205,7 @@ class ConsoleScreen(GamePages):
         else:
             self.button(
                 "login",
-                self.rect(0.675, 0.012, 0.205, 0.066),
+                self.rect(0.675, 0.003, 0.205, BAR - 0.006),
                 self.t("ui.console.login"),
                 action=partial(self._set_page, "login"),
                 style="primary" if self.page != "login" else "selected",
@@ -176,7 +213,7 @@ class ConsoleScreen(GamePages):
             )
         self.button(
             "lang",
-            self.rect(0.885, 0.012, 0.11, 0.066),
+            self.rect(0.885, 0.003, 0.11, BAR - 0.006),
             self.t("ui.lang.other"),
             action=self._toggle_language,
             rel=0.038,
@@ -202,8 +239,11 @@ class ConsoleScreen(GamePages):
             align="right",
         )
         y += 30
+        ended = self.ending()
         board = list(t.get("board") or [])[:5]
-        cw, ch = w // 9, int(w // 9 * 1.4)
+        if not board and ended:  # the last hand's river stays until the next hand's cards
+            board = list(ended.get("board") or [])[:5]
+        cw, ch = w // 10, int(w // 10 * 1.4)
         for i in range(5):
             draw_card(
                 self.surface,
@@ -212,69 +252,87 @@ class ConsoleScreen(GamePages):
                 self.fonts,
             )
         actor = t.get("actor")
+        beside = pygame.Rect(x + 5 * (cw + 4) + 6, y, w - 5 * (cw + 4) - 6, ch)
+        prompt = str(c.get("prompt") or "")
         if actor is not None:
-            self.text(
-                self.t("ui.console.actor", seat=self.seat_label(actor)),
-                pygame.Rect(x + 5 * (cw + 4) + 6, y, w - 5 * (cw + 4) - 6, ch),
-                0.04,
-                TEXT,
+            self.paragraph(
+                self.t("ui.console.actor", seat=self.seat_label(actor)), beside, 0.04, TEXT
             )
+        elif prompt and self._wrapped_height(prompt, beside.width) <= beside.height:
+            self.paragraph(prompt, beside, 0.04, TEXT)  # what to do, beside the board
+            prompt = ""
         y += ch + 8
-        if self.notices(pygame.Rect(x, y, w, 44), floor_calls_only=True):
-            y += 50  # an open call for the floor, with its Answer button
-        alerts = [a for a in c.get("alerts") or [] if a.get("text")]
+        if self.notices(pygame.Rect(x, y, w, 54), floor_calls_only=True):
+            y += 60  # an open call for the floor, with its Answer button
+        # An open call for the floor is the notice above, with its Answer button.
+        alerts = [
+            a for a in c.get("alerts") or [] if a.get("text") and a.get("key") != "alert.call_floor"
+        ]
         faults = [
             d for d in self.view.get("devices") or [] if d.get("health") in ("fault", "degraded")
         ]
         if faults or alerts:
-            box = pygame.Rect(x, y, w, 78)
-            self.panel(box, (110, 25, 25))
             names = ", ".join(
                 f"{d.get('label') or d.get('name')}: {self.t('ui.health.' + str(d.get('health')))}"
                 for d in faults
             )
-            self.text(
-                self.t("ui.console.device_fault", devices=names)
-                if names
-                else self.t("ui.console.alert"),
-                pygame.Rect(box.left + 8, box.top + 4, box.width - 16, 24),
-                0.04,
-                WHITE,
-                align="left",
-            )
-            if alerts:
-                self.paragraph(
-                    str(alerts[-1]["text"]),
-                    pygame.Rect(box.left + 8, box.top + 30, box.width - 16, 44),
-                    0.036,
-                    WHITE,
-                )
-            y += 84
+            line = self.t("ui.console.device_fault", devices=names) if names else ""
+            box = pygame.Rect(x, y, w, 30)
+            if alerts:  # the "Seen" button at the right, the alert's sentence in full
+                line = line or self.t("ui.console.alert")
+                text_w = w * 3 // 4 - 20
+                head_h = self._wrapped_height(line, text_w)
+                text_h = self._wrapped_height(alerts[-1]["text"], text_w)
+                under = 20 if len(alerts) > 1 else 0  # "2 more" under the button
+                box.height = 8 + max(46 + under, head_h + 2 + text_h)
+                self.panel(box, (110, 25, 25))
+                first = pygame.Rect(box.left + 8, box.top + 4, text_w, head_h)
+                self.paragraph(line, first, 0.04, WHITE)
+                self._alert_line(box, alerts, first.bottom + 2)
+            else:
+                self.panel(box, (110, 25, 25))
+                first = pygame.Rect(box.left + 8, box.top + 4, box.width - 16, 22)
+                self.text(line, first, 0.04, WHITE, align="left")
+            y += box.height + 6
         dist = c.get("distribution") or []
-        if dist:
-            self._distribution(pygame.Rect(x, y, w, area.bottom - pad - y), dist)
+        hands = dict((ended or {}).get("hands") or {})
+        if dist:  # between hands: push the pots, who gets what and with which hand
+            title = self.t("ui.console.distribute")
+            self._distribution(pygame.Rect(x, y, w, area.bottom - pad - y), dist, hands, title)
             return
         nxt = c.get("next_card") or {}
         role = str(nxt.get("role") or "none")
-        box = pygame.Rect(x, y, w, 70)
+        box = pygame.Rect(x, y, w, 56)
         self.panel(box, GOLD if role != "none" else PANEL_HI)
         ink = (0, 0, 0) if role != "none" else MUTED
         self.text(
             self.t("ui.console.next"),
-            pygame.Rect(box.left + 8, box.top + 2, box.width - 16, 22),
+            pygame.Rect(box.left + 8, box.top + 2, box.width - 16, 18),
             0.035,
             ink,
             align="left",
         )
         self.text(
             self._role_text(nxt),
-            pygame.Rect(box.left + 8, box.top + 24, box.width - 16, 44),
+            pygame.Rect(box.left + 8, box.top + 20, box.width - 16, 34),
             0.065,
             ink,
         )
-        y += 78
-        if c.get("prompt"):
-            y = self.paragraph(str(c["prompt"]), pygame.Rect(x, y, w, 56), 0.045, TEXT).bottom + 6
+        y += 62
+        pots = [p for p in (ended or {}).get("pots") or [] if p.get("shares")]
+        if pots:  # the next hand shuffled and cut: the last one's winners stay on show
+            title = self.t("ui.console.ended", hand=(ended or {}).get("hand", ""))
+            named = sum(len({hands.get(str(s)) for s in p["shares"]} - {None}) for p in pots)
+            need = 30 + ROW_MIN * (len(pots) + sum(len(p["shares"]) for p in pots) + named)
+            box = pygame.Rect(x, y, w, min(need, area.bottom - pad - y))
+            self._distribution(box, pots, hands, title)
+            y = box.bottom + 6
+        if prompt:
+            if area.bottom - pad - y < ROW_MIN:
+                self.cut.append(prompt)  # no room left (noted, so tests see it)
+            else:
+                box = pygame.Rect(x, y, w, min(56, area.bottom - pad - y))
+                y = self.paragraph(prompt, box, 0.045, TEXT).bottom + 6
         for inc in list(c.get("incidents") or [])[-2:]:
             if y > area.bottom - 40:
                 break
@@ -286,10 +344,47 @@ class ConsoleScreen(GamePages):
                 + 4
             )
         room = pygame.Rect(x, y, w, area.bottom - pad - y)
-        if room.height >= 40 and c.get("equity"):  # an all-in, hands tabled: each one's odds
+        if pots:
+            pass  # the last hand's winners took the room of the seat map
+        elif room.height >= 40 and c.get("equity"):  # an all-in, hands tabled: each one's odds
             self._equity(room, c["equity"])
-        elif room.height >= 40:  # the seats at a glance: stacks, bets, who acts
+        elif room.height >= len(t.get("seats") or []) * ROW_MIN + 8:
+            # The seats at a glance (stacks, bets, who acts), one line each, when there is
+            # the room for all of them (the game page has them always).
             self.seat_map(room, compact=True)
+
+    def _wrapped_height(self, text: Any, width: int) -> int:
+        """The height ``text`` takes as a paragraph ``width`` wide at the smallest readable
+        size (a paragraph in a box that high shrinks to fit, never below it)."""
+        font = self.fonts.get(self.fonts.min_size)
+        text = str(text)
+        lines: list[str] = []
+        for word in text.split():
+            if lines and font.size(lines[-1] + " " + word)[0] <= width:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+        return max(1, len(lines)) * int(font.get_linesize())
+
+    def _alert_line(self, box: pygame.Rect, alerts: list[dict[str, Any]], top: int) -> None:
+        """The newest alert's sentence in ``box`` from ``top``, its "Seen" button and how
+        many more wait: a dealer dismisses it (``report dismiss_alert {id}``) and the one
+        before shows."""
+        last = alerts[-1]
+        button = pygame.Rect(box.right - box.width // 4 - 6, box.top + 4, box.width // 4, 46)
+        # The alert's sentence under the first line, beside the button, in full.
+        text = pygame.Rect(box.left + 8, top, button.left - box.left - 14, 0)
+        text.height = box.bottom - 2 - text.top
+        self.paragraph(str(last["text"]), text, ALERT_TEXT, WHITE)
+        if len(alerts) > 1:  # how many more wait, under the button
+            count = self.t("ui.console.more_alerts", count=len(alerts) - 1)
+            below = pygame.Rect(button.left, button.bottom + 2, button.width, 18)
+            self.text(count, below, 0.034, WHITE)
+        if last.get("id"):
+            msg = {"type": "report", "report": "dismiss_alert", "id": int(last["id"])}
+            label = self.t("ui.console.dismiss_alert")
+            enabled = self.allowed("report")
+            self.button("dismiss_alert", button, label, msg, enabled=enabled, rel=0.036)
 
     def _percent(self, value: Any) -> str:
         """A percentage with one decimal, with the language's decimal mark ("62,4 %")."""
@@ -352,31 +447,36 @@ class ConsoleScreen(GamePages):
             return self.t(f"ui.role.board{min(3, max(1, int(street)))}")
         return self.t("ui.role.burn" if role == "burn" else "ui.role.none")
 
-    def _distribution(self, r: pygame.Rect, dist: list[dict[str, Any]]) -> None:
+    def _distribution(
+        self, r: pygame.Rect, dist: list[dict[str, Any]], hands: dict[str, Any], title: str
+    ) -> None:
+        """``title``, then each pot, each seat's share and the hand it won with (``hands``,
+        by seat, from the view's ``table.ended``); what does not fit is noted as cut."""
         self.panel(r, PANEL_HI, GOLD)
-        self.text(
-            self.t("ui.console.distribute"),
-            pygame.Rect(r.left + 8, r.top + 4, r.width - 16, 28),
-            0.05,
-            GOLD,
-            align="left",
-        )
-        y = r.top + 36
+        self.text(title, pygame.Rect(r.left + 8, r.top + 3, r.width - 16, 22), 0.05, GOLD, "left")
+        y = r.top + 26
+        lines: list[tuple[str, int, Any]] = []
         for pot in dist:
             line = pot.get("said") or self.t(
                 "ui.console.pot_line", pot=pot.get("pot", ""), amount=pot.get("amount", 0)
             )
-            self.text(line, pygame.Rect(r.left + 8, y, r.width - 16, 26), 0.045, TEXT, align="left")
-            y += 28
+            lines.append((line, 8, TEXT))
             for seat, amount in (pot.get("shares") or {}).items():
                 number = int(seat) if str(seat).isdigit() else seat
                 share = self.t("ui.console.share", seat=self.seat_label(number), amount=amount)
-                self.text(
-                    share, pygame.Rect(r.left + 28, y, r.width - 36, 24), 0.042, WHITE, align="left"
-                )
-                y += 25
-            if y > r.bottom - 24:
+                lines.append((share, 24, WHITE))
+            named = sorted(
+                {str(hands[str(s)]) for s in pot.get("shares") or {} if hands.get(str(s))}
+            )
+            lines += [(name, 24, GOLD) for name in named]  # the winning hand (one if split)
+        step = max(ROW_MIN, min(28, (r.bottom - 4 - y) // max(1, len(lines))))
+        for i, (line, indent, ink) in enumerate(lines):
+            if y + step > r.bottom - 2:
+                self.cut += [text for text, _, _ in lines[i:]]
                 break
+            box = pygame.Rect(r.left + indent, y, r.width - indent - 8, step)
+            self.text(line, box, 0.045 if indent == 8 else 0.042, ink, align="left")
+            y += step
 
     def _buttons(self) -> None:
         """Harmless reports and pages above; the destructive ones (misdeal, kill) apart, in red."""

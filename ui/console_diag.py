@@ -39,11 +39,15 @@ import pygame
 from ui.widgets import GOLD, GREEN, MUTED, PANEL, PANEL_HI, RED, TEXT, Color, Message, Screen
 
 HEALTH: dict[str, Color] = {"ok": GREEN, "degraded": GOLD, "fault": RED, "closed": (120, 120, 120)}
-REPORT_ROWS = 6
-"""Report items per page."""
+REPORT_ROWS = 3
+"""Report items per page (each with room for a four-line detail: a link's counters)."""
+DEVICE_ROWS = 5
+"""Devices per page (each with room for a two-line fault)."""
 TABS = ("devices", "where", "link", "report")
 """The left column's tabs, in order."""
-TOP = 0.185
+TAB_H = 0.095
+"""The tabs' and the pager's height (of the screen's): 44 px and more at 480."""
+TOP = 0.205
 """Where the left column's content starts, under its tabs."""
 
 LEFT = (0.02, 0.55)
@@ -84,7 +88,7 @@ class TechnicianPage(Screen):
         for i, tab in enumerate(tabs):
             self.button(
                 f"tech_tab_{tab}",
-                self.rect(x + i * (width + 0.01), 0.1, width, 0.07),
+                self.rect(x + i * (width + 0.01), 0.1, width, TAB_H),
                 self.t(f"ui.tech.tab.{tab}"),
                 action=partial(self._choose_tab, tab),
                 style="selected" if tab == shown else "normal",
@@ -114,20 +118,20 @@ class TechnicianPage(Screen):
             return
         self.button(
             "diag_prev",
-            self.rect(x, y, 0.12, 0.07),
+            self.rect(x, y, 0.12, TAB_H),
             "<",
             action=partial(self._turn, -1),
             enabled=self.report_page > 0,
         )
         self.text(
             self.t("ui.diag.page", page=self.report_page + 1, pages=pages),
-            self.rect(x + 0.13, y, w - 0.26, 0.07),
+            self.rect(x + 0.13, y, w - 0.26, TAB_H),
             0.04,
             MUTED,
         )
         self.button(
             "diag_next",
-            self.rect(x + w - 0.12, y, 0.12, 0.07),
+            self.rect(x + w - 0.12, y, 0.12, TAB_H),
             ">",
             action=partial(self._turn, 1),
             enabled=self.report_page < pages - 1,
@@ -146,22 +150,23 @@ class TechnicianPage(Screen):
         if not devices:
             self.text(self.t("ui.tech.none"), self.rect(x, 0.22, w, 0.08), 0.045, MUTED)
             return
-        shown, pages = self._page_of(devices, 6)
+        shown, pages = self._page_of(devices, DEVICE_ROWS)
         for i, d in enumerate(shown):
-            r = self.rect(x, TOP + i * 0.112, w, 0.104)
+            r = self.rect(x, TOP + i * 0.135, w, 0.127)
             health = str(d.get("health", "ok"))
             self.panel(r, PANEL)
             pygame.draw.circle(self.surface, HEALTH.get(health, RED), (r.left + 16, r.centery), 8)
             identity = d.get("identity") or {}
             detail = " ".join(str(identity.get(k, "")) for k in ("model", "serial", "firmware"))
             label = d.get("label") or d.get("name", "?")
-            top = pygame.Rect(r.left + 32, r.top + 3, r.width - 40, r.height // 2 - 2)
+            top = pygame.Rect(r.left + 32, r.top + 3, r.width - 40, 22)
             line = f"{label}: {self.t('ui.health.' + health)}  {detail}"
             self.text(line.strip(), top, 0.04, TEXT, align="left")
             fault = d.get("fault")
             below = str(fault or (d.get("rates") or {}).get("text") or "")
-            self.text(below, top.move(0, r.height // 2 - 2), 0.036, RED if fault else MUTED, "left")
-        self._pager(x, w, TOP + 6 * 0.112, pages)
+            rest = pygame.Rect(top.left, top.bottom, top.width, r.bottom - top.bottom - 2)
+            self.paragraph(below, rest, 0.036, RED if fault else MUTED)  # two lines if need be
+        self._pager(x, w, TOP + DEVICE_ROWS * 0.135, pages)
 
     def _wiring(self, x: float, w: float) -> None:
         rows = [
@@ -176,7 +181,7 @@ class TechnicianPage(Screen):
         for i, (device, loc) in enumerate(shown):
             r = self.rect(x, TOP + i * 0.096, w, 0.088)
             self.panel(r, PANEL)
-            seat = self.rect(x, TOP + i * 0.096, 0.12, 0.088)
+            seat = self.rect(x, TOP + i * 0.096, 0.14, 0.088)
             self.panel(seat, PANEL_HI)
             self.text(str(loc.get("serves") or "—"), seat.inflate(-6, -6), 0.034, GOLD)
             body = pygame.Rect(seat.right + 8, r.top + 2, r.right - seat.right - 14, r.height // 2)
@@ -223,26 +228,29 @@ class TechnicianPage(Screen):
         )
         if report.get("time"):
             verdict = f"{self.t('ui.tech.report_time', time=report['time'])} · {verdict}"
-        head = self.rect(x, TOP, w, 0.06)
+        head = self.rect(x, TOP, w, 0.085)
         self.panel(head, PANEL_HI, GREEN if report.get("passed") else RED)
         colour = GREEN if report.get("passed") else RED
-        self.text(verdict, head.inflate(-16, -4), 0.038, colour)
+        self.paragraph(verdict, head.inflate(-16, -6), 0.038, colour)  # two lines if need be
         shown, pages = self._page_of(items, REPORT_ROWS)
+        labels = {d.get("name"): d.get("label") for d in self.view.get("devices") or []}
         for i, item in enumerate(shown):
-            y = TOP + 0.07 + i * 0.092
-            r = self.rect(x, y, w, 0.085)
+            y = TOP + 0.095 + i * 0.195
+            r = self.rect(x, y, w, 0.187)
             self.panel(r, PANEL)
             passed = bool(item.get("passed"))
-            mark = self.rect(x, y, 0.085, 0.085)
+            mark = self.rect(x, y, 0.075, 0.187)
             self.panel(mark, GREEN if passed else RED)
             word = self.t("ui.diag.pass" if passed else "ui.diag.fail")
             self.text(word, mark.inflate(-6, -6), 0.04, (255, 255, 255))
-            body = pygame.Rect(mark.right + 8, r.top + 2, r.right - mark.right - 14, r.height // 2)
-            title = f"{item.get('device', '?')} · {item.get('label') or item.get('item', '')}"
+            body = pygame.Rect(mark.right + 8, r.top + 2, r.right - mark.right - 14, 20)
+            device = labels.get(item.get("device"), item.get("device", "?"))  # display name
+            title = f"{device} · {item.get('label') or item.get('item', '')}"
             self.text(title, body, 0.04, TEXT, align="left")
-            detail = body.move(0, r.height // 2 - 2)
-            self.text(str(item.get("detail", "")), detail, 0.036, MUTED if passed else RED, "left")
-        self._pager(x, w, TOP + 0.07 + REPORT_ROWS * 0.092, pages)
+            detail = pygame.Rect(body.left, body.bottom, body.width, r.bottom - body.bottom - 2)
+            ink = MUTED if passed else RED
+            self.paragraph(str(item.get("detail", "")), detail, 0.036, ink)  # up to three lines
+        self._pager(x, w, TOP + 0.095 + REPORT_ROWS * 0.195, pages)
 
     def _turn(self, step: int) -> None:
         self.report_page = max(0, self.report_page + step)
@@ -263,11 +271,11 @@ class TechnicianPage(Screen):
             return
         blocked = diag.get("blocked")
         hint, colour = (str(blocked), RED) if blocked else (self.t("ui.diag.idle"), MUTED)
-        self.paragraph(hint, self.rect(inner_x, 0.17, inner_w, 0.09), 0.036, colour)
+        self.paragraph(hint, self.rect(inner_x, 0.165, inner_w, 0.11), 0.036, colour)
         can = bool(diag.get("can_start"))
         self.button(
             "diag_all",
-            self.rect(inner_x, 0.27, inner_w, 0.09),
+            self.rect(inner_x, 0.28, inner_w, 0.095),
             self.t("ui.diag.all"),
             message={"type": "diag_start"},
             enabled=can,
@@ -280,19 +288,19 @@ class TechnicianPage(Screen):
             col, row = i % 2, i // 2
             self.button(
                 f"diag_{name}",
-                self.rect(inner_x + col * (half + 0.01), 0.37 + row * 0.08, half, 0.072),
+                self.rect(inner_x + col * (half + 0.01), 0.385 + row * 0.1, half, 0.093),
                 self.t("ui.diag.one", device=labels.get(name) or name),
                 message={"type": "diag_start", "device": name},
                 enabled=can,
                 rel=0.036,
             )
-        self._export(diag, inner_x, inner_w)
+        self._export(diag, inner_x, inner_w, 0.385 + -(-len(names) // 2) * 0.1)
 
-    def _export(self, diag: dict[str, Any], x: float, w: float) -> None:
-        """Export report, and where the last one was written (or why it was not)."""
+    def _export(self, diag: dict[str, Any], x: float, w: float, y: float) -> None:
+        """Export report at ``y``, and where the last one was written (or why it was not)."""
         self.button(
             "diag_export",
-            self.rect(x, 0.71, w, 0.085),
+            self.rect(x, y, w, 0.095),
             self.t("ui.tech.export"),
             message={"type": "diag_export"},
             enabled=bool(diag.get("can_export", True)),
@@ -301,10 +309,10 @@ class TechnicianPage(Screen):
         export = diag.get("export")
         if export:
             colour = GREEN if export.get("ok") else RED
-            self.paragraph(str(export.get("text", "")), self.rect(x, 0.805, w, 0.17), 0.032, colour)
+            text = str(export.get("text", ""))
         else:
-            hint = self.t("ui.tech.export_hint")
-            self.paragraph(hint, self.rect(x, 0.805, w, 0.17), 0.032, MUTED)
+            text, colour = self.t("ui.tech.export_hint"), MUTED
+        self.paragraph(text, self.rect(x, y + 0.105, w, 0.98 - y - 0.105), 0.032, colour)
 
     def _running(self, diag: dict[str, Any], x: float, w: float) -> None:
         device = diag.get("device")

@@ -35,8 +35,9 @@ import pygame
 from ui.console_pages import ConsolePages
 from ui.widgets import GOLD, MUTED, PANEL, PANEL_HI, RED, TEXT, WHITE
 
-KEYBOARD = "ABCDEFGHIJKLMNÑOPQRSTUVWXYZ"
-"""Letters of the name keyboard (Spanish alphabet)."""
+KEYBOARD = "ABCDEFGHIJKLMNÑOPQRSTUVWXYZÁÉÍÓÚÜ"
+"""Letters of the name keyboard: the Spanish alphabet and its accented letters ("Pérez",
+"Inés", "Güemes"); shown in capitals, typed small after a word's first letter."""
 NAME_LENGTH = 20
 GAME_FLOWS = (
     "sit",
@@ -49,6 +50,8 @@ GAME_FLOWS = (
     "set_button",
     "draw_button",
 )
+ROW_MIN = 18
+"""The seat map's smallest line, in pixels (its text is at least 14 px high)."""
 STYLES = ("go", "go", "primary", "primary", "normal", "normal", "warn", "normal", "normal")
 CLOCK_ACTIONS = ("start", "pause", "resume")
 
@@ -60,18 +63,22 @@ class GamePages(ConsolePages):
 
     def _game_page(self) -> None:
         self._title(self.t("ui.console.game"))
-        if not self.notices(self.rect(0.01, 0.16, 0.77, 0.095)):
-            self.paragraph(self.t("ui.help.game"), self.rect(0.02, 0.16, 0.96, 0.09), 0.042, MUTED)
-        self.seat_map(self.rect(0.01, 0.26, 0.45, 0.73))
+        # Below the title and Back: a notice (an open floor call, with its Answer button),
+        # else the page's explanation, both the full width.
+        if not self.notices(self.rect(0.01, 0.205, 0.98, 0.115)):
+            self.paragraph(
+                self.t("ui.help.game"), self.rect(0.02, 0.205, 0.96, 0.115), 0.042, MUTED
+            )
+        self.seat_map(self.rect(0.01, 0.33, 0.45, 0.66))
         items = [
             (f"game_{k}", self.t(f"ui.incident.{k}"), self._game_action(k), style)
             for k, style in zip(GAME_FLOWS, STYLES, strict=True)
         ]
-        w, h = 0.52 / 3, 0.42 / 3
+        w, h = 0.52 / 3, 0.36 / 3
         for i, (id, label, action, style) in enumerate(items):
-            r = self.rect(0.47 + (i % 3) * w, 0.26 + (i // 3) * h, w - 0.008, h - 0.012)
+            r = self.rect(0.47 + (i % 3) * w, 0.33 + (i // 3) * h, w - 0.008, h - 0.012)
             self.button(id, r, label, None, action, enabled=self.allowed("report"), style=style)
-        self._level_panel(self.rect(0.47, 0.69, 0.52, 0.3))
+        self._level_panel(self.rect(0.47, 0.695, 0.52, 0.295))
         self._back_button()
 
     def _game_action(self, kind: str) -> Any:
@@ -113,10 +120,14 @@ class GamePages(ConsolePages):
         by_number = {int(s.get("seat", 0)): s for s in self.table.get("seats") or []}
         count = int(self.console.get("max_seats") or max([10, *by_number]))
         numbers = sorted(by_number) if compact else list(range(1, count + 1))
-        cols = 1 if compact and len(numbers) * 30 <= r.height - 8 else 2
+        # One line a seat, one column, while the lines stay readable (ROW_MIN px): a seat's
+        # line is too long for half the width; two lines a seat when there is the room.
+        lines = 1 if compact or len(numbers) * 2 * ROW_MIN > r.height - 8 else 2
+        cols = 1 if len(numbers) * lines * ROW_MIN <= r.height - 8 else 2
+        compact = compact or lines == 1
         rows = max(1, (len(numbers) + cols - 1) // cols)
         w = (r.width - 8 - 4 * cols) // cols
-        h = min((r.height - 8) // rows, 60 if not compact else 30)
+        h = min((r.height - 8) // rows, 60 if lines == 2 else 30)
         actor = self.table.get("actor")
         for i, number in enumerate(numbers):
             x = r.left + 4 + (i % cols) * (w + 4)
@@ -163,7 +174,7 @@ class GamePages(ConsolePages):
         keys = [(f"letter_{c}", c, partial(self._type_name, c), "normal") for c in KEYBOARD]
         keys.append(("letter_space", self.t("ui.space"), partial(self._type_name, " "), "normal"))
         keys.append(("letter_delete", self.t("ui.delete"), partial(self._type_name, ""), "normal"))
-        self._grid(keys, 0.33, 10, 3, 0.45)
+        self._grid(keys, 0.33, 10, 4, 0.46)
         if name.strip():
             nav.append(
                 (
@@ -274,18 +285,23 @@ class GamePages(ConsolePages):
         else:
             return False
         self.panel(r, fill, GOLD)
-        width = r.width - (r.width // 4 + 12 if button else 0)
+        side = max(r.width // 4, 120)  # the button's width
+        width = r.width - (side + 12 if button else 0)
         inner = pygame.Rect(r.left + 8, r.top + 2, width - 8, r.height - 4)
-        if detail:
-            half = inner.height // 2
-            self.text(text, pygame.Rect(inner.left, inner.top, inner.width, half), 0.038, WHITE)
-            below = pygame.Rect(inner.left, inner.top + half, inner.width, half)
+        if detail:  # the sentence (two lines if need be), its detail on the last line
+            below_h = max(18, inner.height // 3)
+            above = pygame.Rect(inner.left, inner.top, inner.width, inner.height - below_h)
+            if self.fonts.get(self.fonts.min_size).size(text)[0] <= above.width:
+                self.text(text, above, 0.038, WHITE, align="left")
+            else:
+                self.paragraph(text, above, 0.038, WHITE)
+            below = pygame.Rect(inner.left, above.bottom, inner.width, below_h)
             self.text(detail, below, 0.034, TEXT, align="left")
         else:
             self.paragraph(text, inner, 0.038)
         if button is not None:
             id, label, msg = button
-            b = pygame.Rect(r.right - r.width // 4 - 4, r.top + 4, r.width // 4, r.height - 8)
+            b = pygame.Rect(r.right - side - 4, r.top + 4, side, r.height - 8)
             action = None if msg is not None else self._seat_waiting_card
             enabled = self.allowed("report")
             self.button(id, b, label, msg, action, enabled=enabled, style="go", rel=0.038)

@@ -135,8 +135,8 @@ class ConsolePages(TechnicianPage):
         self.flow = {"kind": kind, "step": 0, "fields": dict(fields), "pick": {}}
 
     def _cancel(self) -> None:
+        # Back to the page the flow was started from (the game page, the floor page...).
         self.flow = None
-        self.page = "main"
 
     def _back(self) -> None:
         if self.flow is None or self.flow["step"] == 0:
@@ -183,9 +183,10 @@ class ConsolePages(TechnicianPage):
         return msg
 
     def _confirm(self) -> None:
+        # The console stays on the page the dealer was using (issue 23): the next
+        # seating or rebuy starts from the same page.
         self.emit(self.message())
         self.flow = None
-        self.page = "main"
 
     def _set_page(self, page: str) -> None:
         self.page = page
@@ -196,7 +197,7 @@ class ConsolePages(TechnicianPage):
     def _back_button(self) -> None:
         self.button(
             "back",
-            self.rect(0.79, 0.11, 0.19, 0.08),
+            self.rect(0.79, 0.104, 0.19, 0.096),
             self.t("ui.back_short"),
             action=partial(self._set_page, "main"),
             style="primary",
@@ -216,10 +217,11 @@ class ConsolePages(TechnicianPage):
             r = self.rect(0.01 + (i % cols) * w, top + (i // cols) * h, w - 0.008, h - 0.012)
             self.button(id, r, label, None, action, enabled=enabled, style=style, rel=0.042)
 
-    def _title(self, text: str, sub: str = "") -> None:
+    def _title(self, text: str, sub: str = "", width: float = 0.96) -> None:
+        """The page's title and its explanation below (``width``: 0.76 beside Back)."""
         self.text(text, self.rect(0.02, 0.1, 0.76, 0.06), 0.05, GOLD, align="left")
         if sub:
-            self.paragraph(sub, self.rect(0.02, 0.16, 0.96, 0.09), 0.042, MUTED)
+            self.paragraph(sub, self.rect(0.02, 0.16, width, 0.1), 0.042, MUTED)
 
     # --- the guided flow ----------------------------------------------------------------
 
@@ -271,25 +273,7 @@ class ConsolePages(TechnicianPage):
                 choose = partial(self._choose, "card", pick["rank"] + pick["suit"])
                 nav.append(("flow_next", self.t("ui.next"), choose, "go"))
         elif name in ("seat", "seats", "free_seat"):
-            taken = [int(s["seat"]) for s in self.table.get("seats") or []]
-            seats = taken or list(range(1, 11))
-            if name == "free_seat":
-                top = int(self.console.get("max_seats") or 10)
-                seats = [n for n in range(1, top + 1) if n not in taken]
-            multi = name == "seats"
-            items = [
-                (
-                    f"seat_{n}",
-                    self.seat_label(n),
-                    partial(self._pick, "seats", n) if multi else partial(self._choose, name, n),
-                    "selected" if n in pick.get("seats", ()) else "normal",
-                )
-                for n in seats
-            ]
-            self._grid(items, 0.32, 5, 2, 0.42)
-            if multi and pick.get("seats"):
-                choose = partial(self._choose, "seats", list(pick["seats"]))
-                nav.append(("flow_next", self.t("ui.next"), choose, "go"))
+            self._seat_picker(name, pick, nav)
         elif name == "chips":
             keys = [
                 (f"key_{d}", str(d), partial(self._pick, "digit", d), "normal")
@@ -316,6 +300,39 @@ class ConsolePages(TechnicianPage):
             ]
             self._grid(items, 0.32, 2, 3, 0.45)
         self._grid(nav, 0.8, 3, 1, 0.19)
+
+    def _seat_picker(
+        self, name: str, pick: dict[str, Any], nav: list[tuple[str, str, Any, str]]
+    ) -> None:
+        """Every seat of the table in its place (seat 1 first, five to a row), so a seat is
+        always where the dealer saw it; the seats the step cannot take are greyed: a taken
+        seat when seating a player or reporting an empty seat dealt, an empty seat else."""
+        assert self.flow is not None
+        taken = {int(s["seat"]) for s in self.table.get("seats") or []}
+        top = int(self.console.get("max_seats") or max([10, *taken]))
+        wants_empty = name == "free_seat" or self.flow["kind"] == "empty_seat"
+        multi = name == "seats"
+        cols, rows = 5, max(2, (top + 4) // 5)
+        w, h = 0.98 / cols, 0.42 / rows
+        for n in range(1, top + 1):
+            usable = (n not in taken) if wants_empty else (n in taken or not taken)
+            action = partial(self._pick, "seats", n) if multi else partial(self._choose, name, n)
+            style = "selected" if n in pick.get("seats", ()) else "normal"
+            i = n - 1
+            r = self.rect(0.01 + (i % cols) * w, 0.32 + (i // cols) * h, w - 0.008, h - 0.012)
+            self.button(
+                f"seat_{n}",
+                r,
+                self.seat_label(n),
+                None,
+                action,
+                enabled=usable,
+                style=style,
+                rel=0.042,
+            )
+        if multi and pick.get("seats"):
+            choose = partial(self._choose, "seats", list(pick["seats"]))
+            nav.append(("flow_next", self.t("ui.next"), choose, "go"))
 
     def _label(self, prefix: str, name: str) -> str:
         """``ui.prefix.name.kind`` for the flow in progress when the catalog has it, else
@@ -409,13 +426,17 @@ class ConsolePages(TechnicianPage):
             who = self.seat_label(seat) if seat is not None else ""
             if self.flow["kind"] == "sit_card" and seat is not None:
                 who = self.t("ui.seat.number", seat=seat)  # not seated yet
-            parts.append(self.t(f"ui.consequence.{self.flow['kind']}", seat=who))
+            stack = next(
+                (s.get("stack", 0) for s in self.table.get("seats") or [] if s.get("seat") == seat),
+                0,
+            )  # a cash-out states the chips the player takes
+            parts.append(self.t(f"ui.consequence.{self.flow['kind']}", seat=who, amount=stack))
         return ". ".join(parts) + ". " + self.t("ui.console.confirm_hint")
 
     # --- pages --------------------------------------------------------------------------
 
     def _floor_page(self) -> None:
-        self._title(self.t("ui.console.floor"), self.t("ui.help.floor"))
+        self._title(self.t("ui.console.floor"), self.t("ui.help.floor"), 0.76)
         items = [
             (f"floor_{k}", self.t(f"ui.incident.{k}"), partial(self.start, k), "primary")
             for k in ("penalty", "adjust_stack", "award_pot", "void", "undo")
@@ -426,7 +447,7 @@ class ConsolePages(TechnicianPage):
     def _deck_page(self) -> None:
         deck = self.console.get("deck") or {}
         done = list(deck.get("checklist") or [])
-        self._title(self.t("ui.console.deck"), self.t("ui.help.deck"))
+        self._title(self.t("ui.console.deck"), self.t("ui.help.deck"), 0.76)
         for i, step in enumerate(CHECKLIST):
             r = self.rect(0.02, 0.27 + i * 0.1, 0.6, 0.09)
             ok = step in done or (bool(deck.get("ready")) and not done)
@@ -473,7 +494,7 @@ class ConsolePages(TechnicianPage):
         self._back_button()
 
     def _chip_race_page(self) -> None:
-        self._title(self.t("ui.console.chip_race"), self.t("ui.help.chip_race"))
+        self._title(self.t("ui.console.chip_race"), self.t("ui.help.chip_race"), 0.76)
         for i in range(1, 5):
             self.paragraph(
                 self.t(f"ui.race.step{i}"),

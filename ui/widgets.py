@@ -32,7 +32,9 @@ import pygame
 
 from firmware.i18n import CATALOG, DEFAULT_LANGUAGE, tr
 from firmware.i18n.clock import level_line
+from ui import suits
 from ui.fonts import Fonts
+from ui.suits import with_suits
 
 Color = tuple[int, int, int]
 Message = dict[str, Any]
@@ -247,20 +249,22 @@ class Screen:
         align: str = "center",
         valign: str = "center",
     ) -> pygame.Rect:
-        """Draw ``text`` in ``rect``, shrinking it to fit (ellipsised at the smallest size)."""
+        """Draw ``text`` in ``rect``, shrinking it to fit (ellipsised at the smallest size);
+        card codes are drawn as rank and suit symbol (:func:`ui.suits.with_suits`)."""
+        text = with_suits(text)
         self.drawn.append(text)
         size = self.px(rel)
         limit = max(self.fonts.min_size, min(size, int(rect.height * 1.05 * self.scale) or size))
         font = self.fonts.get(limit)
-        while font.size(text)[0] > rect.width and limit > self.fonts.min_size:
+        while suits.width(font, text) > rect.width and limit > self.fonts.min_size:
             limit -= 1
             font = self.fonts.get(limit)
-        if font.size(text)[0] > rect.width:
+        if suits.width(font, text) > rect.width:
             self.cut.append(text)
-            while text and font.size(text + "…")[0] > rect.width:
+            while text and suits.width(font, text + "…") > rect.width:
                 text = text[:-1]
             text += "…"
-        img = font.render(text, True, color)
+        img = suits.render(font, text, color)
         r = img.get_rect()
         if align == "left":
             r.left = rect.left
@@ -541,14 +545,16 @@ class Screen:
     def paragraph(
         self, text: str, rect: pygame.Rect, rel: float, color: Color = TEXT
     ) -> pygame.Rect:
-        """Draw ``text`` word-wrapped in ``rect``, shrinking the font until it fits."""
+        """Draw ``text`` word-wrapped in ``rect``, shrinking the font until it fits. A line
+        breaks only between words, never inside one."""
+        text = with_suits(text)
         self.drawn.append(text)
         size = self.px(rel)
         while True:
             font = self.fonts.get(size)
             lines: list[str] = []
             for word in text.split():
-                if lines and font.size(lines[-1] + " " + word)[0] <= rect.width:
+                if lines and suits.width(font, lines[-1] + " " + word) <= rect.width:
                     lines[-1] += " " + word
                 else:
                     lines.append(word)

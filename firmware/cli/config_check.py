@@ -29,6 +29,7 @@ from firmware.cli.config import (
     terminal_secrets,
     tournament_schedule,
 )
+from firmware.cli.config_lines import Where, line_of
 from firmware.cli.helptext import argv_lang, lang_option, name_commands
 from firmware.cli.lang import cli_lang, fail, fail_with, keyed, said_error, say
 from firmware.errors import ConfigError, HardwareError, PokerTableError
@@ -91,31 +92,38 @@ def broadcast_problems(section: object) -> list[PokerTableError]:
     return problems
 
 
-def _server_problems(server: Mapping[str, Any]) -> list[PokerTableError]:
-    """What is wrong with ``[server]``'s options."""
-    problems: list[PokerTableError] = []
+def _server_problems(server: Mapping[str, Any]) -> list[tuple[PokerTableError, str | None]]:
+    """What is wrong with ``[server]``'s options, each with the option it is about."""
+    problems: list[tuple[PokerTableError, str | None]] = []
     unknown = sorted(set(server) - set(SERVER_KEYS))
     if unknown:
-        problems.append(
-            keyed(
-                ConfigError,
-                "config.server.unknown",
-                unknown=", ".join(unknown),
-                known=", ".join(SERVER_KEYS),
-            )
+        problem = keyed(
+            ConfigError,
+            "config.server.unknown",
+            unknown=", ".join(unknown),
+            known=", ".join(SERVER_KEYS),
         )
+        problems.append((problem, unknown[0]))
     if "tcp_port" in server:
         for key in ("cert", "key", "client_ca"):
             if key not in server:
-                problems.append(keyed(ConfigError, "config.server.tls", option=key))
+                problems.append((keyed(ConfigError, "config.server.tls", option=key), "tcp_port"))
             elif not Path(str(server[key])).is_file():
-                problems.append(
-                    keyed(ConfigError, "config.server.no_file", option=key, value=repr(server[key]))
-                )
+                value = repr(server[key])
+                problem = keyed(ConfigError, "config.server.no_file", option=key, value=value)
+                problems.append((problem, key))
     socket = server.get("socket")
     if socket is not None and (not isinstance(socket, str) or not os.path.isabs(socket)):
-        problems.append(keyed(ConfigError, "config.server.socket"))
+        problems.append((keyed(ConfigError, "config.server.socket"), "socket"))
     return problems
+
+
+ENTRY_KEYS = {"config.staff.pin_hash": "pin_hash", "config.staff.role": "role"}
+"""The key a problem of a ``[[staff]]`` entry is about (else the entry's header line)."""
+
+RELATIONAL = frozenset({"config.stakes.small_above_big"})
+"""Problems between two stakes (the small blind above the big blind): named only when
+both values are usable, never against a default standing in for a bad value."""
 
 
 def check_problems(data: Mapping[str, Any], text: str, path: str) -> list[PokerTableError]:
@@ -125,46 +133,68 @@ def check_problems(data: Mapping[str, Any], text: str, path: str) -> list[PokerT
     Devices are created (their options checked) but not opened, so this runs
     on any machine; a backend whose library is missing is a problem too.
     """
+    return [problem for problem, _ in located_problems(data, text, path)]
+
+
+def located_problems(
+    data: Mapping[str, Any], text: str, path: str
+) -> list[tuple[PokerTableError, int | None]]:
+    """:func:`check_problems` with the file's line of each problem (``None``: a problem
+    of something the file does not write, or of the whole file)."""
+    return [
+        (problem, line_of(text, where) if where is not None else None)
+        for problem, where in _problems(data, text, path)
+    ]
+
+
+def _problems(
+    data: Mapping[str, Any], text: str, path: str
+) -> list[tuple[PokerTableError, Where | None]]:
+    """Every problem with where it is (see :func:`check_problems`)."""
     from firmware.hal.backends import build_devices
     from firmware.service.retention import Retention
-    from firmware.table.options import load_table_config, profile_options, table_config_from
+    from firmware.table.options import load_table_config, profile_options
     from firmware.table.tournament import LevelSchedule
 
-    problems: list[PokerTableError] = []
+    problems: list[tuple[PokerTableError, Where | None]] = []
 
-    def attempt(step: Callable[[], object]) -> object:
+    def attempt(step: Callable[[], object], where: Where | None = None) -> object:
         try:
             return step()
         except (ConfigError, HardwareError) as exc:
-            problems.append(exc)
+            problems.append((exc, where))
         except (TypeError, ValueError) as exc:
-            problems.append(keyed(ConfigError, "config.wrong_type", path=path, error=str(exc)))
+            error = keyed(ConfigError, "config.wrong_type", path=path, error=str(exc))
+            problems.append((error, where))
         return None
 
+    def add(problem: PokerTableError, where: Where | None) -> None:
+        problems.append((problem, where))
+
     config = attempt(lambda: load_table_config(text, source=path))
+    first_read = len(problems)  # that one problem, if any, is named again with its line
     table_section, options = data.get("table", {}), data.get("options", {})
     if config is None and isinstance(table_section, Mapping) and isinstance(options, Mapping):
-        # The first problem stops the table's own reading: each stake and each
-        # option is tried again on its own, so that every one is named.
-        profile = table_section.get("profile")
-        for key, value in table_section.items():
-            if key != "profile":
-                one = {"table": {"profile": profile, key: value}}
-                attempt(functools.partial(table_config_from, one, path))
+        _each_table_key(table_section, path, attempt)
         before = len(problems)
         for key, value in options.items():
-            attempt(functools.partial(profile_options, str(profile), **{key: value}))
+            step = functools.partial(
+                profile_options, str(table_section.get("profile")), **{key: value}
+            )
+            attempt(step, Where("options", key))
         if len(problems) == before:  # options that cannot work together
-            attempt(lambda: profile_options(str(profile), **options))
+            profile = str(table_section.get("profile"))
+            attempt(lambda: profile_options(profile, **options), Where("options"))
     devices = data.get("devices", {})
     if isinstance(devices, Mapping):
         # A device's display_name is for the screens, not for its driver.
-        plain = attempt(lambda: device_display_names(dict(devices))[0])
+        plain = attempt(lambda: device_display_names(dict(devices))[0], Where("devices"))
         for name, section in (plain if isinstance(plain, dict) else {}).items():
-            attempt(functools.partial(build_devices, {name: section}))
+            attempt(functools.partial(build_devices, {name: section}), Where("devices", name))
     else:
-        problems.append(keyed(ConfigError, "config.devices.not_table"))
-    attempt(lambda: Retention.from_config(dict(data.get("retention", {}))))
+        add(keyed(ConfigError, "config.devices.not_table"), Where("devices"))
+    retention = dict(data.get("retention", {}))
+    attempt(lambda: Retention.from_config(retention), Where("retention"))
     staff = data.get("staff", [])
     if isinstance(staff, list):
         for number, entry in enumerate(staff, 1):
@@ -173,10 +203,10 @@ def check_problems(data: Mapping[str, Any], text: str, path: str) -> list[PokerT
             except ConfigError as exc:
                 if exc.params.get("number") == 1:  # the entry's own number, not 1
                     exc = keyed(ConfigError, str(exc.key), **{**exc.params, "number": number})
-                problems.append(exc)
-        attempt(lambda: staff_directory(staff))  # shared badges and names
+                add(exc, Where("staff", ENTRY_KEYS.get(str(exc.key)), number))
+        attempt(lambda: staff_directory(staff), Where("staff", None, 1))  # shared badges, names
     else:
-        problems.append(keyed(ConfigError, "config.staff.not_list"))
+        add(keyed(ConfigError, "config.staff.not_list"), Where("staff"))
     players = data.get("players", [])
     if isinstance(players, list):
         for number, entry in enumerate(players, 1):  # each entry on its own: every one named
@@ -185,62 +215,123 @@ def check_problems(data: Mapping[str, Any], text: str, path: str) -> list[PokerT
             except ConfigError as exc:
                 if exc.params.get("number") == 1:
                     exc = keyed(ConfigError, str(exc.key), **{**exc.params, "number": number})
-                problems.append(exc)
-    attempt(lambda: player_directory(players))  # shared cards and names
+                add(exc, Where("players", None, number))
+    attempt(lambda: player_directory(players), Where("players", None, 1))  # shared cards, names
     server = data.get("server", {})
     if not isinstance(server, Mapping):
-        problems.append(keyed(ConfigError, "config.server.not_table"))
+        add(keyed(ConfigError, "config.server.not_table"), Where("server"))
         server = {}
-    problems += _server_problems(server)
+    for problem, key in _server_problems(server):
+        add(problem, Where("server", key))
     socket = server.get("socket")
-    problems += diag_problems(data.get("diag", {}))
+    for problem in diag_problems(data.get("diag", {})):
+        add(
+            problem,
+            Where("diag", "export_dir" if problem.key == "config.diag.export_dir" else None),
+        )
+    for problem in broadcast_problems(data.get("broadcast")):
+        add(problem, Where("broadcast", problem.params.get("option")))
     floor = data.get("floor")
     if floor is not None:  # the floor's NATS: one address or a cluster's list
         from firmware.service.floorlink import FloorConfig
 
-        attempt(lambda: FloorConfig.from_config(dict(floor)))
-    problems += broadcast_problems(data.get("broadcast"))
+        attempt(lambda: FloorConfig.from_config(dict(floor)), Where("floor"))
     terminals = data.get("terminals", {})
     secrets: dict[str, str] | None = None
     if isinstance(terminals, Mapping):
         secrets = {}
         for name, entry in terminals.items():  # each entry on its own: every problem named
-            found = attempt(functools.partial(terminal_secrets, {name: entry}))
+            found = attempt(
+                functools.partial(terminal_secrets, {name: entry}), Where("terminals", name)
+            )
             if isinstance(found, dict):
                 secrets.update(found)
     else:
-        attempt(lambda: terminal_secrets(terminals))
+        attempt(lambda: terminal_secrets(terminals), Where("terminals"))
     if secrets is not None:
         for name, secret in secrets.items():
-            attempt(functools.partial(TerminalSecrets, {name: secret}))
-        attempt(lambda: TerminalSecrets(secrets))  # shared secrets
+            attempt(functools.partial(TerminalSecrets, {name: secret}), Where("terminals", name))
+        attempt(lambda: TerminalSecrets(secrets), Where("terminals"))  # shared secrets
         if secrets and socket is None and "tcp_port" not in server:
-            problems.append(keyed(ConfigError, "config.terminals.nowhere"))
+            add(keyed(ConfigError, "config.terminals.nowhere"), Where("terminals"))
         if config is not None:
             max_seats = config.options.max_seats  # type: ignore[attr-defined]
             for name in secrets:
                 if name.startswith("seat") and name[4:].isdigit() and int(name[4:]) > max_seats:
-                    problems.append(
-                        keyed(ConfigError, "config.terminals.seat", name=name, seats=max_seats)
+                    problem = keyed(
+                        ConfigError, "config.terminals.seat", name=name, seats=max_seats
                     )
+                    add(problem, Where("terminals", name))
     levels = data.get("levels")
     if levels is not None:
         if not isinstance(levels, list) or not all(isinstance(e, Mapping) for e in levels):
-            problems.append(keyed(ConfigError, "config.levels.not_list"))
+            add(keyed(ConfigError, "config.levels.not_list"), Where("levels"))
         else:
             structure = config.stakes.structure if config is not None else None  # type: ignore[attr-defined]
             if structure is not None:
+                before = len(problems)
                 attempt(lambda: LevelSchedule.from_dicts(levels, structure=structure))
+                for i in range(before, len(problems)):
+                    problem = problems[i][0]
+                    given = problem.params.get("number") or problem.params.get("level")
+                    index = given if isinstance(given, int) and given >= 1 else 1
+                    problems[i] = (problem, Where("levels", None, index))
     if levels is not None and data.get("tournament") is not None:
-        problems.append(keyed(ConfigError, "config.levels.twice"))
+        add(keyed(ConfigError, "config.levels.twice"), Where("tournament"))
     elif data.get("tournament") is not None:
-        attempt(lambda: tournament_schedule(data.get("tournament"), path))
+        attempt(
+            lambda: tournament_schedule(data.get("tournament"), path), Where("tournament", "levels")
+        )
     elif levels is None and config is not None and config.options.game == "tournament":  # type: ignore[attr-defined]
-        problems.append(keyed(ConfigError, "config.levels.missing"))
-    unique: dict[str, PokerTableError] = {}
-    for problem in problems:
-        unique.setdefault(str(problem), problem)  # each problem once, in order
+        add(keyed(ConfigError, "config.levels.missing"), Where("options", "game"))
+    unique: dict[str, tuple[PokerTableError, Where | None]] = {}
+    for n, (problem, where) in enumerate(problems):
+        said = str(problem)
+        if said not in unique or (n >= first_read and unique[said][1] is None):
+            # Each problem once, in order; the first reading's has no place: the same
+            # problem found again with its section and key gives its line.
+            unique[said] = (unique[said][0] if said in unique else problem, where)
     return list(unique.values())
+
+
+def _each_table_key(
+    section: Mapping[str, Any],
+    path: str,
+    attempt: Callable[[Callable[[], object], Where | None], object],
+) -> None:
+    """The first problem stops the table's own reading: each stake is tried again on its
+    own so that every one is named, then the usable ones together (the small blind above
+    the big blind). A problem between two stakes is not named against the default that
+    stands in for a bad value (issue 23: "the small blind (50) cannot exceed the big
+    blind (2)" when the big blind written was not a number)."""
+    from firmware.table.options import table_config_from
+
+    profile = section.get("profile")
+    bad: set[str] = set()
+    for key, value in section.items():
+        if key == "profile":
+            continue
+        one = {"table": {"profile": profile, key: value}}
+        try:
+            table_config_from(one, path)
+        except ConfigError as exc:
+            if exc.key in RELATIONAL:
+                continue  # against a default: tried below with the real values
+            bad.add(key)
+            attempt(functools.partial(table_config_from, one, path), Where("table", key))
+        except (TypeError, ValueError):
+            bad.add(key)
+            attempt(functools.partial(table_config_from, one, path), Where("table", key))
+    usable = {k: v for k, v in section.items() if k not in bad}
+    try:
+        table_config_from({"table": usable}, path)
+    except ConfigError as exc:
+        if exc.key in RELATIONAL and not bad & {"small_blind", "big_blind"}:
+            keys = [k for k in ("small_blind", "big_blind") if k in usable]
+            where = Where("table", keys[0] if keys else None)
+            attempt(functools.partial(table_config_from, {"table": usable}, path), where)
+    except (TypeError, ValueError):
+        pass  # named above, key by key
 
 
 def check_config(data: Mapping[str, Any], text: str, path: str) -> list[str]:
@@ -317,15 +408,18 @@ def main_config(argv: list[str] | None = None) -> int:
         text, data = read_config(args.file)
     except ConfigError as exc:
         return fail_with("config", exc, lang)
-    problems = check_problems(data, text, args.file)
+    problems = located_problems(data, text, args.file)
     for note in config_notes(data):
         print(say("cli.config.note", lang, file=args.file, note=say(note, lang)))
     if not problems:
         print(say("cli.config.ok", lang, file=args.file))
         return 0
     print(say("cli.config.problems", lang, file=args.file, count=len(problems)))
-    for problem in problems:
-        print(f"  - {said_error(problem, lang)}")
+    for problem, line in problems:
+        said = said_error(problem, lang)
+        if line is not None:  # the line of the key (or of its section) in the file
+            said = say("cli.config.at_line", lang, file=args.file, line=line, problem=said)
+        print(f"  - {said}")
     return 1
 
 
@@ -336,5 +430,6 @@ __all__ = [
     "config_error",
     "config_notes",
     "diag_problems",
+    "located_problems",
     "main_config",
 ]

@@ -27,6 +27,7 @@ from firmware.cli.config_check import check_problems
 from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, fail, fail_with, keyed, said_error, say
 from firmware.errors import ConfigError
+from firmware.i18n import tr
 from firmware.protocol.auth import hash_pin
 
 PROFILES = ("casino-cash", "home", "tda-tournament")
@@ -56,15 +57,43 @@ TOURNAMENT_LEVELS = (
 ``None`` is a 10-minute break. Levels last 20 minutes."""
 
 
-def profile_text(profile: str, seats: int) -> str:
-    """The profile's file (its ``[table]`` and ``[options]``) with ``max_seats`` set."""
+def comment(key: str, lang: str, **params: object) -> str:
+    """Catalog text ``key`` in ``lang`` as TOML comment lines (``# ...``), each ended."""
+    return "".join(f"# {line}".rstrip() + "\n" for line in tr(key, lang, **params).split("\n"))
+
+
+def note(key: str, lang: str, **params: object) -> str:
+    """Catalog text ``key`` in ``lang`` as a comment after a value (``  # ...``)."""
+    return "    # " + tr(key, lang, **params)
+
+
+def section(name: str, lang: str) -> str:
+    """A section's dashed title line, its name in ``lang``."""
+    return "# " + "-" * 60 + " " + tr(f"init.section.{name}", lang) + "\n"
+
+
+PROFILE_NOTES = {
+    "max_buy_in_multiple = 100    # house maximum: 100 big blinds": "init.profile.max_buy_in",
+    "reentry_wait_minutes = 0     # friends may sit again at once": "init.profile.reentry",
+}
+"""The profiles' comments after a value, by their English line (the files are English)."""
+
+
+def profile_text(profile: str, seats: int, lang: str = "en") -> str:
+    """The profile's file (its ``[table]`` and ``[options]``) with ``max_seats`` set and its
+    comments in ``lang``."""
     if profile not in PROFILES:
         raise keyed(
             ConfigError, "cli.init.profile", profile=repr(profile), known=", ".join(PROFILES)
         )
     text = (resources.files("firmware.table") / "profiles" / f"{profile}.toml").read_text("utf-8")
+    body = "\n".join(line for line in text.split("\n") if not line.startswith("#"))
+    text = comment(f"init.profile.{profile}", lang) + body
+    for line, key in PROFILE_NOTES.items():
+        code = line.split("#")[0].rstrip()
+        text = text.replace(line, code + note(key, lang))
     if seats >= 2:
-        line = f"max_seats = {seats}    # seats at this table (pokertable init --seats)"
+        line = f"max_seats = {seats}" + note("init.max_seats", lang)
         if re.search(r"(?m)^max_seats\s*=.*$", text):
             text = re.sub(r"(?m)^max_seats\s*=.*$", line, text)
         else:
@@ -72,7 +101,7 @@ def profile_text(profile: str, seats: int) -> str:
     return text
 
 
-def gpio_section(seats: int, factory: str) -> str:
+def gpio_section(seats: int, factory: str, lang: str = "en") -> str:
     """``[devices.buttons]`` on the GPIO header: one action button and one turn LED per seat."""
     names = [*DEALER_PINS]
     for seat in range(1, seats + 1):
@@ -85,13 +114,12 @@ def gpio_section(seats: int, factory: str) -> str:
     buttons = ", ".join(f'"{n}" = {p}' for n, p in pins.items() if not _is_led(n))
     leds = ", ".join(f'"{n}" = {p}' for n, p in pins.items() if _is_led(n))
     return (
-        "# Buttons and LEDs on the GPIO header (BCM numbers; wiring in docs/hardware.md).\n"
-        "[devices.buttons]\n"
+        comment("init.gpio", lang) + "[devices.buttons]\n"
         'kind = "buttons"\n'
         'backend = "gpio"\n'
-        f'pin_factory = "{factory}"    # lgpio on a Pi 5, rpigpio on a Pi 4 or older\n'
+        f'pin_factory = "{factory}"' + note("init.pin_factory", lang) + "\n"
         "bounce_ms = 20\n"
-        "pull_up = true                  # a button pulls its pin to ground\n"
+        "pull_up = true" + note("init.pull_up", lang) + "\n"
         f"buttons = {{ {buttons} }}\n"
         f"leds = {{ {leds} }}\n"
     )
@@ -108,12 +136,11 @@ SEAT_LINES = (
 """Each seat's lines on an expander port: name, bit, LED?"""
 
 
-def expander_sections(seats: int) -> str:
+def expander_sections(seats: int, lang: str = "en") -> str:
     """The dealer's buttons on the GPIO header, the seats on MCP23017 chips (two per chip:
     the odd seat on port A, the even seat on port B; bits 6-7 spare)."""
     dealer = (
-        "# The dealer's buttons and LED on the GPIO header (BCM numbers).\n"
-        "[devices.dealer]\n"
+        comment("init.dealer_gpio", lang) + "[devices.dealer]\n"
         'kind = "buttons"\n'
         'backend = "gpio"\n'
         'pin_factory = "{factory}"\n'
@@ -131,10 +158,11 @@ def expander_sections(seats: int) -> str:
                 continue
             for line, bit, is_led in SEAT_LINES:
                 (leds if is_led else buttons).append(f'"seat{seat}.{line}" = "{port}{bit}"')
+        first, last = 2 * chip + 1, min(2 * chip + 2, seats)
         parts.append(
-            f"\n# Seats {2 * chip + 1}-{min(2 * chip + 2, seats)} on the MCP23017 at "
-            f"0x{address:02x} (docs/hardware.md, wiring).\n"
-            f"[devices.seats{chip + 1}]\n"
+            "\n"
+            + comment("init.expander", lang, first=first, last=last, address=f"0x{address:02x}")
+            + f"[devices.seats{chip + 1}]\n"
             'kind = "buttons"\n'
             'backend = "mcp23017"\n'
             "bus = 1\n"
@@ -149,9 +177,11 @@ def _is_led(name: str) -> bool:
     return name.endswith((".turn", ".button", ".attention"))
 
 
-def devices_text(kind: str, seats: int, factory: str, expander: bool = False) -> str:
-    """The ``[devices]`` sections of a device set."""
-    head = "# ------------------------------------------------------------ devices\n"
+def devices_text(
+    kind: str, seats: int, factory: str, expander: bool = False, lang: str = "en"
+) -> str:
+    """The ``[devices]`` sections of a device set, commented in ``lang``."""
+    head = section("devices", lang)
     if kind == "sim":
         seat_names = [f"seat{s}" for s in range(1, seats + 1)]
         zones = ", ".join(f'"{z}"' for z in ["bank", "pot", *(f"{n}.bet" for n in seat_names)])
@@ -163,8 +193,7 @@ def devices_text(kind: str, seats: int, factory: str, expander: bool = False) ->
         leds = ", ".join(f'"{n}.turn"' for n in seat_names) or '"dealer.attention"'
         readers = ", ".join(f'"{r}"' for r in ["console", *seat_names])
         return head + (
-            "# Simulated devices (a laptop; `pokertable run` drives the same ones).\n"
-            '[devices.shoe]\nkind = "shoe"\nbackend = "sim"\n\n'
+            comment("init.sim", lang) + '[devices.shoe]\nkind = "shoe"\nbackend = "sim"\n\n'
             f'[devices.trays]\nkind = "trays"\nbackend = "sim"\nzones = [{zones}]\n\n'
             f'[devices.buttons]\nkind = "buttons"\nbackend = "sim"\nbuttons = [{buttons}]\n'
             f"leds = [{leds}]\n\n"
@@ -172,37 +201,33 @@ def devices_text(kind: str, seats: int, factory: str, expander: bool = False) ->
         )
     if kind == "electronic":
         return head + (
-            "# A fully electronic table: cards from the virtual shoe (shuffled with the OS's\n"
-            "# cryptographic random source), chips counted by the table itself.\n"
-            '[devices.shoe]\nkind = "shoe"\nbackend = "virtual"\n\n'
-            "# Buttons, LEDs and card readers are optional; see docs/configuration.md.\n"
+            comment("init.electronic", lang)
+            + '[devices.shoe]\nkind = "shoe"\nbackend = "virtual"\n\n'
+            + comment("init.electronic_optional", lang)
         )
     readers = ", ".join(
         [f'console = "ACS ACR122U {0:02d} 00"']
         + [f'seat{s} = "ACS ACR122U {s:02d} 00"' for s in range(1, seats + 1)]
     )
     return head + (
-        "# The RFID shoe and the chip trays: USB serial boards named by the udev rules\n"
-        "# (/etc/udev/rules.d/99-pokertable.rules, by FTDI serial number).\n"
-        '[devices.shoe]\nkind = "shoe"\nbackend = "serial"\nport = "/dev/pokertable-shoe"\n\n'
+        comment("init.serial", lang)
+        + '[devices.shoe]\nkind = "shoe"\nbackend = "serial"\nport = "/dev/pokertable-shoe"\n\n'
         '[devices.trays]\nkind = "trays"\nbackend = "serial"\nport = "/dev/pokertable-trays"\n\n'
         + (
-            expander_sections(seats).replace("{factory}", factory)
+            expander_sections(seats, lang).replace("{factory}", factory)
             if expander
-            else gpio_section(seats, factory)
+            else gpio_section(seats, factory, lang)
         )
-        + "\n# Smart-card readers (PC/SC, through pcscd): reader names as `pcsc_scan` shows them.\n"
-        '[devices.readers]\nkind = "readers"\nbackend = "pcsc"\n'
+        + "\n"
+        + comment("init.readers", lang)
+        + '[devices.readers]\nkind = "readers"\nbackend = "pcsc"\n'
         f"readers = {{ {readers} }}\n"
     )
 
 
-def levels_text() -> str:
+def levels_text(lang: str = "en") -> str:
     """``[[levels]]`` entries of the opening tournament structure."""
-    parts = [
-        "# ------------------------------------------------------------ blind levels\n"
-        "# The tournament's structure, in order (TDA-17); a break is an entry of its own.\n"
-    ]
+    parts = [section("levels", lang) + comment("init.levels", lang)]
     for entry in TOURNAMENT_LEVELS:
         if entry is None:
             parts.append("[[levels]]\nbreak_minutes = 10\n\n")
@@ -242,43 +267,31 @@ def render(
     factory: str = "lgpio",
     staff: list[tuple[str, str, str, str]] | None = None,
     expander: bool = False,
+    lang: str = "en",
 ) -> str:
-    """The whole ``table.toml`` text (see the module docstring)."""
+    """The whole ``table.toml`` text (see the module docstring), commented in ``lang``."""
     today = datetime.date.today().isoformat()
     terminals = ["console", *(f"seat{s}" for s in range(1, seats + 1))]
+    head = comment("init.head", lang, today=today, profile=profile, seats=seats, devices=devices)
     out = [
-        f"# Table configuration written by `pokertable init` on {today}:\n"
-        f"# profile {profile}, {seats} seat screen(s), {devices} devices.\n"
-        "# Check it after every edit:   pokertable config check /etc/pokertable/table.toml\n"
-        "# Every section is explained in docs/configuration.md (rules options: docs/profiles.md).\n"
-        "\n",
-        profile_text(profile, seats),
-        "\n# ------------------------------------------------------------ screens\n"
-        "# The controller listens on a Unix socket; the screens on this Pi connect to it.\n"
-        "[server]\n"
+        head + "\n",
+        profile_text(profile, seats, lang),
+        "\n" + section("screens", lang) + comment("init.socket", lang) + "[server]\n"
         f'socket = "{socket}"\n',
     ]
     if socket_group:
-        out.append(f'socket_group = "{socket_group}"    # the screens\' group may connect\n')
+        out.append(f'socket_group = "{socket_group}"' + note("init.socket_group", lang) + "\n")
     out.append(
-        "# Screens on their own boards connect over TCP with TLS and a certificate each\n"
-        "# (docs/hardware.md, seat screens):\n"
-        '# tcp_host = "0.0.0.0"\n# tcp_port = 7700\n'
+        comment("init.tcp", lang) + '# tcp_host = "0.0.0.0"\n# tcp_port = 7700\n'
         '# cert = "/etc/pokertable/tls/server.pem"\n'
         '# key = "/etc/pokertable/tls/server.key"\n'
         '# client_ca = "/etc/pokertable/tls/terminals-ca.pem"\n\n'
-        "# Each terminal's secret is in a file of its own: the controller reads them all,\n"
-        "# each screen's user reads only its own. To change one, write\n"
-        "# a new random line of at least 16 characters into its file and restart.\n"
-        "[terminals]\n"
+        + comment("init.secrets", lang)
+        + "[terminals]\n"
     )
     for name in terminals:
         out.append(f'{name} = {{ secret_file = "{secrets_dir}/{name}.secret" }}\n')
-    out.append(
-        "\n# ------------------------------------------------------------ staff\n"
-        "# One entry per dealer, floor person and technician; the PIN is stored only as a\n"
-        "# hash: run `pokertable config pin`, type the PIN, paste the line it prints.\n"
-    )
+    out.append("\n" + section("staff", lang) + comment("init.staff", lang))
     for badge, name, role, pin_hash in staff or []:
         out.append(
             f'[[staff]]\nbadge = "{badge}"\nname = "{name}"\nrole = "{role}"\n'
@@ -287,22 +300,22 @@ def render(
     if not staff:
         out.append(
             "# [[staff]]\n"
-            '# badge = "04A1B2C3D4"      # the badge\'s card identity (diag shows it)\n'
-            '# name = "Ana"\n# role = "floor"            # dealer, floor or technician\n'
+            '# badge = "04A1B2C3D4"' + note("init.staff.badge", lang) + "\n"
+            '# name = "Ana"\n# role = "floor"'
+            + note("init.staff.role", lang, roles="dealer, floor, technician")
+            + "\n"
             '# pin_hash = "scrypt$..."\n\n'
         )
-    out.append(devices_text(devices, seats, factory, expander))
+    out.append(devices_text(devices, seats, factory, expander, lang))
     out.append(
-        "\n# ------------------------------------------------------------ retention\n"
-        "# The journal is rotated between hands; old archives and hands are pruned.\n"
-        "[retention]\n"
+        "\n" + section("retention", lang) + comment("init.retention", lang) + "[retention]\n"
         "rotate_every_hands = 5000\n"
         "keep_journals = 4\n"
         "keep_hands = 200000\n"
-        "keep_days = 0          # 0: keep hands of any age (keep_hands bounds them)\n"
+        "keep_days = 0" + note("init.keep_days", lang) + "\n"
     )
     if profile == "tda-tournament":
-        out.append("\n" + levels_text())
+        out.append("\n" + levels_text(lang))
     return "".join(out)
 
 
@@ -412,6 +425,7 @@ def main_init(argv: list[str] | None = None) -> int:
             args.pin_factory,
             args.staff,
             args.expander,
+            lang,  # the file's comments in the command's language (issue 23)
         )
     except ConfigError as exc:
         return fail_with("init", exc, lang)

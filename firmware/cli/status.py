@@ -29,6 +29,7 @@ from firmware.cli.serve_lock import (
     read_lock,
     running_controllers,
 )
+from firmware.i18n import tr_count
 from firmware.views.alerts import said
 
 DEFAULT_STATUS = "/run/pokertable/status.json"
@@ -139,8 +140,13 @@ def render(status: dict[str, Any], lang: str = "en") -> str:
         else str(status["state"])
     )
     lines = [
-        say(
-            "cli.status.table", lang, profile=status["profile"], state=state, hands=status["hands"]
+        tr_count(  # "1 mano", "3 manos"
+            "cli.status.table",
+            int(status["hands"]),
+            lang,
+            profile=status["profile"],
+            state=state,
+            hands=status["hands"],
         ),
         say("cli.status.devices" if status["devices"] else "cli.status.no_devices", lang),
     ]

@@ -29,6 +29,10 @@ def _load() -> dict[str, dict[str, str]]:
 CATALOG: dict[str, dict[str, str]] = _load()
 """Every message by key, then by language."""
 
+ONE = ".one"
+"""The suffix of a message's singular form: ``key + ONE`` is said instead of ``key`` when
+its ``count`` is 1 (:func:`tr`, :func:`tr_count`): "1 problema", "3 problemas"."""
+
 
 def tr(key: str, lang: str = DEFAULT_LANGUAGE, **params: Any) -> str:
     """Return the message ``key`` in ``lang`` with ``params`` filled in.
@@ -36,9 +40,26 @@ def tr(key: str, lang: str = DEFAULT_LANGUAGE, **params: Any) -> str:
     An unknown language falls back to English; an unknown key is a
     programming error and raises :class:`KeyError`.
     """
+    if params.get("count") == 1 and key + ONE in CATALOG:  # "1 problema", not "1 problemas"
+        key += ONE
     entry = CATALOG[key]
     text = entry.get(lang) or entry["en"]
     return text.format(**params)
+
+
+def tr_count(key: str, count: int, lang: str = DEFAULT_LANGUAGE, **params: Any) -> str:
+    """Message ``key`` for ``count`` things ("1 mano", "3 manos"): its singular form
+    ``key.one`` when ``count`` is 1 and the catalog has one, else ``key``; ``count`` is
+    passed as the ``count`` placeholder unless ``params`` names it otherwise.
+
+    >>> tr_count("cli.config.problems", 1, "es", file="t.toml")
+    't.toml: 1 problema:'
+    >>> tr_count("cli.config.problems", 2, "es", file="t.toml")
+    't.toml: 2 problemas:'
+    """
+    params.setdefault("count", count)
+    singular = key + ONE
+    return tr(singular if count == 1 and singular in CATALOG else key, lang, **params)
 
 
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")

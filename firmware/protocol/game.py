@@ -14,6 +14,9 @@ floor also alerts the console):
   occupied seat, in seat order, from the operating system's random source
   (:data:`DRAW_RANDOM`); the draw and its cards are journaled as
   :class:`~firmware.table.events.DrawButton`, so a replay rebuilds them.
+* ``report dismiss_alert {id}``: the dealer read the alert numbered ``id`` and takes it
+  off the console (:meth:`~firmware.service.controller_state.AlertLog.dismiss`); an
+  alert no longer kept is refused with a sentence.
 * ``report sit_card {seat, reader, chips}``: seat the player whose card is on
   ``reader`` now (``console`` or ``seatN``). The card must be a player card
   (``player:<id>``) and its id must be in the player directory (the
@@ -38,7 +41,7 @@ from firmware.table import events as te
 
 log = logging.getLogger("firmware.protocol")
 
-GAME_REQUESTS = ("call_floor", "report:draw_button", "report:sit_card")
+GAME_REQUESTS = ("call_floor", "report:draw_button", "report:sit_card", "report:dismiss_alert")
 """Requests completed on the loop thread from the table's own state."""
 
 DRAW_RANDOM: random.Random = random.SystemRandom()
@@ -65,6 +68,9 @@ def game_request(
         run_for(client, lambda: call_floor(controller, caller), name)
     elif name == "report:draw_button":
         run_for(client, lambda: _no_result(draw_button(controller)), name)
+    elif name == "report:dismiss_alert":
+        number = int(values["id"])
+        run_for(client, lambda: dismiss_alert(controller, number), name)
     else:
         chosen, reader, chips = int(values["seat"]), str(values["reader"]), int(values["chips"])
         run_for(client, lambda: sit_by_card(controller, chosen, reader, chips), name)
@@ -83,6 +89,20 @@ def call_floor(controller: Controller, seat: int) -> None:
             params={"seat": seat},
         )
     )
+
+
+def dismiss_alert(controller: Controller, number: int) -> None:
+    """Take the alert numbered ``number`` off the console.
+
+    :raises IllegalAction: when the controller no longer keeps that alert.
+    """
+    if not controller.alerts.dismiss(number):
+        raise IllegalAction(
+            f"Alert {number} is no longer on the console; nothing to dismiss.",
+            key="error.alert.gone",
+            number=number,
+        )
+    log.info("alert %d dismissed on the console", number)
 
 
 def _no_result(_: object) -> None:
@@ -145,6 +165,7 @@ __all__ = [
     "GAME_REQUESTS",
     "PLAYER_PREFIX",
     "call_floor",
+    "dismiss_alert",
     "draw_button",
     "game_request",
     "player_card",

@@ -209,6 +209,8 @@ _REPORTS = [
         te.SitDown,
     ),
     Request("report:answer_floor", DEALER, {"seat": SEAT}, te.FloorAnswer),
+    # A dealer dismisses an alert on the console (the controller's memory, no table event).
+    Request("report:dismiss_alert", DEALER, {"id": Field("int", low=1)}),
     Request("report:deck_empty", DEALER, NO_FIELDS, te.DeckEmpty),
     Request(
         "report:chip_race",

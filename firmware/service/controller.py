@@ -49,7 +49,13 @@ from firmware.hal import (
 )
 from firmware.hal.backends import open_devices
 from firmware.service.chipbets import ChipBets
-from firmware.service.controller_state import Alert, AlertLog, ControllerState, DiagSession
+from firmware.service.controller_state import (
+    Alert,
+    AlertLog,
+    ControllerState,
+    DiagSession,
+    said_error,
+)
 from firmware.service.diag import DeviceRates
 from firmware.service.registry import TagRegistry
 from firmware.service.safety import Stops, Trials
@@ -224,7 +230,7 @@ class Controller(Stops, TechnicianMode, TableTime):
                     device.name,
                     "alert.device.close_failed",
                     device=device.name,
-                    error=str(exc),
+                    error=said_error(exc),
                 )
 
     # ------------------------------------------------------------ events
@@ -599,7 +605,7 @@ class Controller(Stops, TechnicianMode, TableTime):
                         device.set_led(led, on)
                     except HardwareError as exc:
                         self._alert(str(exc), device.name, "alert.device.led_failed",
-                                    device=device.name, led=led, error=str(exc))  # fmt: skip
+                                    device=device.name, led=led, error=said_error(exc))  # fmt: skip
                         continue
                     self.state.leds[key] = on
 

@@ -8,7 +8,7 @@ the faults, readers, chip zones, LEDs and the controller's own pauses;
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from firmware.service.diag import Diagnostics, RelayTechnician, Report
@@ -25,6 +25,19 @@ class Alert:
     key: str | None = None
     """A message-catalog key: the views show the alert in each screen's language."""
     params: dict[str, Any] = field(default_factory=dict)
+    id: int = 0
+    """The alert's number, from 1, given by :meth:`AlertLog.append` (a console dismisses
+    an alert by its number)."""
+
+
+def said_error(exc: BaseException) -> dict[str, Any]:
+    """An error as an alert's value: its catalog key and values when it has them, and its
+    English sentence; a screen says it in its language (:func:`firmware.views.alerts.said`),
+    never a driver's English inside a Spanish alert."""
+    key = getattr(exc, "key", None)
+    params = getattr(exc, "params", None) or {}
+    plain = {k: v for k, v in params.items() if isinstance(v, str | int | float)}
+    return {"key": key, "params": plain, "text": str(exc)}
 
 
 KEEP_ALERTS = 200
@@ -38,7 +51,12 @@ class AlertLog(list[Alert]):
     still in fault (``faults``, not yet recovered) goes only when nothing else is
     left to drop: a flood of other alerts never buries a device fault. ``added``
     counts every alert ever appended (a reader's cursor: see
-    :class:`~firmware.service.floorlink.FloorLink`).
+    :class:`~firmware.service.floorlink.FloorLink`) and numbers them.
+
+    A dealer dismisses an alert on the console (:meth:`dismiss`): it stays in the
+    log (the system journal and the floor read it there) but the console no longer
+    shows it. Alerts are the controller's memory, not journaled table state, so a
+    dismissal is not journaled either (a restart starts with no alert).
     """
 
     def __init__(self, faults: dict[str, str], limit: int = KEEP_ALERTS) -> None:
@@ -46,17 +64,31 @@ class AlertLog(list[Alert]):
         self.faults = faults
         self.limit = limit
         self.added = 0
+        self.dismissed: set[int] = set()
+        """The numbers of the alerts a dealer dismissed (only alerts still kept)."""
 
     def append(self, alert: Alert) -> None:
-        """Add ``alert`` and drop the oldest ones beyond the limit."""
-        super().append(alert)
+        """Add ``alert`` (numbered) and drop the oldest ones beyond the limit."""
         self.added += 1
+        super().append(replace(alert, id=self.added))
         while len(self) > self.limit:
             drop = next(
                 (i for i, a in enumerate(self) if a.device is None or a.device not in self.faults),
                 0,
             )
+            self.dismissed.discard(self[drop].id)
             del self[drop]
+
+    def dismiss(self, number: int) -> bool:
+        """Dismiss the alert numbered ``number``; whether it was there to dismiss."""
+        if any(a.id == number for a in self):
+            self.dismissed.add(number)
+            return True
+        return False
+
+    def showing(self) -> list[Alert]:
+        """The alerts nobody dismissed, oldest first."""
+        return [a for a in self if a.id not in self.dismissed]
 
 
 @dataclass

@@ -595,7 +595,18 @@ class FloorLink:
         if not fresh and faults == self._faults_sent and now - self._notice_at < NOTICE_EVERY:
             return
         alerts = [
-            {"time": a.time, "text": a.text, "device": a.device, "key": a.key, "params": a.params}
+            {
+                "time": a.time,
+                "text": a.text,
+                "device": a.device,
+                "key": a.key,
+                # A nested error (a driver's, with its own key) goes as its sentence: the
+                # floor keeps plain values only.
+                "params": {
+                    k: v["text"] if isinstance(v, dict) and "text" in v else v
+                    for k, v in a.params.items()
+                },
+            }
             for a in fresh[-100:]
         ]
         body = {"table": self.config.table, "faults": faults, "alerts": alerts}

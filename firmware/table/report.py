@@ -85,10 +85,18 @@ def hand_record(number: int, th: TableHand) -> dict[str, Any]:
                 entry["reason"] = event.reason
             actions.append(entry)
         actions.extend(after)
+    # The forced bets as paid: a stack shorter than its blind or ante puts in what it has
+    # (the engine's own posting), and is all-in (issue 23: "Elena pone 2" when she had 1).
+    posted = Hand.start(start)
     posts = {
-        str(x): {"blind": b, "ante": a, "dead": d}
-        for x, b, a, d in zip(seats, start.blinds, start.antes, start.dead, strict=True)
-        if b or a or d
+        str(x): {
+            "blind": posted.bets[i],
+            "ante": posted.matched[i] - posted.bets[i],
+            "dead": posted.dead_posted[i],
+            "all_in": posted.stacks[i] == 0,
+        }
+        for i, x in enumerate(seats)
+        if start.blinds[i] or start.antes[i] or start.dead[i]
     }
     return {
         "hand": number,

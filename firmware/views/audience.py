@@ -33,7 +33,7 @@ from firmware.engine.pots import Pot
 from firmware.engine.rules import Structure
 from firmware.i18n import CATALOG, tr
 from firmware.views.alerts import alert_text
-from firmware.views.devices import devices, fault_text
+from firmware.views.devices import controller_names, devices, fault_text
 from firmware.views.diag import diag_view
 from firmware.views.ending import hand_end
 from firmware.views.game import add_game_parts
@@ -46,6 +46,7 @@ from firmware.views.share import ViewShare
 
 if TYPE_CHECKING:
     from firmware.service.controller import Controller
+    from firmware.service.controller_state import Alert
     from firmware.table.dealing import TableHand
     from firmware.table.table import Table
 
@@ -488,6 +489,24 @@ def _said(key: str, part: str, lang: str, params: dict[str, Any], english: str) 
     return tr(full, lang, **params)
 
 
+def _open_alerts(table: Table, controller: Controller) -> list[Alert]:
+    """The alerts the console still shows: not dismissed by a dealer, and a call for the
+    floor only while that call is open, by its newest alert (answered, it closes: issue 23;
+    an earlier, answered call of the same seat does not come back with the next one)."""
+    open_seats = {c.seat for c in table.floor_calls.open()}
+    shown = controller.alerts.showing()
+    newest: dict[Any, int] = {}
+    for a in shown:
+        if a.key == "alert.call_floor":
+            newest[a.params.get("seat")] = a.id
+    return [
+        a
+        for a in shown
+        if a.key != "alert.call_floor"
+        or (a.params.get("seat") in open_seats and newest.get(a.params.get("seat")) == a.id)
+    ]
+
+
 def _buy_in(table: Table) -> dict[str, int]:
     """The table's buy-in range (CC-16); ``max`` 0 means no maximum."""
     opts, stakes = table.config.options, table.config.stakes
@@ -529,16 +548,16 @@ def console_view(
         ]
     alerts: list[dict[str, Any]] = []
     if controller is not None:
+        names = controller_names(controller)  # devices by name in the screen's language
         alerts = [
             {
+                "id": a.id,
                 "time": a.time,
-                "text": alert_text(
-                    a.key, a.params, a.text, lang, visible, controller.display_names
-                ),
+                "text": alert_text(a.key, a.params, a.text, lang, visible, names),
                 "device": a.device,
                 "key": a.key,
             }
-            for a in controller.alerts[-ALERTS_SHOWN:]
+            for a in _open_alerts(table, controller)[-ALERTS_SHOWN:]
         ]
     deck = table.deck
     view = {

@@ -43,6 +43,38 @@ def _display(names: Mapping[str, Mapping[str, str]], name: str, lang: str) -> st
     return found.get(lang) or found.get("en") or found.get("es") or name
 
 
+KIND_NAMES = ("shoe", "chips", "buttons", "id_readers")
+"""Device kinds with a name in the catalog (``device.kind.<kind>``): a device the
+configuration gives no display name is shown by its kind's name in the screen's language
+("Sabot", "Lectores de tarjetas"), never by its configuration key ("shoe", "reader")."""
+
+
+def named_devices(
+    devices: Mapping[str, Device], names: Mapping[str, Mapping[str, str]] | None = None
+) -> dict[str, dict[str, str]]:
+    """Every device's display name by language: the configured one, else its kind's
+    catalog name (with the key after it when two devices share a kind), else the key."""
+    kinds = [_kind(d) for d in devices.values()]
+    out: dict[str, dict[str, str]] = {name: dict(found) for name, found in (names or {}).items()}
+    for name, device in devices.items():
+        if out.get(name):
+            continue
+        kind = _kind(device)
+        if kind not in KIND_NAMES:
+            continue
+        shared = kinds.count(kind) > 1
+        out[name] = {
+            lang: tr(f"device.kind.{kind}", lang) + (f" ({name})" if shared else "")
+            for lang in ("en", "es")
+        }
+    return out
+
+
+def controller_names(controller: Controller) -> dict[str, dict[str, str]]:
+    """:func:`named_devices` of the controller's devices and configured display names."""
+    return named_devices(controller.devices, controller.display_names)
+
+
 def _kind(device: object) -> str:
     if isinstance(device, CardShoe):
         return "shoe"
@@ -181,6 +213,7 @@ def device_rows(
     link counters; with ``detail`` (the technician) also where its parts are wired, its
     rates and its link counters in words (see the module docstring)."""
     faults = faults or {}
+    names = named_devices(devices, names)
     rows = []
     for name in sorted(devices):
         device = devices[name]
@@ -221,7 +254,7 @@ def device_rows(
 def fault_text(controller: Controller, name: str, text: str, lang: str) -> str:
     """Device ``name``'s fault in ``lang`` (its English sentence without a key), no card."""
     key, params = controller.state.fault_keys.get(name, (None, {}))
-    return alert_text(key, params, text, lang, (), controller.display_names)
+    return alert_text(key, params, text, lang, (), controller_names(controller))
 
 
 def devices(

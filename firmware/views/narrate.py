@@ -22,13 +22,15 @@ def narrate(record: dict[str, Any], lang: str = "es") -> list[str]:
     board = record["cards"]["board"]
     lines = [tr("hand.header", lang, number=record["hand"], button=record["button"])]
     for seat, post in record.get("posts", {}).items():
+        # The chips each forced bet took (a short stack posts what it has, all-in).
         name = names[int(seat)]
+        blind = post["blind"] + post["dead"]
+        all_in = tr("action.all_in", lang) if post.get("all_in") else ""
         if post["ante"]:
-            lines.append("  " + tr("hand.posts_ante", lang, name=name, amount=post["ante"]))
-        if post["blind"] or post["dead"]:
-            lines.append(
-                "  " + tr("hand.posts", lang, name=name, amount=post["blind"] + post["dead"])
-            )
+            line = tr("hand.posts_ante", lang, name=name, amount=post["ante"])
+            lines.append("  " + line + (all_in if not blind else ""))
+        if blind:
+            lines.append("  " + tr("hand.posts", lang, name=name, amount=blind) + all_in)
     street = 0
     for action in record["actions"]:
         while action["street"] > street:
