@@ -158,16 +158,25 @@ def test_floor_late_registration_and_re_entry_from_the_dashboard_in_a_browser(
     def type_into(ident: str, words: str) -> None:
         """Type into a field of the live part (replaced when the room changes, until a
         field holds text: then it waits), again if it was replaced meanwhile."""
-        from selenium.common.exceptions import StaleElementReferenceException
+        from selenium.common.exceptions import (
+            ElementNotInteractableException,
+            StaleElementReferenceException,
+        )
+        from selenium.webdriver.support import expected_conditions
+        from selenium.webdriver.support.ui import WebDriverWait
 
         for _ in range(10):
             try:
-                field = driver.find_element(By.ID, ident)
+                # The live part may be mid-replacement: wait (hang guard only) until the
+                # field is there and can take keys.
+                field = WebDriverWait(driver, 120).until(
+                    expected_conditions.element_to_be_clickable((By.ID, ident))
+                )
                 field.clear()
                 field.send_keys(words)
                 if field.get_attribute("value") == words:
                     return
-            except StaleElementReferenceException:
+            except (StaleElementReferenceException, ElementNotInteractableException):
                 continue
         raise AssertionError(f"could not type into #{ident}")
 
