@@ -37,11 +37,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from firmware.floor.messaging.stream import StreamSettings
 from firmware.floor.servers import NatsCluster, NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import SimTable
 from firmware.floor.startup import until_reachable
-from firmware.floor.stream import StreamSettings
 from firmware.service.floorlink import STREAM, FloorConfig
 
 PLAYERS = ({1: ("ana", 500), 2: ("beto", 500), 3: ("carla", 500), 4: ("dora", 500)},)

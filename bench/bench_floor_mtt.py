@@ -39,9 +39,9 @@ import floor_room as room
 import psycopg
 from bench_floor import drain, exactly_once
 
-from firmware.floor.director import Director, TournamentSpec
 from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
+from firmware.floor.tournament.director import Director, TournamentSpec
 
 CHIPS = 1000
 BUY_IN = 100

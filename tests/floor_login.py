@@ -1,5 +1,5 @@
 """Logging in to the floor's dashboard from a test, as its login page asks: the form's
-CSRF token with the login page's cookie (``firmware.floor.loginguard``)."""
+CSRF token with the login page's cookie (``firmware.floor.web.loginguard``)."""
 
 from __future__ import annotations
 

@@ -28,9 +28,9 @@ import pytest
 
 from bench.bench_floor_cluster import play
 from firmware.errors import ConfigError
+from firmware.floor.messaging.stream import StreamSettings, ensure_stream
 from firmware.floor.servers import NatsCluster
 from firmware.floor.startup import until_reachable
-from firmware.floor.stream import StreamSettings, ensure_stream
 from firmware.service.floorlink import STREAM
 from tests.floor_kit import run
 

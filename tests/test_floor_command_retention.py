@@ -13,10 +13,10 @@ import nats
 import psycopg
 import pytest
 
-from firmware.floor import outbox, store
-from firmware.floor.commands import send_command
+from firmware.floor.messaging.commands import send_command
 from firmware.floor.servers import NatsServer
 from firmware.floor.simroom import SimTable
+from firmware.floor.store import central, outbox
 from firmware.service import floorlink
 from firmware.service.floorlink import FloorConfig
 from tests.floor_kit import nats_server, pg_conninfo, pg_server, run
@@ -81,7 +81,7 @@ async def _outbox(conninfo: str) -> list[tuple[Any, ...]]:
 def test_the_floor_deletes_settled_commands_after_the_retention_and_bounds_replies(
     pg_conninfo: str,
 ) -> None:
-    store.migrate(pg_conninfo)
+    central.migrate(pg_conninfo)
     rows = run(_outbox(pg_conninfo))
     ids = [r[0] for r in rows]
     assert ids == ["new-settled", "now", "old-open"]  # only the old settled one is gone

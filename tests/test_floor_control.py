@@ -18,10 +18,10 @@ import psycopg
 import pytest
 
 from firmware.errors import IllegalAction
-from firmware.floor import webstore
-from firmware.floor.control import StaffDirector
-from firmware.floor.director import TournamentSpec
-from firmware.floor.store import create_schema
+from firmware.floor.store import dashboard
+from firmware.floor.store.central import create_schema
+from firmware.floor.tournament.control import StaffDirector
+from firmware.floor.tournament.director import TournamentSpec
 from tests.floor_kit import run
 
 pytestmark = pytest.mark.xdist_group("floor")
@@ -34,7 +34,7 @@ async def _director(conninfo: str, sent: list[tuple[str, dict[str, Any]]]) -> St
 
     conn = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
     await create_schema(conn)
-    webstore.create_schema(conninfo)
+    dashboard.create_schema(conninfo)
     spec = TournamentSpec("t1", "Control test", 100, 1000, ("A", "B", "C"), seats_per_table=6)
     director = StaffDirector(spec, conn, command, random.Random(5))
     await director.create()
@@ -145,13 +145,13 @@ def test_pause_and_resume_reach_every_table_and_stop_the_clock(pg_conninfo: str)
         await d.pause()
         with pytest.raises(IllegalAction, match="paused already"):
             await d.pause()
-        paused = webstore.clock_elapsed(pg_conninfo, "t1", d.started_at or 0)
+        paused = dashboard.clock_elapsed(pg_conninfo, "t1", d.started_at or 0)
         await asyncio.sleep(0.05)
-        later = webstore.clock_elapsed(pg_conninfo, "t1", d.started_at or 0)
+        later = dashboard.clock_elapsed(pg_conninfo, "t1", d.started_at or 0)
         pause_cmds = list(sent)
         sent.clear()
         await d.resume()
-        running = webstore.clock_elapsed(pg_conninfo, "t1", d.started_at or 0)
+        running = dashboard.clock_elapsed(pg_conninfo, "t1", d.started_at or 0)
         return [paused, later, pause_cmds, list(sent), running]
 
     paused, later, pause_cmds, resume_cmds, running = run(scenario())

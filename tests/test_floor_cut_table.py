@@ -29,10 +29,10 @@ import psycopg
 import pytest
 
 from bench.floor_room import CuttableLink
-from firmware.floor.director import Director, TournamentSpec
 from firmware.floor.servers import NatsServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import SimTable
+from firmware.floor.tournament.director import Director, TournamentSpec
 from firmware.service.floorlink import FloorConfig
 from tests.floor_kit import TOURNAMENT_LEVELS, run
 

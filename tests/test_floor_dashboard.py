@@ -29,8 +29,8 @@ import pytest
 from firmware.floor.servers import NatsServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import SimTable
-from firmware.floor.web import IDLE_SECONDS, FloorWeb
-from firmware.floor.webstore import NoticeListener, parse_notice
+from firmware.floor.store.dashboard import NoticeListener, parse_notice
+from firmware.floor.web.app import IDLE_SECONDS, FloorWeb
 from firmware.hal.messages import DeviceFault
 from firmware.protocol.auth import StaffDirectory
 from firmware.service.controller_state import Alert

@@ -21,9 +21,9 @@ import psycopg
 import pytest
 
 from firmware.errors import IllegalAction
-from firmware.floor.director import Director, TournamentSpec
-from firmware.floor.ingest import Ingested
-from firmware.floor.store import create_schema
+from firmware.floor.store.central import create_schema
+from firmware.floor.store.ingest import Ingested
+from firmware.floor.tournament.director import Director, TournamentSpec
 from tests.floor_kit import run
 
 pytestmark = pytest.mark.xdist_group("floor")

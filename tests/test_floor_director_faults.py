@@ -18,10 +18,10 @@ from typing import Any
 import psycopg
 import pytest
 
-from firmware.floor.director import Director, TournamentSpec
 from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import SimTable
+from firmware.floor.tournament.director import Director, TournamentSpec
 from firmware.service.floorlink import FloorConfig
 from tests.floor_kit import TOURNAMENT_LEVELS, run
 

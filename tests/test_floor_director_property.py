@@ -20,8 +20,8 @@ hand lengths (the order in which hands start and end at the tables) and bust
 rates, late registrations and re-entries while the window is open, tables
 breaking while others play their hand-for-hand hand, and at a random moment
 a floor restart: the director's work is cancelled where it stands and a new
-director is rebuilt from the store by :func:`firmware.floor.resume.resume`
-and :func:`~firmware.floor.resume.recover`, as a restarted floor does. Every
+director is rebuilt from the store by :func:`firmware.floor.tournament.resume.resume`
+and :func:`~firmware.floor.tournament.resume.recover`, as a restarted floor does. Every
 tournament must end with every entry placed once (tied players share the
 best of the places they cover), the prize pool paid exactly, and every chip
 bought in at the winner's seat.
@@ -46,10 +46,10 @@ from typing import Any
 import pytest
 
 from firmware.errors import IllegalAction
-from firmware.floor import mtt
-from firmware.floor.director import Director, TournamentSpec
-from firmware.floor.ingest import Ingested
-from firmware.floor.resume import recover, resume
+from firmware.floor.store.ingest import Ingested
+from firmware.floor.tournament import mtt
+from firmware.floor.tournament.director import Director, TournamentSpec
+from firmware.floor.tournament.resume import recover, resume
 
 SEEDS = int(os.environ.get("POKERTABLE_DIRECTOR_SEEDS", "30"))
 SEED0 = int(os.environ.get("POKERTABLE_DIRECTOR_SEED0", "1"))

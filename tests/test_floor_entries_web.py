@@ -29,12 +29,13 @@ from typing import Any, TypeVar
 import psycopg
 import pytest
 
-from firmware.floor import control, webstore
-from firmware.floor.control import StaffDirector, TournamentControl
-from firmware.floor.director import TournamentSpec
-from firmware.floor.ingest import Ingested
-from firmware.floor.store import create_schema
-from firmware.floor.web import FloorWeb
+from firmware.floor.store import dashboard
+from firmware.floor.store.central import create_schema
+from firmware.floor.store.ingest import Ingested
+from firmware.floor.tournament import control
+from firmware.floor.tournament.control import StaffDirector, TournamentControl
+from firmware.floor.tournament.director import TournamentSpec
+from firmware.floor.web.app import FloorWeb
 from firmware.protocol.auth import StaffDirectory
 from tests.floor_login import session_cookie
 
@@ -77,7 +78,7 @@ class Room:
     async def open(self, conninfo: str) -> StaffDirector:
         conn = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
         await create_schema(conn)
-        webstore.create_schema(conninfo)
+        dashboard.create_schema(conninfo)
         spec = TournamentSpec(
             "late1", "Sunday Deepstack", 100, 1000, ("A", "B", "C"), seats_per_table=6,
             levels=LEVELS, late_until_level=1, max_entries=2,

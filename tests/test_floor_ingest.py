@@ -16,10 +16,10 @@ import nats
 import psycopg
 import pytest
 
-from firmware.floor.ingest import Gap, Ingestor, ensure_stream
 from firmware.floor.servers import NatsServer
 from firmware.floor.simroom import SimTable
-from firmware.floor.store import create_schema
+from firmware.floor.store.central import create_schema
+from firmware.floor.store.ingest import Gap, Ingestor, ensure_stream
 from firmware.service.floorlink import FloorConfig, read_outbox
 from tests.floor_kit import run, wait_until
 

@@ -19,13 +19,13 @@ import nats
 import psycopg
 import pytest
 
-from firmware.floor import webstore
-from firmware.floor.ingest import ensure_stream
-from firmware.floor.natsconf import TableKey, new_table_key, room_config, write_seed
+from firmware.floor.messaging.natsconf import TableKey, new_table_key, room_config, write_seed
 from firmware.floor.servers import NatsServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import SimTable
-from firmware.floor.webstore import CALL_KEY, NoticeListener
+from firmware.floor.store import dashboard
+from firmware.floor.store.dashboard import CALL_KEY, NoticeListener
+from firmware.floor.store.ingest import ensure_stream
 from firmware.service.floorlink import EVENTS, NOTICES, FloorConfig, read_outbox
 from tests.floor_kit import pg_conninfo, pg_server, run, wait_until
 
@@ -269,9 +269,9 @@ def test_one_tables_calls_cannot_push_another_tables_call_off_the_dashboard(
 ) -> None:
     """Finding 8: only the 30 newest open calls were shown; 40 fake calls from T1 hid
     T2's real one."""
-    webstore.create_schema(pg_conninfo)
+    dashboard.create_schema(pg_conninfo)
     assert run(_notices(room, pg_conninfo, fakes=40)) == 41
-    shown = webstore.open_notices(pg_conninfo, limit=30)
+    shown = dashboard.open_notices(pg_conninfo, limit=30)
     assert len(shown) <= 30
     assert [(r[1], r[2], r[3]) for r in shown if r[1] == "T2"] == [
         ("T2", "call", "Seat 4 calls the floor.")

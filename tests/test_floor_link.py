@@ -19,11 +19,11 @@ import msgpack
 import nats
 import pytest
 
-from firmware.floor.commands import send_command
-from firmware.floor.ingest import ensure_stream
-from firmware.floor.natsconf import room_config
+from firmware.floor.messaging.commands import send_command
+from firmware.floor.messaging.natsconf import room_config
 from firmware.floor.servers import NatsServer
 from firmware.floor.simroom import SimTable
+from firmware.floor.store.ingest import ensure_stream
 from firmware.service.floorlink import STREAM, FloorConfig, FloorLink
 from firmware.service.journal import Journal
 from tests.floor_kit import run, wait_until

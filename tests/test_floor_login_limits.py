@@ -29,9 +29,9 @@ from urllib.parse import urlencode
 
 import pytest
 
-from firmware.floor import loginguard
-from firmware.floor import web as floor_web
-from firmware.floor.web import FloorWeb
+from firmware.floor.web import app as floor_web
+from firmware.floor.web import loginguard
+from firmware.floor.web.app import FloorWeb
 from firmware.protocol import auth
 from firmware.protocol.auth import StaffDirectory
 from tests.floor_login import login_form, post_login

@@ -13,8 +13,8 @@ import asyncio
 
 import pytest
 
-from firmware.floor.director import Director
-from firmware.floor.ingest import Ingested
+from firmware.floor.store.ingest import Ingested
+from firmware.floor.tournament.director import Director
 from firmware.table.draws import Move
 from tests.floor_kit import run
 from tests.test_floor_director import Tables, _director, _until

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from firmware.errors import IllegalAction
-from firmware.floor import mtt
+from firmware.floor.tournament import mtt
 
 
 def _room(draw: dict[str, mtt.Seat[str]]) -> dict[str, dict[int, str]]:

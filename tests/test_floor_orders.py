@@ -22,10 +22,10 @@ import pytest
 
 from firmware.engine.bots import RandomBot
 from firmware.errors import IllegalAction
-from firmware.floor.commands import send_command
-from firmware.floor.ingest import ensure_stream
+from firmware.floor.messaging.commands import send_command
 from firmware.floor.servers import NatsServer
 from firmware.floor.simroom import SimTable
+from firmware.floor.store.ingest import ensure_stream
 from firmware.service.floorlink import FloorConfig
 from firmware.service.journal import Journal
 from firmware.service.recovery import restore

@@ -40,10 +40,10 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from firmware.floor import webstore
-from firmware.floor.director import LOG_SCHEMA
-from firmware.floor.store import create_schema
-from firmware.floor.web import FloorWeb
+from firmware.floor.store import dashboard
+from firmware.floor.store.central import create_schema
+from firmware.floor.tournament.director import LOG_SCHEMA
+from firmware.floor.web.app import FloorWeb
 from firmware.protocol.auth import StaffDirectory
 from tests.floor_kit import run
 
@@ -81,7 +81,7 @@ def fill(conninfo: str) -> None:
             await conn.execute(LOG_SCHEMA)
 
     run(schema())
-    webstore.create_schema(conninfo)
+    dashboard.create_schema(conninfo)
     seats1 = {str(n): {"player": p, "stack": 5000} for n, p in enumerate(
         ["Ana", "Bea", "Ciro", "Dani", "Eva", "Fede", "Gema", "Hugo"], 1)}  # fmt: skip
     seats2 = {str(n): {"player": p, "stack": 6000} for n, p in enumerate(

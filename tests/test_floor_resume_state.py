@@ -18,9 +18,9 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from firmware.floor.director import Director
-from firmware.floor.ingest import Ingested
-from firmware.floor.resume import recover, resume
+from firmware.floor.store.ingest import Ingested
+from firmware.floor.tournament.director import Director
+from firmware.floor.tournament.resume import recover, resume
 from tests.floor_kit import run
 from tests.test_floor_director import Tables, _director, _rows, _until
 

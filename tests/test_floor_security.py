@@ -21,10 +21,16 @@ import nats
 import pytest
 
 from firmware.errors import ConfigError
-from firmware.floor.ingest import ensure_stream
-from firmware.floor.natsconf import ServerTls, TableKey, new_table_key, room_config, write_seed
+from firmware.floor.messaging.natsconf import (
+    ServerTls,
+    TableKey,
+    new_table_key,
+    room_config,
+    write_seed,
+)
 from firmware.floor.servers import NatsServer
 from firmware.floor.simroom import SimTable
+from firmware.floor.store.ingest import ensure_stream
 from firmware.service.floorlink import NOTICES, STREAM, FloorConfig
 from tests.floor_kit import run, wait_until
 from tests.test_protocol import make_ca, make_cert

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware.floor.lease import LOST_EXIT
 from firmware.floor.servers import NatsServer, PostgresServer, free_port
+from firmware.floor.store.lease import LOST_EXIT
 from tests.floor_kit import wait_until
 from tests.test_floor_standby import FloorProcess
 

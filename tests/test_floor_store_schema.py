@@ -15,10 +15,10 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from firmware.errors import ConfigError
-from firmware.floor import store
-from firmware.floor.ingest import Ingestor
-from firmware.floor.lease import Lease
 from firmware.floor.simroom import SimTable
+from firmware.floor.store import central
+from firmware.floor.store.ingest import Ingestor
+from firmware.floor.store.lease import Lease
 from firmware.service.floorlink import read_outbox
 from tests.floor_kit import pg_conninfo, pg_server, run, wait_until
 
@@ -101,9 +101,9 @@ def _one(conn: psycopg.Connection[Any], sql: str, *args: Any) -> Any:
 
 def test_an_old_store_with_data_is_upgraded_and_keeps_it(pg_conninfo: str) -> None:
     _old_store(pg_conninfo)
-    applied = store.migrate(pg_conninfo)
+    applied = central.migrate(pg_conninfo)
     assert applied == ["0001.baseline", "0002.store-invariants"]
-    assert store.migrate(pg_conninfo) == []  # a second start applies nothing
+    assert central.migrate(pg_conninfo) == []  # a second start applies nothing
     with psycopg.connect(pg_conninfo, autocommit=True) as conn:
         versions = [r[0] for r in conn.execute("SELECT migration_id FROM _yoyo_migration")]
         assert sorted(versions) == applied
@@ -189,13 +189,13 @@ def test_the_constraints_refuse_what_breaks_an_invariant(
     pg_conninfo: str, sql: str, error: type[Exception]
 ) -> None:
     _old_store(pg_conninfo)
-    store.migrate(pg_conninfo)
+    central.migrate(pg_conninfo)
     with psycopg.connect(pg_conninfo, autocommit=True) as conn, pytest.raises(error):
         conn.execute(sql)
 
 
 def test_an_alert_with_no_table_is_stored_once(pg_conninfo: str) -> None:
-    store.migrate(pg_conninfo)
+    central.migrate(pg_conninfo)
     with psycopg.connect(pg_conninfo, autocommit=True) as conn:
         for _ in range(3):
             conn.execute(
@@ -304,7 +304,7 @@ def _big_store(conn: psycopg.Connection[Any]) -> None:
 
 
 def test_the_dashboards_and_an_accountants_queries_use_indexes(pg_conninfo: str) -> None:
-    store.migrate(pg_conninfo)
+    central.migrate(pg_conninfo)
     with psycopg.connect(pg_conninfo, autocommit=True) as conn:
         _big_store(conn)
         scans = {}
@@ -334,8 +334,8 @@ def test_two_rooms_in_one_database_keep_their_own_t1_and_their_own_lease(
         conn.execute("CREATE SCHEMA room_a; CREATE SCHEMA room_b")
     room_a, room_b = _room(pg_conninfo, "room_a"), _room(pg_conninfo, "room_b")
     assert (
-        store.migrate(room_a)
-        == store.migrate(room_b)
+        central.migrate(room_a)
+        == central.migrate(room_b)
         == [
             "0001.baseline",
             "0002.store-invariants",
@@ -353,7 +353,7 @@ def test_two_rooms_in_one_database_keep_their_own_t1_and_their_own_lease(
     # Each room's floor holds its own lease; a second floor of one room waits.
     assert run(_leases([room_a, room_b, room_a])) == [True, True, False]
     with pytest.raises(ConfigError, match="CREATE SCHEMA"):
-        store.migrate(_room(pg_conninfo, "room_c"))
+        central.migrate(_room(pg_conninfo, "room_c"))
 
 
 def test_an_upgrade_that_meets_a_broken_row_says_so_and_changes_nothing(
@@ -363,12 +363,12 @@ def test_an_upgrade_that_meets_a_broken_row_says_so_and_changes_nothing(
     with psycopg.connect(pg_conninfo, autocommit=True) as conn:
         conn.execute("UPDATE seat_assignments SET seat = 12")
     with pytest.raises(ConfigError, match=r"upgrade stopped .*seat_assignments_seat"):
-        store.migrate(pg_conninfo)
+        central.migrate(pg_conninfo)
     with psycopg.connect(pg_conninfo, autocommit=True) as conn:
         assert _one(conn, "SELECT to_regclass('dead_letters')") is None
         assert _one(conn, "SELECT count(*) FROM hands") == 3  # the second copy not moved yet
         conn.execute("UPDATE seat_assignments SET seat = 2")
-    assert store.migrate(pg_conninfo) == ["0002.store-invariants"]
+    assert central.migrate(pg_conninfo) == ["0002.store-invariants"]
 
 
 async def _ingest(conninfo: str, bodies: list[bytes]) -> list[Any]:
@@ -381,7 +381,7 @@ async def _ingest(conninfo: str, bodies: list[bytes]) -> list[Any]:
 def test_the_ingest_fills_wall_clock_times_players_and_jsonb(
     pg_conninfo: str, tmp_path: Path
 ) -> None:
-    store.migrate(pg_conninfo)
+    central.migrate(pg_conninfo)
     sim = SimTable("T1", str(tmp_path / "T1"), None, seats=6, seed=5, pace=0.0)
     sim.seat({1: ("ana", 200), 3: ("beto", 200), 5: ("carla", 200)})
     sim.hands_to_play = 2
@@ -412,7 +412,7 @@ def test_the_ingest_fills_wall_clock_times_players_and_jsonb(
         assert conn.execute("SELECT count(*) FROM events WHERE data IS NULL").fetchone() == (0,)
     # Records that carry the table's wall-clock fields (the hand record's started_wall and
     # finished_wall, seconds since the epoch, UTC) keep them.
-    row = store.hand_row("T1", 9, {"hand": 3, "started_wall": STARTED,
+    row = central.hand_row("T1", 9, {"hand": 3, "started_wall": STARTED,
                                    "finished_wall": STARTED + 61.5}, 1, 0.0)  # fmt: skip
     assert row[5:7] == (
         datetime.fromtimestamp(STARTED, UTC),

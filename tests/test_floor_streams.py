@@ -1,6 +1,6 @@
 """The live pages' event streams are shared fairly (issue 27, item 9): the clock page
 is public and each stream holds a thread, so one machine (behind the room's reverse
-proxy or not) may hold only :data:`~firmware.floor.web.STREAMS_PER_CLIENT` of them,
+proxy or not) may hold only :data:`~firmware.floor.web.app.STREAMS_PER_CLIENT` of them,
 and the TVs still get their clock. The real web server on loopback; no store is
 needed (a stream without its store keeps its last page and says it is still here).
 """
@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from firmware.floor import web as floor_web
-from firmware.floor.web import FloorWeb
+from firmware.floor.web import app as floor_web
+from firmware.floor.web.app import FloorWeb
 from firmware.protocol.auth import StaffDirectory
 
 PROXY = "127.0.0.1"

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from firmware.floor.texts import page_lang, plural, stored_text
+from firmware.floor.web.texts import page_lang, plural, stored_text
 
 DIRECTOR = [
     "TDA-17: the level clock starts on 3 tables at once.",

@@ -18,11 +18,11 @@ import psycopg
 import pytest
 
 from firmware.errors import IllegalAction
-from firmware.floor import mtt
-from firmware.floor.director import Director, TournamentSpec
 from firmware.floor.servers import NatsServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import SimTable
+from firmware.floor.tournament import mtt
+from firmware.floor.tournament.director import Director, TournamentSpec
 from firmware.service.floorlink import FloorConfig
 from firmware.service.journal import Journal
 from tests.floor_kit import run

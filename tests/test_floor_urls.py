@@ -15,7 +15,7 @@ import pytest
 
 from firmware.cli.config_check import check_problems
 from firmware.errors import ConfigError
-from firmware.floor.stream import StreamSettings
+from firmware.floor.messaging.stream import StreamSettings
 from firmware.i18n import tr
 from firmware.service.floorlink import FloorConfig
 

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from firmware.floor import pages
-from firmware.floor.web import FloorWeb
+from firmware.floor.web import pages
+from firmware.floor.web.app import FloorWeb
 from firmware.protocol.auth import StaffDirectory
 from tests.floor_login import session_cookie
 

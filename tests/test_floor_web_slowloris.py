@@ -30,10 +30,10 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from firmware.floor import httpserver
-from firmware.floor import web as floor_web
-from firmware.floor.store import create_schema
-from firmware.floor.web import FloorWeb
+from firmware.floor.store.central import create_schema
+from firmware.floor.web import app as floor_web
+from firmware.floor.web import httpserver
+from firmware.floor.web.app import FloorWeb
 from firmware.protocol.auth import StaffDirectory
 from tests.floor_kit import run
 

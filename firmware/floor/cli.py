@@ -6,9 +6,9 @@ servers: ``[nats]`` (``url``, ``user``, ``password``), ``[database]``
 names none, ``trusted_proxies``: the reverse proxies' addresses) and ``[[staff]]`` accounts
 as in a table's configuration (badge, name, role, pin_hash). It resumes the
 tournament the store says was running, or starts the one a ``[tournament]``
-section describes (:mod:`firmware.floor.tournament_run`). Two floors may
+section describes (:mod:`firmware.floor.tournament.run`). Two floors may
 run with one configuration: the one holding the room's lease
-(:mod:`firmware.floor.lease`) ingests and serves, the other stands by and
+(:mod:`firmware.floor.store.lease`) ingests and serves, the other stands by and
 takes over when the first stops; a floor that loses its lease exits with 75.
 
 ``pokertable floor --demo`` starts its own throw-away NATS server and
@@ -38,18 +38,18 @@ from firmware.cli.config import EXIT_CONFIG
 from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, fail, fail_with, say
 from firmware.errors import ConfigError, PokerTableError
-from firmware.floor.control import StaffDirector, TournamentControl
-from firmware.floor.lease import LOST_EXIT, Lease
+from firmware.floor.messaging.stream import StreamSettings
 from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import DEMO_LEVELS, SimTable
-from firmware.floor.spec import TournamentSpec
 from firmware.floor.startup import reach_postgres, until_reachable
-from firmware.floor.stream import StreamSettings
-from firmware.floor.texts import stored_text
-from firmware.floor.tournament_run import open_director, spec_from_config
-from firmware.floor.web import FloorWeb
-from firmware.floor.webstore import NoticeListener
+from firmware.floor.store.dashboard import NoticeListener
+from firmware.floor.store.lease import LOST_EXIT, Lease
+from firmware.floor.tournament.control import StaffDirector, TournamentControl
+from firmware.floor.tournament.run import open_director, spec_from_config
+from firmware.floor.tournament.spec import TournamentSpec
+from firmware.floor.web.app import FloorWeb
+from firmware.floor.web.texts import stored_text
 from firmware.protocol.auth import StaffDirectory
 from firmware.service.floorlink import FloorConfig
 from firmware.service.natsurls import server_urls

@@ -2,7 +2,7 @@
 
 :class:`Floor` connects to NATS (creating the stream if needed) and to
 PostgreSQL (creating the schema), consumes every table's records into the
-store (:mod:`firmware.floor.ingest`) and hands what they changed to its
+store (:mod:`firmware.floor.store.ingest`) and hands what they changed to its
 listeners (the director, the dashboard). It uses one database connection for
 the ingest's transactions and another for everything else, so the two never
 share a transaction.
@@ -17,11 +17,11 @@ from typing import Any
 
 import psycopg
 
-from firmware.floor.commands import send_command
-from firmware.floor.ingest import Ingestor
-from firmware.floor.store import create_schema
-from firmware.floor.storeconn import StoreConnection
-from firmware.floor.stream import StreamSettings, ensure_stream
+from firmware.floor.messaging.commands import send_command
+from firmware.floor.messaging.stream import StreamSettings, ensure_stream
+from firmware.floor.store.central import create_schema
+from firmware.floor.store.conn import StoreConnection
+from firmware.floor.store.ingest import Ingestor
 from firmware.service.natsurls import server_urls
 
 log = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ class Floor:
         URLs separated by commas): the floor connects to one and moves to another
         when it goes away.
     :param user: The floor's NATS user (and ``password``), if the server has users.
-    :param stream: How the stream is kept (:mod:`firmware.floor.stream`).
+    :param stream: How the stream is kept (:mod:`firmware.floor.messaging.stream`).
     """
 
     def __init__(

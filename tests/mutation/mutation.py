@@ -57,8 +57,8 @@ MODULES = (
     "firmware.table.seating_money",
     "firmware.table.incidents",
     "firmware.protocol.auth",
-    "firmware.floor.mtt",
-    "firmware.floor.director",
+    "firmware.floor.tournament.mtt",
+    "firmware.floor.tournament.director",
 )
 """The modules under mutation testing (``only_mutate`` in pyproject.toml lists the same)."""
 

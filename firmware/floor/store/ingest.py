@@ -6,7 +6,7 @@ consumer. For each record it keeps a *replica* of the table: a
 the same events, so the floor computes each finished hand's record exactly
 as the table's own history does, with no second format to keep in step.
 
-Each message is read against its subject first (:mod:`firmware.floor.intake`):
+Each message is read against its subject first (:mod:`firmware.floor.store.intake`):
 the record's table is the one the subject names, and a message the floor
 cannot read or whose body disagrees with its subject is parked with an alert
 and acknowledged, so no message stops the intake of any table.
@@ -35,8 +35,8 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from firmware.errors import IllegalAction
-from firmware.floor import intake, store
-from firmware.floor.intake import Incoming
+from firmware.floor.store import central, intake
+from firmware.floor.store.intake import Incoming
 from firmware.service.floorlink import EVENTS, STREAM
 from firmware.service.journal import META_KIND
 from firmware.service.recovery import table_from_setup
@@ -189,7 +189,7 @@ class Ingestor:
         replica = self.replicas.get(table_id)
         if replica is not None and replica.last_seq == seq - 1:
             return replica
-        setup, records = await store.table_events(self.conn, table_id)
+        setup, records = await central.table_events(self.conn, table_id)
         if setup is None:
             return None
         replica = Replica.from_setup(table_id, msgpack.unpackb(setup), records[0][0])
@@ -222,7 +222,7 @@ class Ingestor:
         """Store a batch of messages in one transaction; for each, what it changed, or
         ``"duplicate"`` (already stored), ``"gap"`` (to be redelivered later) or
         ``"parked"`` (refused: kept in ``dead_letters`` with an alert, see
-        :mod:`firmware.floor.intake`). A bare body is taken as the table it names
+        :mod:`firmware.floor.store.intake`). A bare body is taken as the table it names
         (tests and benches); a message from NATS keeps the subject it came on.
 
         If the store fails, nothing of the batch is kept and the caches are
@@ -233,7 +233,7 @@ class Ingestor:
         touched: dict[str, Replica] = {}
         try:
             async with self.conn.transaction():
-                rows = store.Rows()
+                rows = central.Rows()
                 for message in incoming:
                     try:
                         readable = intake.read_message(message)
@@ -246,7 +246,7 @@ class Ingestor:
                 rows.tables.extend(
                     (touched[t].last_seq, Jsonb(status), t) for t, status in statuses.items()
                 )
-                await store.store_rows(self.conn, rows)  # one round trip per kind of row
+                await central.store_rows(self.conn, rows)  # one round trip per kind of row
         except BaseException:
             self.last_seq.clear()
             self.replicas.clear()
@@ -289,7 +289,7 @@ class Ingestor:
         return outcomes
 
     async def _one(
-        self, msg: intake.Message, touched: dict[str, Replica], rows: store.Rows
+        self, msg: intake.Message, touched: dict[str, Replica], rows: central.Rows
     ) -> Ingested | str:
         table_id, seq, setup, record = msg.table_id, msg.seq, msg.setup, msg.record
         last = await self._last(table_id)

@@ -1,12 +1,12 @@
 """A restarted floor resuming a tournament from the store.
 
 :func:`resume` builds the director again from ``tournaments.state``
-(:mod:`firmware.floor.director_state`) and the tables' last status;
+(:mod:`firmware.floor.tournament.director_state`) and the tables' last status;
 :func:`recover` (once the director listens to the ingest again) collects
 what happened after that state was written:
 
 1. the hands stored after each table's cursor, handled first by
-   :meth:`~firmware.floor.director.Director.run`, in the order they ended (a
+   :meth:`~firmware.floor.tournament.director.Director.run`, in the order they ended (a
    hand the ingest committed just before the crash is not lost: the ingest
    does not report a record again once it is stored);
 2. the commands of the outbox not settled, sent again with their ids (the
@@ -24,10 +24,10 @@ import asyncio
 import random
 from typing import Any, TypeVar
 
-from firmware.floor import director_state
-from firmware.floor.director import Director
-from firmware.floor.orders import Command
-from firmware.floor.outbox import Entry, unsettled
+from firmware.floor.store.outbox import Entry, unsettled
+from firmware.floor.tournament import director_state
+from firmware.floor.tournament.director import Director
+from firmware.floor.tournament.orders import Command
 
 D = TypeVar("D", bound=Director)
 
@@ -42,7 +42,7 @@ async def resume(
 ) -> D | None:
     """The director of ``tournament`` as stored, or ``None`` if the store has none.
 
-    :param kind: The director's class (:class:`~firmware.floor.control.StaffDirector`
+    :param kind: The director's class (:class:`~firmware.floor.tournament.control.StaffDirector`
         for the dashboard's), built with ``options``.
     """
     state = await director_state.load(conn, tournament)

@@ -1,6 +1,6 @@
 """The dashboard's own records in PostgreSQL: waiting list, table notices, faults, staff actions.
 
-The ingest's tables (:mod:`firmware.floor.store`) hold what the tables
+The ingest's tables (:mod:`firmware.floor.store.central`) hold what the tables
 journaled; these hold what the floor staff do and what the tables report
 outside their journals:
 
@@ -28,7 +28,7 @@ import msgpack
 import psycopg
 from psycopg.types.json import Jsonb
 
-from firmware.floor.store import migrate
+from firmware.floor.store.central import migrate
 from firmware.service.floorlink import NOTICES, TABLE_ID
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ MAX_ALERTS = 100
 
 def create_schema(conninfo: str) -> None:
     """Bring the store's schema, the dashboard's tables among it, to the newest version
-    (:func:`firmware.floor.store.migrate`; idempotent)."""
+    (:func:`firmware.floor.store.central.migrate`; idempotent)."""
     migrate(conninfo)
 
 

@@ -2,7 +2,7 @@
 
 Served with the standard library's :mod:`http.server` on its own thread,
 reading PostgreSQL with one short connection per request, so the pages
-never slow the ingest. Pages (:mod:`firmware.floor.pages`):
+never slow the ingest. Pages (:mod:`firmware.floor.web.pages`):
 
 * ``/clock`` (public, for the room's TV): level, blinds and ante, time
   left, next level, next break, players left, average stack, payouts.
@@ -45,11 +45,12 @@ from urllib.parse import parse_qs, urlparse
 import psycopg
 
 from firmware.errors import IllegalAction, PokerTableError
-from firmware.floor import clockpage, pages, webstore
-from firmware.floor.control import TournamentControl
-from firmware.floor.httpserver import GuardedHandler, GuardedServer, StreamSlots
-from firmware.floor.loginguard import LoginGuard, client_address
-from firmware.floor.texts import page_lang, plural
+from firmware.floor.store import dashboard
+from firmware.floor.tournament.control import TournamentControl
+from firmware.floor.web import clockpage, pages
+from firmware.floor.web.httpserver import GuardedHandler, GuardedServer, StreamSlots
+from firmware.floor.web.loginguard import LoginGuard, client_address
+from firmware.floor.web.texts import page_lang, plural
 from firmware.i18n import tr
 from firmware.protocol.auth import StaffDirectory
 
@@ -125,7 +126,7 @@ class FloorWeb:
     :param lang: The pages' language when neither the address nor the browser names one.
     :param trusted_proxies: Reverse proxies' addresses: their ``X-Forwarded-For`` names
         the client (login limits), and they are held to the overall connection cap only.
-    :param limits: Keyword arguments of :class:`~firmware.floor.httpserver.GuardedServer`
+    :param limits: Keyword arguments of :class:`~firmware.floor.web.httpserver.GuardedServer`
         (``max_connections``, ``per_address``, ``request_seconds``, ``write_seconds``).
     """
 
@@ -172,7 +173,7 @@ class FloorWeb:
 
     def start(self) -> None:
         """Create the dashboard's tables and serve on a thread of its own."""
-        webstore.create_schema(self.conninfo)
+        dashboard.create_schema(self.conninfo)
         self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self._thread.start()
 
@@ -509,19 +510,19 @@ class FloorWeb:
         """Carry out one allowed action; the sentence shown after it."""
         db = self.conninfo
         if action == "logout":
-            webstore.write(db, staff, "logout", "", "SELECT 1", ())
+            dashboard.write(db, staff, "logout", "", "SELECT 1", ())
             return ""
         if action == "ack":
             if form.get("notice", "").isdigit():
                 n = int(form["notice"])
-                webstore.write(
+                dashboard.write(
                     db, staff, "ack", f"notice {n}",
                     "UPDATE table_notices SET acked_by = %s, acked_at = now() "
                     "WHERE id = %s AND acked_at IS NULL", (staff[0], n),
                 )  # fmt: skip
             elif form.get("alert", "").isdigit():
                 n = int(form["alert"])
-                webstore.write(
+                dashboard.write(
                     db, staff, "ack", f"alert {n}",
                     "UPDATE alerts SET resolved = true WHERE id = %s", (n,),
                 )  # fmt: skip
@@ -533,7 +534,7 @@ class FloorWeb:
             player = " ".join(form.get("player", "").split())
             if not (0 < len(game) <= NAME_LIMIT and 0 < len(player) <= NAME_LIMIT):
                 return tr("floor.wait.bad", lang, limit=NAME_LIMIT)
-            webstore.write(
+            dashboard.write(
                 db, staff, "wait_add", f"{player} for {game}",
                 "INSERT INTO waiting_list (game, player, added_by) VALUES (%s, %s, %s)",
                 (game, player, staff[0]),
@@ -544,17 +545,17 @@ class FloorWeb:
             if not entry.isdigit():
                 raise Refusal(400, tr("floor.web.bad_form", lang))
             if action == "wait_remove":
-                changed = webstore.write(
+                changed = dashboard.write(
                     db, staff, action, f"entry {entry}",
                     "UPDATE waiting_list SET removed_at = now() WHERE id = %s "
                     "AND removed_at IS NULL", (int(entry),),
                 )  # fmt: skip
                 return tr("floor.wait.removed" if changed else "floor.wait.gone", lang)
             table = form.get("table", "")
-            known = webstore.query(db, "SELECT 1 FROM tables WHERE id = %s", (table,))
+            known = dashboard.query(db, "SELECT 1 FROM tables WHERE id = %s", (table,))
             if not known:
                 return tr("floor.wait.no_table", lang, table=table)
-            changed = webstore.write(
+            changed = dashboard.write(
                 db, staff, action, f"entry {entry} to {table}",
                 "UPDATE waiting_list SET called_table = %s, called_at = now() WHERE id = %s "
                 "AND removed_at IS NULL", (table, int(entry)),
@@ -573,11 +574,11 @@ class FloorWeb:
             return self._enter(control, form, staff, lang)
         else:
             plan = control.apply(form.get("token", ""))
-            webstore.write(
+            dashboard.write(
                 db, staff, "apply", "; ".join(pages.plan_lines(plan, "en")), "SELECT 1", ()
             )
             return tr("floor.plan.applied", lang, steps=len(plan.steps))
-        webstore.write(db, staff, action, "", "SELECT 1", ())
+        dashboard.write(db, staff, action, "", "SELECT 1", ())
         return tr(f"floor.t.{action}_done", lang)
 
     def _enter(
@@ -604,7 +605,7 @@ class FloorWeb:
             )
         seat, name = control.enter(player, kind == "reentry")
         what = "re-entry" if kind == "reentry" else "late registration"
-        webstore.write(
+        dashboard.write(
             self.conninfo, staff, "enter",
             f"{what}: {name} at table {seat.table} seat {seat.seat}", "SELECT 1", (),
         )  # fmt: skip

@@ -1,6 +1,6 @@
 """The floor's HTML pages, built from PostgreSQL rows (every sentence from the catalog).
 
-Pure rendering: :mod:`firmware.floor.web` routes, checks sessions and
+Pure rendering: :mod:`firmware.floor.web.app` routes, checks sessions and
 permissions and calls these. Every value from a table or a person is
 escaped; forms carry the session's CSRF token.
 """
@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
 
-from firmware.floor import webstore
-from firmware.floor.control import Plan, Step
-from firmware.floor.handpages import hand_page, hands_page
-from firmware.floor.texts import plural, stored_text, translate
-from firmware.floor.webpage import STYLE, e, page
+from firmware.floor.store import dashboard
+from firmware.floor.tournament.control import Plan, Step
+from firmware.floor.web.handpages import hand_page, hands_page
+from firmware.floor.web.texts import plural, stored_text, translate
+from firmware.floor.web.webpage import STYLE, e, page
 from firmware.i18n import CATALOG, tr
 
 __all__ = ["STYLE", "hand_page", "hands_page", "page"]
@@ -44,7 +44,8 @@ def form(
 
 
 def login_page(lang: str, error: str, token: str = "") -> str:
-    """The staff login form (``token``: its CSRF token, see :mod:`firmware.floor.loginguard`)."""
+    """The staff login form (``token``: its CSRF token; see
+    :mod:`firmware.floor.web.loginguard`)."""
     problem = f"<p class='alert' id='error' role='alert'>{e(error)}</p>" if error else ""
     other = "es" if lang == "en" else "en"
     body = (
@@ -176,7 +177,7 @@ def confirm_page(lang: str, csrf: str, plan: Plan, token: str) -> str:
 
 
 def _tables(conninfo: str) -> list[tuple[Any, ...]]:
-    return webstore.query(
+    return dashboard.query(
         conninfo,
         "SELECT t.id, t.last_seq, t.status, (SELECT count(*) FROM hands h WHERE "
         "h.table_id = t.id), f.faults FROM tables t LEFT JOIN table_faults f ON "
@@ -227,7 +228,7 @@ def tables_section(lang: str, tables: Sequence[tuple[Any, ...]]) -> str:
 
 def fault_text(device: str, detail: str, lang: str) -> str:
     """A device in fault: its detail in the page's language when the catalog knows it
-    (:func:`~firmware.floor.texts.translate`), else, outside English, only the device."""
+    (:func:`~firmware.floor.web.texts.translate`), else, outside English, only the device."""
     said = translate(detail, lang)
     if said is None and lang == "en":
         said = detail
@@ -248,7 +249,7 @@ def cash_only(key: str | None, rule: str, text: str) -> bool:
 
 def _tournament_tables(conninfo: str) -> set[str]:
     """The tables of tournaments under way (their cash-game notices are left out)."""
-    rows = webstore.query(
+    rows = dashboard.query(
         conninfo,
         "SELECT state FROM tournaments WHERE NOT coalesce((state->>'finished')::bool, false)",
     )
@@ -257,10 +258,10 @@ def _tournament_tables(conninfo: str) -> set[str]:
 
 def calls_section(conninfo: str, lang: str, csrf: str) -> str:
     """Floor calls and alerts not yet acknowledged, each with its button, in the page's
-    language, fairly shared among the tables (:func:`webstore.open_notices`); a cash
+    language, fairly shared among the tables (:func:`dashboard.open_notices`); a cash
     game's notices (rebuy or leave) are left out at tournament tables."""
-    notices = webstore.open_notices(conninfo)
-    alerts = webstore.open_alerts(conninfo)
+    notices = dashboard.open_notices(conninfo)
+    alerts = dashboard.open_alerts(conninfo)
     in_tournament = _tournament_tables(conninfo)
     parts = [f"<h2>{e(tr('floor.web.alerts', lang))}</h2><ul id='alerts' class='items'>"]
     for nid, table_id, kind, text, key, params, _at in notices:
@@ -292,7 +293,7 @@ def calls_section(conninfo: str, lang: str, csrf: str) -> str:
 
 def waiting_section(conninfo: str, lang: str, csrf: str, tables: Sequence[tuple[Any, ...]]) -> str:
     """The waiting list by game: add, call to a table with a free seat, take off."""
-    rows = webstore.query(
+    rows = dashboard.query(
         conninfo,
         "SELECT id, game, player, added, called_table FROM waiting_list "
         "WHERE removed_at IS NULL ORDER BY game, id",
@@ -339,8 +340,8 @@ def waiting_section(conninfo: str, lang: str, csrf: str, tables: Sequence[tuple[
 
 def decisions_section(conninfo: str, lang: str) -> str:
     """Each tournament's players left and its director's last decisions, as sentences in
-    the page's language (:func:`~firmware.floor.texts.stored_text`)."""
-    tournaments = webstore.query(
+    the page's language (:func:`~firmware.floor.web.texts.stored_text`)."""
+    tournaments = dashboard.query(
         conninfo, "SELECT name, state FROM tournaments ORDER BY created DESC LIMIT 3"
     )
     parts = []

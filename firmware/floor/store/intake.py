@@ -1,7 +1,7 @@
 """What the floor accepts from a table's subject, and where it parks the rest.
 
 NATS lets each table's key publish only on its own subject
-(``floor.events.<table>``, see :mod:`firmware.floor.natsconf`), so the
+(``floor.events.<table>``, see :mod:`firmware.floor.messaging.natsconf`), so the
 subject is the one thing about a message a table cannot forge. The floor
 therefore takes a record's table from the subject and reads the body against
 a declared shape (:func:`read_message`); a body it cannot read, or one that

@@ -37,7 +37,7 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
 from firmware.errors import ConfigError
-from firmware.floor.intake import plain_json
+from firmware.floor.store.intake import plain_json
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 """The schema's versions, as plain SQL files applied in order by yoyo-migrations."""

@@ -24,7 +24,7 @@ from psycopg import AsyncConnection
 from psycopg.abc import Params
 from psycopg.types.json import Jsonb
 
-from firmware.floor.storeconn import StoreConnection
+from firmware.floor.store.conn import StoreConnection
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS floor_commands (

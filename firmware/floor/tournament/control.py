@@ -2,9 +2,9 @@
 confirmed by staff.
 
 :class:`StaffDirector` is the tournament director
-(:class:`~firmware.floor.director.Director`) with one difference: it does not
+(:class:`~firmware.floor.tournament.director.Director`) with one difference: it does not
 move players on its own. After each hand it works out what the procedures
-require (:mod:`firmware.floor.mtt`: a table to break, TDA-24; a player to move,
+require (:mod:`firmware.floor.tournament.mtt`: a table to break, TDA-24; a player to move,
 TDA-25 or HG-4; the final table, HG-5) as a *plan*, shown on the dashboard;
 a floor person confirms it once and the director carries out exactly that
 plan. A plan has a token (a digest of its steps): if the room changed
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from firmware.errors import IllegalAction
-from firmware.floor import mtt
-from firmware.floor.director import Director
+from firmware.floor.tournament import mtt
+from firmware.floor.tournament.director import Director
 from firmware.table.draws import Move
 
 T = TypeVar("T")

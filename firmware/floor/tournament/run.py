@@ -2,11 +2,11 @@
 
 ``pokertable floor --config`` looks in the store for a tournament a director
 was running (recorded, not finished, not stopped by a refusal) and resumes it
-(:mod:`firmware.floor.resume`): a floor killed mid-tournament and started
+(:mod:`firmware.floor.tournament.resume`): a floor killed mid-tournament and started
 again carries on where the store says it was. With no such tournament and a
 ``[tournament]`` section, it records that tournament, registers its players
 and starts it (the seat draw over all tables and the level clocks). The
-director is the dashboard's (:class:`~firmware.floor.control.StaffDirector`):
+director is the dashboard's (:class:`~firmware.floor.tournament.control.StaffDirector`):
 start, pause and resume from the dashboard; seat moves are carried out at
 once unless ``confirm_moves = true``.
 
@@ -24,11 +24,11 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware.errors import ConfigError
-from firmware.floor import director_state
-from firmware.floor.control import StaffDirector
-from firmware.floor.resume import recover, resume
 from firmware.floor.service import Floor
-from firmware.floor.spec import TournamentSpec
+from firmware.floor.tournament import director_state
+from firmware.floor.tournament.control import StaffDirector
+from firmware.floor.tournament.resume import recover, resume
+from firmware.floor.tournament.spec import TournamentSpec
 from firmware.table.tournament import LevelSchedule
 
 KEYS = {
@@ -107,7 +107,7 @@ async def open_director(
 ) -> StaffDirector | None:
     """Resume the tournament the store says was running, or start the configured one;
     ``None`` if there is neither. The director listens to the floor's ingest; run it
-    with :meth:`~firmware.floor.director.Director.run`."""
+    with :meth:`~firmware.floor.tournament.director.Director.run`."""
     assert floor.conn is not None and floor.ingestor is not None
     conn = floor.conn
     wanted = spec_from_config(section) if section is not None else None

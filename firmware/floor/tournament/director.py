@@ -1,15 +1,15 @@
 """The tournament director: one multi-table tournament, decided by the floor, applied by tables.
 
 The director keeps the room (who sits where) and the standings. It decides
-with the pure procedures of :mod:`firmware.floor.mtt` and acts only through
-the tables' commands (:mod:`firmware.floor.commands`): a player is seated
+with the pure procedures of :mod:`firmware.floor.tournament.mtt` and acts only through
+the tables' commands (:mod:`firmware.floor.messaging.commands`): a player is seated
 with chips, taken off with the chips the table says he had, and seated
 again elsewhere with exactly those chips, so chips move between tables and
 are never created. Every decision is written to PostgreSQL (registrations,
 seat assignments with their reason, places and prizes, and the log of
 decisions: hand-for-hand, tables held, late entries).
 
-It learns what happened from the ingest (:class:`~firmware.floor.ingest.Ingested`,
+It learns what happened from the ingest (:class:`~firmware.floor.store.ingest.Ingested`,
 after the store committed): a hand finished at a table with players at zero
 chips eliminates them, placed by the moment the hand ended; then tables
 break (TDA-24), are balanced (TDA-25 or HG-4) or merge into the final table
@@ -19,15 +19,15 @@ hand-for-hand (FLOOR-HFH). The level clock starts, pauses and resumes on
 every table at one common instant (TDA-17), so levels and breaks change at
 the same moment everywhere.
 
-Commands run as tasks (:class:`~firmware.floor.commands.CommandQueue`): the
+Commands run as tasks (:class:`~firmware.floor.messaging.commands.CommandQueue`): the
 room is updated when the director decides, and a move waiting for the hand
 to end at one table holds up nothing else. The commands for one seat keep
 their order.
 
 Nothing is sent before it is stored: each command is written to the outbox
-(:mod:`firmware.floor.outbox`) in one transaction with the state that decided
-it (:mod:`firmware.floor.director_state`), so a floor killed at any moment is
-resumed from the store by :mod:`firmware.floor.resume`.
+(:mod:`firmware.floor.store.outbox`) in one transaction with the state that decided
+it (:mod:`firmware.floor.tournament.director_state`), so a floor killed at any moment is
+resumed from the store by :mod:`firmware.floor.tournament.resume`.
 """
 
 from __future__ import annotations
@@ -43,14 +43,14 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from firmware.errors import IllegalAction
-from firmware.floor import director_state, mtt
-from firmware.floor.commands import CommandQueue
-from firmware.floor.ingest import Ingested
-from firmware.floor.orders import Command, Orders
-from firmware.floor.outbox import SCHEMA as OUTBOX_SCHEMA
-from firmware.floor.outbox import Outbox, Statement
-from firmware.floor.spec import TournamentSpec
-from firmware.floor.storeconn import StoreConnection
+from firmware.floor.messaging.commands import CommandQueue
+from firmware.floor.store.conn import StoreConnection
+from firmware.floor.store.ingest import Ingested
+from firmware.floor.store.outbox import SCHEMA as OUTBOX_SCHEMA
+from firmware.floor.store.outbox import Outbox, Statement
+from firmware.floor.tournament import director_state, mtt
+from firmware.floor.tournament.orders import Command, Orders
+from firmware.floor.tournament.spec import TournamentSpec
 from firmware.table.draws import Move, table_should_pause
 from firmware.table.tournament import LevelSchedule
 
@@ -133,7 +133,7 @@ class Director(Orders):
     """Hands stored before a restart that the director had not handled (run first)."""
     repair: Callable[[], Awaitable[None]] | None = None
     """Rebuilt from the store: what to repair before going on (set by
-    :func:`firmware.floor.resume.resume`, which knows the director; the director
+    :func:`firmware.floor.tournament.resume.resume`, which knows the director; the director
     does not know it)."""
     resent: list[asyncio.Task[Any]] = field(default_factory=list)
     """Deal and clock orders given again after a restart."""

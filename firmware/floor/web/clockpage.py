@@ -17,9 +17,9 @@ import html
 import math
 from typing import Any
 
-from firmware.floor import webstore
-from firmware.floor.texts import plural
-from firmware.floor.webpage import page
+from firmware.floor.store import dashboard
+from firmware.floor.web.texts import plural
+from firmware.floor.web.webpage import page
 from firmware.i18n import tr
 
 e = html.escape
@@ -142,7 +142,7 @@ def _stat(ident: str, label: str, value: str, wide: bool = False) -> str:
 
 def _results(conninfo: str, tid: str, state: dict[str, Any], name: str, lang: str) -> str:
     """The finished tournament: the winner and the places paid."""
-    rows = webstore.query(
+    rows = dashboard.query(
         conninfo,
         "SELECT p.name, r.entry, r.place, r.prize FROM registrations r JOIN players p "
         "ON p.id = r.player_id WHERE r.tournament_id = %s AND r.place IS NOT NULL "
@@ -167,7 +167,7 @@ def _results(conninfo: str, tid: str, state: dict[str, Any], name: str, lang: st
 
 def clock_main(conninfo: str, lang: str) -> str:
     """The clock's live part for the newest tournament (sent again by ``/events``)."""
-    rows = webstore.query(
+    rows = dashboard.query(
         conninfo, "SELECT id, name, state FROM tournaments ORDER BY created DESC LIMIT 1"
     )
     if not rows:
@@ -181,7 +181,7 @@ def clock_main(conninfo: str, lang: str) -> str:
     next_text, break_text, notices, paused = "", "—", [], False
     break_label = tr("floor.clock.no_break", lang)
     if levels and started is not None:
-        elapsed, paused = webstore.clock_elapsed(conninfo, tid, float(started))
+        elapsed, paused = dashboard.clock_elapsed(conninfo, tid, float(started))
         number, entry, left = level_at(levels, elapsed)
         time_text = _clock(left)
         plays = [x for x in levels if "break_minutes" not in x]

@@ -2,7 +2,7 @@
 
 The director writes everything it needs to go on into ``tournaments.state``
 (one JSON document, written in one transaction with the commands it decided,
-:mod:`firmware.floor.outbox`): the set-up, the room, the entries, every
+:mod:`firmware.floor.store.outbox`): the set-up, the room, the entries, every
 elimination with the moment of its hand, the clock, hand-for-hand, the held
 tables, the players moving or taken off, and the *cursor*: for each table the
 last record whose finished hands the director has handled. The same document
@@ -23,10 +23,10 @@ from typing import Any, Protocol
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
-from firmware.floor import mtt
-from firmware.floor.ingest import Ingested
-from firmware.floor.spec import TournamentSpec
-from firmware.floor.storeconn import StoreConnection
+from firmware.floor.store.conn import StoreConnection
+from firmware.floor.store.ingest import Ingested
+from firmware.floor.tournament import mtt
+from firmware.floor.tournament.spec import TournamentSpec
 
 Conn = AsyncConnection[Any] | StoreConnection
 

@@ -1,7 +1,7 @@
 """The floor's hand histories: every table's hands from the store, and one hand as the
 table recorded it (the posts, each action in words, the incidents, the whole record).
 
-The hands show every player's hole cards: :mod:`firmware.floor.web` serves them to
+The hands show every player's hole cards: :mod:`firmware.floor.web.app` serves them to
 the floor role only.
 """
 
@@ -11,9 +11,9 @@ import json
 from typing import Any
 from urllib.parse import quote
 
-from firmware.floor import webstore
-from firmware.floor.texts import stored_text
-from firmware.floor.webpage import e, page
+from firmware.floor.store import dashboard
+from firmware.floor.web.texts import stored_text
+from firmware.floor.web.webpage import e, page
 from firmware.i18n import tr
 
 UNSEEN = "floor.web.alert_unknown"
@@ -26,7 +26,7 @@ PAGE = 50
 
 def hands_page(conninfo: str, lang: str, table: str, before: int | None) -> str:
     """A table's hands, newest first, a page at a time."""
-    rows = webstore.query(
+    rows = dashboard.query(
         conninfo,
         "SELECT seq, hand, finished, record FROM hands WHERE table_id = %s AND seq < %s "
         "ORDER BY seq DESC LIMIT %s",
@@ -116,7 +116,7 @@ def post_lines(record: dict[str, Any], names: dict[str, str], lang: str) -> list
 
 def hand_page(conninfo: str, lang: str, table: str, seq: int) -> str | None:
     """One hand's record, as the table's history keeps it; None if there is none."""
-    rows = webstore.query(
+    rows = dashboard.query(
         conninfo, "SELECT hand, record FROM hands WHERE table_id = %s AND seq = %s", (table, seq)
     )
     if not rows:

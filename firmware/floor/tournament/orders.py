@@ -1,8 +1,8 @@
 """The tournament director's commands: stored before they are sent, and the seat moves.
 
-:class:`Orders` is the part of :class:`~firmware.floor.director.Director` that
+:class:`Orders` is the part of :class:`~firmware.floor.tournament.director.Director` that
 talks to the tables. A command is decided (:meth:`Orders._give`: a row of the
-outbox, :mod:`firmware.floor.outbox`), written with the director's state in
+outbox, :mod:`firmware.floor.store.outbox`), written with the director's state in
 one transaction (:meth:`Orders._save_state`) and only then sent
 (:meth:`Orders._deliver`); the director settles it once it has acted on the
 reply. A seat move is one command with a follow-up: the player is taken off
@@ -22,14 +22,14 @@ from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
 from firmware.errors import IllegalAction
-from firmware.floor.commands import CommandQueue
-from firmware.floor.ingest import Ingested
-from firmware.floor.outbox import Entry, Outbox, Statement, answered, run_transaction
-from firmware.floor.spec import TournamentSpec
-from firmware.floor.storeconn import StoreConnection
+from firmware.floor.messaging.commands import CommandQueue
+from firmware.floor.store.conn import StoreConnection
+from firmware.floor.store.ingest import Ingested
+from firmware.floor.store.outbox import Entry, Outbox, Statement, answered, run_transaction
+from firmware.floor.tournament.spec import TournamentSpec
 from firmware.table.draws import Move
 
-log = logging.getLogger("firmware.floor.director")
+log = logging.getLogger("firmware.floor.tournament.director")
 
 Command = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
 """Sends a command to a table and returns its reply."""
@@ -57,7 +57,7 @@ class Orders:
     _log: list[tuple[str, str]]
 
     def _document(self) -> dict[str, Any]:
-        """The state to store (:func:`firmware.floor.director_state.document`)."""
+        """The state to store (:func:`firmware.floor.tournament.director_state.document`)."""
         raise NotImplementedError
 
     def _move(self, move: Move[str]) -> None:

@@ -1,0 +1,1 @@
+"""The floor's web pages: the HTTP server, login guard, dashboard, TV clock and hand pages."""
