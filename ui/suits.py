@@ -4,7 +4,7 @@ Views and refusals name cards by their codes (``"Qh"``, runs such as
 ``"AhKd7c"``: :data:`CARD_RUN`). Every text a screen
 draws passes through :func:`with_suits`, which writes each card as its rank
 and suit symbol, the same in every language (the terminal's narration writes
-them the same way: :func:`firmware.views.redact.readable`). :func:`render` draws
+them the same way: :func:`firmware.i18n.cards.readable`). :func:`render` draws
 each symbol as a shape (:func:`draw_suit`, the cards' own suit shapes) between
 the font's text, so a symbol looks the same in every size and colour on every
 screen, and :func:`width` measures such a line.
@@ -19,14 +19,14 @@ import re
 
 import pygame
 
-from firmware.views import redact
+from firmware.i18n import cards
 
 Color = tuple[int, int, int]
 
-CARD_RUN = redact.CARD_RUN
+CARD_RUN = cards.CARD_RUN
 """Card codes in text, ``Ah`` or runs such as ``AhKd7c``, as the firmware writes them."""
 
-SYMBOLS = redact.SUIT_SYMBOLS
+SYMBOLS = cards.SUIT_SYMBOLS
 """Each suit's symbol, as written in screen text."""
 SUIT_OF = {symbol: suit for suit, symbol in SYMBOLS.items()}
 SPLIT = re.compile("([♠♥♦♣])")
@@ -34,8 +34,8 @@ SPLIT = re.compile("([♠♥♦♣])")
 
 def with_suits(text: str) -> str:
     """``text`` with every card code written as rank and suit symbol (``T`` as ``10``),
-    as the terminal's narration writes them too (:func:`firmware.views.redact.readable`)."""
-    return redact.readable(text)
+    as the terminal's narration writes them too (:func:`firmware.i18n.cards.readable`)."""
+    return cards.readable(text)
 
 
 def draw_suit(surface: pygame.Surface, suit: str, rect: pygame.Rect, color: Color) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from firmware.engine.cards import parse_cards
 from firmware.engine.evaluator import best_hand
 from firmware.i18n import tr
-from firmware.views.redact import readable
+from firmware.i18n.cards import readable
 
 STREET_KEYS = ("", "street.flop", "street.turn", "street.river")
 

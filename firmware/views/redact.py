@@ -1,9 +1,7 @@
-"""Card names in free text, their redaction for an audience, and their readable form.
+"""Card names in free text, and their redaction for an audience.
 
 A dealer's reason or a device's fault may name cards; before such text
-reaches an audience every card it may not see becomes ``??``. What people read
-(the screens, the terminal's narration) writes each card as its rank and suit
-symbol (:func:`readable`), the same in every language.
+reaches an audience every card it may not see becomes ``??``.
 """
 
 from __future__ import annotations
@@ -17,9 +15,6 @@ CARD_RUN = re.compile(
     rf"(?<![A-Za-z0-9])((?:[{re.escape(RANKS)}][{re.escape(SUITS)}])+)(?![A-Za-z0-9])"
 )
 """Card names in free text: ``Ah`` or runs such as ``AhKd7c`` (as :func:`format_cards` writes)."""
-
-SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
-"""Each suit's symbol as written for people: ♠ ♥ ♦ ♣."""
 
 UNSEEN = "??"
 """How a face-down or hidden card is written."""
@@ -43,23 +38,5 @@ def redact(text: str, visible: Iterable[str]) -> str:
         return "".join(
             run[i : i + 2] if run[i : i + 2] in allowed else UNSEEN for i in range(0, len(run), 2)
         )
-
-    return CARD_RUN.sub(one, text)
-
-
-def readable(text: str) -> str:
-    """``text`` with every card code written as rank and suit symbol, ``T`` as ``10``,
-    the cards of a run separated by spaces.
-
-    >>> readable("Flop: KsTh2d; Carta: Qc; ?? oculta")
-    'Flop: K♠ 10♥ 2♦; Carta: Q♣; ?? oculta'
-    """
-    if not text:
-        return text
-
-    def one(match: re.Match[str]) -> str:
-        run = match.group(1)
-        cards = (run[i : i + 2] for i in range(0, len(run), 2))
-        return " ".join(c[0].replace("T", "10") + SUIT_SYMBOLS[c[1]] for c in cards)
 
     return CARD_RUN.sub(one, text)
