@@ -51,11 +51,11 @@ def test_all_in_hands_are_turned_up_in_every_record_tda_9(tmp_path: pathlib.Path
     assert {a["rule"] for a in record["actions"] if a["action"] == "turned_up"} == {"TDA-9"}
 
     english = "\n".join(narrate(record, "en"))
-    assert "Bruno turns up AhKd (all-in: cards up by rule, TDA-9)" in english
-    assert "Ana turns up 7d7h (all-in: cards up by rule, TDA-9)" in english
+    assert "Bruno turns up A♥ K♦ (all-in: cards up by rule, TDA-9)" in english
+    assert "Ana turns up 7♦ 7♥ (all-in: cards up by rule, TDA-9)" in english
     assert "Uncalled bet of 100 returned to Ana" in english
     spanish = "\n".join(narrate(record, "es"))
-    assert "Bruno muestra AhKd (all-in: cartas descubiertas por regla, TDA-9)" in spanish
+    assert "Bruno muestra A♥ K♦ (all-in: cartas descubiertas por regla, TDA-9)" in spanish
     assert "Apuesta no igualada de 100 devuelta a Ana" in spanish
 
     stored = history.get(1)

@@ -15,6 +15,7 @@ Run prepared views::
 
 from __future__ import annotations
 
+import functools
 import json
 import signal
 import sys
@@ -27,6 +28,7 @@ import pygame
 
 from ui.broadcast import BroadcastScreen
 from ui.console import ConsoleScreen
+from ui.fonts import Fonts
 from ui.seat import SeatScreen
 from ui.widgets import Message, Screen
 
@@ -173,6 +175,12 @@ def _loop(
     return screen
 
 
+@functools.cache
+def _band_fonts() -> Fonts:
+    """The screens' font for the reconnecting band (opened once)."""
+    return Fonts()
+
+
 def draw_reconnecting(display: pygame.Surface, lang: str | None) -> str:
     """Say across the screen that the controller is away and is being reached again
     (the page stays under it); return the sentence drawn."""
@@ -184,9 +192,7 @@ def draw_reconnecting(display: pygame.Surface, lang: str | None) -> str:
     shade = pygame.Surface(band.size, pygame.SRCALPHA)
     shade.fill((10, 10, 10, 225))
     display.blit(shade, band.topleft)
-    if not pygame.font.get_init():
-        pygame.font.init()
-    font = pygame.font.Font(None, 34)  # well above the 14 px floor
+    font = _band_fonts().get(34)  # well above the 14 px floor
     label = font.render(text, True, (255, 220, 120))
     display.blit(label, label.get_rect(center=band.center))
     return text

@@ -229,8 +229,9 @@ def main_screen(argv: list[str] | None = None) -> int:
     Exit status: 0 when the window is closed, 1 when the controller cannot be reached at
     start (systemd restarts the screen; once running, a controller that goes away is
     waited for: the screen says "Reconectando…" and comes back with it), 2 for bad
-    options or a display that cannot open, :data:`EXIT_REFUSED` when the controller
-    refuses this terminal's secret (no restart: the secret must be fixed).
+    options, a display that cannot open or the screens' font missing,
+    :data:`EXIT_REFUSED` when the controller refuses this terminal's secret (no restart:
+    the secret must be fixed).
     """
     import argparse
 
@@ -299,6 +300,14 @@ def main_screen(argv: list[str] | None = None) -> int:
     def say(key: str, **params: Any) -> int:
         print("pokertable screen: " + tr(key, lang, **params), file=sys.stderr)
         return 1
+
+    from ui.fonts import FontMissing, font_file
+
+    try:
+        font_file()  # a broken installation is said before anything opens
+    except FontMissing as missing:
+        say("cli.screen.font", path=missing.path, error=missing.error)
+        return 2
 
     terminal = _terminal(args)
     try:

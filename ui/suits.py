@@ -3,9 +3,11 @@
 Views and refusals name cards by their codes (``"Qh"``, runs such as
 ``"AhKd7c"``: :data:`CARD_RUN`). Every text a screen
 draws passes through :func:`with_suits`, which writes each card as its rank
-and suit symbol, the same in every language. The bundled font has no suit
-glyphs, so :func:`render` draws each symbol as a shape (:func:`draw_suit`)
-between the font's text, and :func:`width` measures such a line.
+and suit symbol, the same in every language (the terminal's narration writes
+them the same way: :func:`firmware.i18n.cards.readable`). :func:`render` draws
+each symbol as a shape (:func:`draw_suit`, the cards' own suit shapes) between
+the font's text, so a symbol looks the same in every size and colour on every
+screen, and :func:`width` measures such a line.
 
 >>> with_suits("Carta: Qh; mesa AhKd7c; ?? oculta; Ts")
 'Carta: Q♥; mesa A♥ K♦ 7♣; ?? oculta; 10♠'
@@ -17,30 +19,23 @@ import re
 
 import pygame
 
+from firmware.i18n import cards
+
 Color = tuple[int, int, int]
 
-CARD_RUN = re.compile(r"(?<![A-Za-z0-9])((?:[23456789TJQKA][cdhs])+)(?![A-Za-z0-9])")
-"""Card codes in text, ``Ah`` or runs such as ``AhKd7c``, as the firmware writes them (the
-screens read the firmware only through the protocol and the catalog, so the pattern is
-repeated here; ``tests/test_spanish_slips.py`` checks it matches the views' own)."""
+CARD_RUN = cards.CARD_RUN
+"""Card codes in text, ``Ah`` or runs such as ``AhKd7c``, as the firmware writes them."""
 
-SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+SYMBOLS = cards.SUIT_SYMBOLS
 """Each suit's symbol, as written in screen text."""
 SUIT_OF = {symbol: suit for suit, symbol in SYMBOLS.items()}
 SPLIT = re.compile("([♠♥♦♣])")
 
 
 def with_suits(text: str) -> str:
-    """``text`` with every card code written as rank and suit symbol (``T`` as ``10``)."""
-    if not text:
-        return text
-
-    def one(match: re.Match[str]) -> str:
-        run = match.group(1)
-        cards = (run[i : i + 2] for i in range(0, len(run), 2))
-        return " ".join(c[0].replace("T", "10") + SYMBOLS[c[1]] for c in cards)
-
-    return CARD_RUN.sub(one, text)
+    """``text`` with every card code written as rank and suit symbol (``T`` as ``10``),
+    as the terminal's narration writes them too (:func:`firmware.i18n.cards.readable`)."""
+    return cards.readable(text)
 
 
 def draw_suit(surface: pygame.Surface, suit: str, rect: pygame.Rect, color: Color) -> None:

@@ -2,7 +2,8 @@
 
 Used by the simulated table that ``make run`` prints and by logs. Only what
 was public at the table is told: actions, the board, the hands shown, the
-pots; hole cards that were never shown stay unnamed.
+pots; hole cards that were never shown stay unnamed. Cards are written as rank
+and suit symbol ("K♠ 10♥"), as the screens show them, never as codes ("KsTh").
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from firmware.engine.cards import parse_cards
 from firmware.engine.evaluator import best_hand
 from firmware.i18n import tr
+from firmware.i18n.cards import readable
 
 STREET_KEYS = ("", "street.flop", "street.turn", "street.river")
 
@@ -36,13 +38,14 @@ def narrate(record: dict[str, Any], lang: str = "es") -> list[str]:
         while action["street"] > street:
             street += 1
             shown = board[: (0, 6, 8, 10)[street]]
-            lines.append("  " + tr(STREET_KEYS[street], lang, cards=shown))
+            lines.append("  " + tr(STREET_KEYS[street], lang, cards=readable(shown)))
         lines.append("    " + _action(action, names[action["seat"]], board, lang))
     while len(board) > (0, 6, 8, 10)[street]:
         street += 1
-        lines.append("  " + tr(STREET_KEYS[street], lang, cards=board[: (0, 6, 8, 10)[street]]))
+        shown = board[: (0, 6, 8, 10)[street]]
+        lines.append("  " + tr(STREET_KEYS[street], lang, cards=readable(shown)))
     for incident in record["incidents"]:
-        lines.append(f"  [{incident['rule']}] {incident['what']}")
+        lines.append(f"  [{incident['rule']}] {readable(incident['what'])}")
     if record["void"]:
         lines.append("  " + tr("hand.void", lang, reason=record["void"]))
     for number, pot in enumerate(record["pots"]):
@@ -80,11 +83,13 @@ def _action(action: dict[str, Any], name: str, board: str, lang: str) -> str:
         described = ""
         if len(cards) == 2 and len(board) == 10:
             described = best_hand([*cards, *parse_cards(board)]).describe(lang)
-        return tr("showdown.shows", lang, name=name, cards=action["cards"], hand=described)
+        return tr(
+            "showdown.shows", lang, name=name, cards=readable(action["cards"]), hand=described
+        )
     if kind == "muck":
         return tr("showdown.mucks", lang, name=name)
     if kind == "turned_up":
-        return tr("showdown.turned_up", lang, name=name, cards=action["cards"])
+        return tr("showdown.turned_up", lang, name=name, cards=readable(action["cards"]))
     if kind == "returned":
         return tr("action.returned", lang, name=name, amount=action["amount"])
     return tr("action.killed", lang, name=name, reason=action.get("reason", ""))
