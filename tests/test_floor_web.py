@@ -106,29 +106,35 @@ def test_floor_person_runs_the_room_from_the_browser(
     def click(target: Any) -> None:
         """Click a button or link by id, CSS selector (``css:...``) or the element, and wait
         for the next page. The dashboard's live part is replaced when the room changes
-        (server-sent events): an element found just before is looked up again."""
+        (server-sent events): an element found just before is looked up again, and a click
+        that landed while the live part was being replaced (the page stayed, the button is
+        gone) is made again on the new button."""
         from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 
+        def gone(element: Any) -> bool:
+            try:
+                element.is_enabled()  # raises once the element is stale or detached
+            except WebDriverException:
+                return True
+            return False
+
         old = driver.find_element(By.TAG_NAME, "html")
-        for _ in range(10):
+        for _ in range(20):
             if isinstance(target, str) and target.startswith("css:"):
                 element = driver.find_element(By.CSS_SELECTOR, target[4:])
             else:
                 element = driver.find_element(By.ID, target) if isinstance(target, str) else target
             try:
                 element.click()
-                break
             except StaleElementReferenceException:
                 continue
-
-        def left(_: Any) -> bool:
-            try:
-                old.is_enabled()  # raises once the old page is gone (stale or detached)
-            except WebDriverException:
-                return True
-            return False
-
-        WebDriverWait(driver, 120).until(left)
+            # The next page (the old document is gone), or the live part replaced under the
+            # click (the document stays, the button does not): then click the new one.
+            clicked = element
+            WebDriverWait(driver, 600).until(lambda _, e=clicked: gone(old) or gone(e))
+            if gone(old) or not isinstance(target, str):
+                return
+        raise AssertionError(f"the click on {target} never led to the next page")
 
     def type_into(ident: str, words: str) -> None:
         """Type into a field of the live part (replaced when the room changes, until a

@@ -47,11 +47,12 @@ border-bottom:1px solid var(--line)}
 """
 
 LIVE = (
-    "(function(){var box=document.getElementById('live');var pending=null;"
+    "(function(){var box=document.getElementById('live');var pending=null;var sent=false;"
+    "document.addEventListener('submit',function(){sent=true},true);"
     "function busy(){var a=document.activeElement;if(a&&box.contains(a)&&(a.tagName==='INPUT'"
     "||a.tagName==='SELECT'))return true;var t=box.querySelectorAll('input[type=text]');"
     "for(var i=0;i<t.length;i++){if(t[i].value)return true}return false}"
-    "function apply(){if(pending!==null&&!busy()){box.innerHTML=pending;pending=null}}"
+    "function apply(){if(pending!==null&&!sent&&!busy()){box.innerHTML=pending;pending=null}}"
     "var es=new EventSource(box.getAttribute('data-events'));"
     "es.onmessage=function(m){pending=m.data;apply()};"
     "es.onopen=function(){document.body.classList.remove('offline')};"
@@ -60,7 +61,9 @@ LIVE = (
     "setInterval(apply,1000)})();"
 )
 """The live page's script: the server's event stream replaces the live part, not while a
-form in it is being filled in; a lost stream is opened again (the browser's EventSource)."""
+form in it is being filled in nor once a form was sent (a button the person pressed is not
+swapped under the page that answers it); a lost stream is opened again (the browser's
+EventSource)."""
 
 
 def page(
