@@ -126,7 +126,7 @@ def format_event(event: te.TableEvent) -> str:
 
 def _badges(staff: tuple[str, ...]) -> str:
     """Staff badges, each one word as :func:`split_words` reads it back."""
-    return " ".join(quote_text(b) for b in staff)
+    return " ".join(quote_text(str(b)) for b in staff)
 
 
 def _said(text: str) -> str:
