@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import pathlib
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import pytest
 
@@ -232,3 +234,95 @@ def test_every_bank_event_has_a_script_line_that_reads_back() -> None:
         te.ShiftCount(900, 905, PIT),
     ):
         assert parse_event(format_event(event), 1, table) == [event]
+
+
+# --- a jackpot drop and a promotion, written against docs' MONEY contract --------------
+
+
+@dataclass(frozen=True)
+class JackpotAward(te.TableEvent):
+    """``jackpot_award`` as the contract between the helpers shapes it (the jackpot
+    helper's own event is built in parallel; this stands in for it here)."""
+
+    kind: ClassVar[str] = "jackpot_award"
+    jackpot: str
+    hand: int
+    shares: tuple[dict[str, Any], ...]
+    staff: str = ""
+
+
+class JackpotTable(Table):
+    """A table that pays a ``jackpot_award``'s shares to the seats and takes a jackpot drop
+    of 5 from every raked hand's biggest stack, recording the hand-level ``jackpot_drop``
+    next to its ``rake``, as the contract says the jackpot helper's table will."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.dropped = 0
+        self.hand_listeners.insert(0, self._drop)
+
+    def _apply(self, event: te.TableEvent) -> None:
+        if isinstance(event, JackpotAward):
+            for share in event.shares:
+                if share["seat"] and share["share"] != "reserve":
+                    self.seating.seats[share["seat"]].stack += share["amount"]
+            return
+        super()._apply(event)
+
+    def _drop(self, record: dict[str, Any], _hand: object) -> None:
+        record["jackpot_drop"] = 0
+        if record["rake"]:
+            seat = max(self.seating.seats.values(), key=lambda s: (s.stack, s.number))
+            drop = min(5, seat.stack)
+            seat.stack -= drop
+            record["jackpot_drop"] = drop
+            self.dropped += drop
+
+
+def test_a_shift_with_a_jackpot_drop_a_jackpot_and_a_promotion_reconciles() -> None:
+    """The jackpot drop leaves the table like the rake; a jackpot and a high-hand
+    promotion are paid from the tray (the seats gain what the tray loses), listed on
+    their own lines, and the difference is still zero."""
+    soak = Soak("casino-cash", seed=13, incident_rate=0.0, stakes=STAKES)
+    table = JackpotTable(soak.table.config, deck_ready=True)
+    for event in soak.table.log:
+        table.apply(event)
+
+    def ledger(record: dict[str, Any], _hand: object) -> None:
+        soak.raked += record["rake"] + record["jackpot_drop"]  # both leave the table
+
+    table.hand_listeners.append(ledger)
+    soak.table = table
+    tray = 5000
+    _bank(soak, te.BankOpen(tray, PIT))
+    _play(soak, 30)
+    seats = sorted(table.seating.seats)
+    paid = (
+        {"seat": seats[0], "player": "", "share": "loser", "amount": 300},
+        {"seat": seats[1], "player": "", "share": "winner", "amount": 150},
+        {"seat": 0, "player": "", "share": "reserve", "amount": 50},
+    )
+    for award in (
+        JackpotAward("bad_beat", table.hand_number, paid, "B-100"),
+        JackpotAward(
+            "high_hand",
+            table.hand_number,
+            ({"seat": seats[2], "player": "", "share": "high_hand", "amount": 200},),
+            "B-200",
+        ),
+    ):
+        _bank(soak, award)
+    soak.result.chips_in += 650  # the seats' new chips came from the tray
+    tray -= 650
+    _bank(soak, te.BankFill(650, PIT))  # the cage replaces them
+    tray += 650
+    _play(soak, 30)
+    expected = expected_on_table(table.bank, table.seating)
+    _bank(soak, te.ShiftCount(_on_table(soak, tray), expected, PIT))
+    replay = JackpotTable(soak.table.config, deck_ready=True)
+    [shift] = shift_report(replay, table.log).shifts
+    assert table.dropped > 0 and shift.jackpot_drop == table.dropped
+    assert shift.rake + shift.jackpot_drop == soak.raked
+    assert (shift.jackpots_paid, shift.promotions_paid) == (450, 200)
+    assert shift.drop == soak.result.chips_in - 650
+    assert shift.adjustments == 0 and shift.difference == 0 and shift.agrees
