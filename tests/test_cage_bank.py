@@ -236,7 +236,7 @@ def test_every_bank_event_has_a_script_line_that_reads_back() -> None:
         assert parse_event(format_event(event), 1, table) == [event]
 
 
-# --- a jackpot drop and a promotion, written against docs' MONEY contract --------------
+# --- a jackpot drop, a promotion and time charges, in the helpers' contract's shapes ---
 
 
 @dataclass(frozen=True)
@@ -249,6 +249,18 @@ class JackpotAward(te.TableEvent):
     hand: int
     shares: tuple[dict[str, Any], ...]
     staff: str = ""
+
+
+@dataclass(frozen=True)
+class TimeCharge(te.TableEvent):
+    """``time_charge`` as the contract shapes it (the rakeplus helper's own is built in
+    parallel): the seat pays ``amount`` for ``minutes`` at the table."""
+
+    kind: ClassVar[str] = "time_charge"
+    seat: int
+    player: str
+    amount: int
+    minutes: int
 
 
 class JackpotTable(Table):
@@ -267,6 +279,9 @@ class JackpotTable(Table):
                 if share["seat"] and share["share"] != "reserve":
                     self.seating.seats[share["seat"]].stack += share["amount"]
             return
+        if isinstance(event, TimeCharge):
+            self.seating.seats[event.seat].stack -= event.amount
+            return
         super()._apply(event)
 
     def _drop(self, record: dict[str, Any], _hand: object) -> None:
@@ -279,8 +294,8 @@ class JackpotTable(Table):
             self.dropped += drop
 
 
-def test_a_shift_with_a_jackpot_drop_a_jackpot_and_a_promotion_reconciles() -> None:
-    """The jackpot drop leaves the table like the rake; a jackpot and a high-hand
+def test_a_shift_with_a_jackpot_drop_a_jackpot_a_promotion_and_time_reconciles() -> None:
+    """The jackpot drop and time charges leave the table like the rake; a jackpot and a high-hand
     promotion are paid from the tray (the seats gain what the tray loses), listed on
     their own lines, and the difference is still zero."""
     soak = Soak("casino-cash", seed=13, incident_rate=0.0, stakes=STAKES)
@@ -313,6 +328,10 @@ def test_a_shift_with_a_jackpot_drop_a_jackpot_and_a_promotion_reconciles() -> N
     ):
         _bank(soak, award)
     soak.result.chips_in += 650  # the seats' new chips came from the tray
+    charged = [s for s in table.seating.seats.values() if s.stack >= 10][:2]
+    for seat in charged:
+        _bank(soak, TimeCharge(seat.number, "", 10, 30))
+    soak.raked += 10 * len(charged)  # the house's: they leave the table
     tray -= 650
     _bank(soak, te.BankFill(650, PIT))  # the cage replaces them
     tray += 650
@@ -322,7 +341,8 @@ def test_a_shift_with_a_jackpot_drop_a_jackpot_and_a_promotion_reconciles() -> N
     replay = JackpotTable(soak.table.config, deck_ready=True)
     [shift] = shift_report(replay, table.log).shifts
     assert table.dropped > 0 and shift.jackpot_drop == table.dropped
-    assert shift.rake + shift.jackpot_drop == soak.raked
+    assert shift.time_charges == 10 * len(charged) == 20
+    assert shift.rake + shift.jackpot_drop + shift.time_charges == soak.raked
     assert (shift.jackpots_paid, shift.promotions_paid) == (450, 200)
     assert shift.drop == soak.result.chips_in - 650
     assert shift.adjustments == 0 and shift.difference == 0 and shift.agrees
