@@ -194,6 +194,15 @@ def _count(
         bank.open = False  # the table is closed: everything went back to the cage
 
 
+def bank_audit(event: te.BankOpen | te.ShiftCount) -> tuple[str, str, str, str]:
+    """The audit log's staff, action, reason and detail for an applied bank event: the
+    two badges, the kind, the chips moved (or counted/expected for a count)."""
+    staff = " + ".join(event.staff)
+    if isinstance(event, te.ShiftCount):
+        return staff, event.kind, "", f"{event.counted}/{event.expected}"
+    return staff, event.kind, str(event.amount), ""
+
+
 def tray_paid(bank: BankState, before: int, after: int) -> None:
     """A jackpot or promotion paid at the table: the chips the seats gained came from
     the tray (``before`` and ``after`` are the seats' chips around the award)."""
@@ -205,6 +214,7 @@ __all__ = [
     "RULE",
     "BankState",
     "apply_bank",
+    "bank_audit",
     "check_badges",
     "expected_on_table",
     "seat_chips",

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware.errors import IllegalAction
+from firmware.table import bank as tb
 from firmware.table import events as te
-from firmware.table.bank import MONEY_KINDS, BankState, apply_bank, seat_chips, tray_paid
 from firmware.table.chiprace import ChipRaceResult, chip_race
 from firmware.table.dealing import TableHand
 from firmware.table.options import TableConfig
@@ -86,7 +86,7 @@ class Table:
         self.raced_unit = 0
         """The higher chip of the last colour-up (TDA-2): from then on the smallest chip
         in play, the unit split pots are divided in (TDA-3); 0 before any chip race."""
-        self.bank = BankState()
+        self.bank = tb.BankState()
         """The table's bank: float, fills, credits, shift counts (TABLE-BANK)."""
         self.hand: TableHand | None = None
         self.hand_number = 0
@@ -120,12 +120,12 @@ class Table:
     def apply(self, event: te.TableEvent) -> None:
         """Check and apply ``event``; refused events raise and change nothing."""
         award = event.kind == "jackpot_award"  # paid from the tray (TABLE-BANK)
-        before = seat_chips(self.seating) if award else 0
+        before = tb.seat_chips(self.seating) if award else 0
         self._apply(event)
         if award:
-            tray_paid(self.bank, before, seat_chips(self.seating))
+            tb.tray_paid(self.bank, before, tb.seat_chips(self.seating))
         self.log.append(event)
-        if event.kind in MONEY_KINDS:
+        if event.kind in tb.MONEY_KINDS:
             self.bank.activity = True
         if self.hand is not None and self.hand.complete:
             self._finish_hand()
@@ -186,12 +186,8 @@ class Table:
             self._penalty(event)
             return
         if isinstance(event, te.BankOpen | te.ShiftCount):
-            apply_bank(self.bank, event, self.seating, self.hand is not None, self.now)
-            detail = f"{event.counted}/{event.expected}" if isinstance(event, te.ShiftCount) else ""
-            amount = "" if isinstance(event, te.ShiftCount) else str(event.amount)
-            self.audit.append(
-                AuditEntry(self.now, " + ".join(event.staff), event.kind, amount, detail)
-            )
+            tb.apply_bank(self.bank, event, self.seating, self.hand is not None, self.now)
+            self.audit.append(AuditEntry(self.now, *tb.bank_audit(event)))  # who, what, how much
             return
         if isinstance(event, te.LevelClock):
             self._level_clock(event)
