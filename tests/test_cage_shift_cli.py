@@ -115,3 +115,32 @@ def test_a_folder_without_a_journal_is_one_sentence(
     err = capsys.readouterr().err.strip()
     assert err == "pokertable shift: " + tr("cli.shift.no_journal", "es", path=str(tmp_path))
     assert "Traceback" not in err and not list(tmp_path.iterdir())  # nothing was created
+
+
+def test_a_shift_across_a_rotated_journal_is_one_shift(tmp_path: pathlib.Path) -> None:
+    """The journal rotated mid-shift (archived beside the new one, which starts from a
+    snapshot): the report reads the archive, then the new file, as one shift."""
+    from firmware.cli.shift import journal_files, read_report
+    from firmware.service.retention import rotate_journal
+
+    journal = Journal(str(tmp_path / "journal.sqlite"))
+    soak = Soak("casino-cash", seed=8, incident_rate=0.0, journal=journal, stakes=STAKES)
+    assert soak._apply(te.BankOpen(3000, PIT))
+    for _ in range(8):
+        soak.play_hand()
+    assert soak.journal is not None
+    soak.journal = rotate_journal(soak.journal, soak.table, keep=4)
+    assert soak._apply(te.BankFill(500, PIT))
+    for _ in range(8):
+        soak.play_hand()
+    expected = expected_on_table(soak.table.bank, soak.table.seating)
+    assert soak._apply(te.ShiftCount(expected, expected, PIT))
+    soak.journal.close()
+    assert [pathlib.Path(p).name for p in journal_files(str(tmp_path))] == [
+        "journal-to-hand-00000008.sqlite",
+        "journal.sqlite",
+    ]
+    [shift] = read_report(str(tmp_path)).shifts
+    assert (shift.float, shift.fills, shift.hands) == (3000, 500, 16)
+    assert shift.rake == soak.raked and shift.drop == soak.result.chips_in
+    assert shift.difference == 0 and shift.agrees
