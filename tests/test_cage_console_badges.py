@@ -90,6 +90,10 @@ def test_a_count_adds_the_seats_to_the_tray_and_records_the_difference(
     console.send({"type": "bank_confirm"})
     assert answer(console)["type"] == "ok"
     count = _bank_records(rig)[-1]
+    console.send({"type": "bank", "action": "count", "amount": 995})  # closed, nothing since
+    assert answer(console)["key"] == "error.bank.counted_twice"
+    console.send({"type": "bank", "action": "credit", "amount": 1001})  # above the tray
+    assert answer(console)["key"] == "error.bank.credit_high"
     assert count == {
         "kind": "shift_count",
         "counted": 995 + 600,
@@ -101,17 +105,15 @@ def test_a_count_adds_the_seats_to_the_tray_and_records_the_difference(
 def test_a_refused_movement_journals_nothing_and_a_cancel_drops_it(rig: JournaledRig) -> None:
     console = rig.console("dealer")
     console.send({"type": "bank", "action": "fill", "amount": 500})  # no bank open
+    refused = answer(console)
+    assert refused["type"] == "refused" and refused["key"] == "error.bank.not_open"
+    console.send({"type": "bank", "action": "open", "amount": 100})
     assert answer(console)["type"] == "ok"
     console.send({"type": "bank", "action": "credit", "amount": 100})
     busy = answer(console)
     assert busy["type"] == "refused" and busy["key"] == "protocol.bank.waiting"
     _switch(rig, console, "floor")
-    console.send({"type": "bank_confirm"})
-    refused = answer(console)
-    assert refused["type"] == "refused" and refused["key"] == "error.bank.not_open"
     assert _bank_records(rig) == []
-    console.send({"type": "bank", "action": "open", "amount": 100})
-    assert answer(console)["type"] == "ok"
     console.send({"type": "bank_cancel"})
     assert answer(console)["type"] == "ok"
     console.send({"type": "bank_confirm"})

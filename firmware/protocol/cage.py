@@ -6,7 +6,9 @@ journaled only when a second, different staff member, logged in with their own
 badge in the console's reader, confirms it. Until then it waits here, in the
 server's memory, and nothing is journaled: a restart forgets it, a cancel drops
 it, and the same badge confirming its own proposal is refused with a sentence
-(the proposal keeps waiting for somebody else).
+(the proposal keeps waiting for somebody else). A movement the table would
+refuse now (a fill before the opening float, a credit above the tray) is
+refused at once, tried on a copy of the bank, before anybody confirms it.
 
 * ``bank {action: open|fill|credit|count, amount}`` - propose; for ``count`` the
   amount is the chips counted in the tray: the table adds the chips on the
@@ -21,6 +23,7 @@ seats' chips by the journal, the chips expected, and the proposal waiting.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -29,7 +32,7 @@ from firmware.errors import IllegalAction
 from firmware.protocol.clients import ClientState
 from firmware.protocol.schema import Refused
 from firmware.table import events as te
-from firmware.table.bank import expected_on_table, seat_chips
+from firmware.table.bank import apply_bank, expected_on_table, seat_chips
 
 if TYPE_CHECKING:
     from firmware.service.controller import Controller
@@ -63,10 +66,19 @@ class CageDesk:
     def __init__(self) -> None:
         self.pending: Proposal | None = None
 
-    def propose(self, action: str, amount: int, badge: str | None, name: str | None) -> None:
-        """Keep a proposal from the staff member with ``badge``.
+    def propose(
+        self,
+        controller: Controller,
+        action: str,
+        amount: int,
+        badge: str | None,
+        name: str | None,
+    ) -> None:
+        """Keep a proposal from the staff member with ``badge``, once the table would take
+        it now (tried on a copy of the bank, so a refusal comes before the second badge).
 
-        :raises IllegalAction: without a badge, or while another proposal waits.
+        :raises IllegalAction: without a badge, while another proposal waits, or as the
+            table would refuse the movement.
         """
         if not badge:
             raise IllegalAction(
@@ -85,6 +97,10 @@ class CageDesk:
                 key="error.bank.amount",
                 amount=repr(amount),
             )
+        table = controller.table
+        trial = dataclasses.replace(table.bank)
+        event = movement(controller, action, amount, (badge, "second badge"))
+        apply_bank(trial, event, table.seating, table.hand is not None, table.now)
         self.pending = Proposal(action, amount, badge, name or badge)
 
     def confirm(self, controller: Controller, badge: str | None) -> None:
@@ -111,14 +127,9 @@ class CageDesk:
                 key="error.bank.same_badge",
             )
         self.pending = None
-        staff = (pending.badge, badge)
-        table = controller.table
-        if pending.action == "count":
-            counted = pending.amount + seat_chips(table.seating)
-            expected = expected_on_table(table.bank, table.seating)
-            controller.submit(te.ShiftCount(counted, expected, staff))
-        else:
-            controller.submit(EVENTS[pending.action](pending.amount, staff))
+        controller.submit(
+            movement(controller, pending.action, pending.amount, (pending.badge, badge))
+        )
 
     def cancel(self) -> None:
         """Drop the waiting proposal (nothing was journaled)."""
@@ -140,6 +151,18 @@ class CageDesk:
         }
 
 
+def movement(
+    controller: Controller, action: str, amount: int, staff: tuple[str, str]
+) -> te.BankOpen | te.ShiftCount:
+    """The table event of a bank movement; for a count, ``amount`` is the tray's chips and
+    the seats' chips are added, and the chips expected are the table's now."""
+    table = controller.table
+    if action == "count":
+        counted = amount + seat_chips(table.seating)
+        return te.ShiftCount(counted, expected_on_table(table.bank, table.seating), staff)
+    return EVENTS[action](amount, staff)
+
+
 def cage_request(
     client: ClientState,
     name: str,
@@ -154,11 +177,11 @@ def cage_request(
         action, amount = str(values["action"]), int(values["amount"])
         if action not in ACTIONS:  # the schema allows only these
             raise Refused(f"{action!r} is no bank movement.", key="protocol.fields")
-        run_for(client, lambda: desk.propose(action, amount, badge, staff), name)
+        run_for(client, lambda: desk.propose(controller, action, amount, badge, staff), name)
     elif name == "bank_confirm":
         run_for(client, lambda: desk.confirm(controller, badge), name)
     else:
         run_for(client, desk.cancel, name)
 
 
-__all__ = ["ACTIONS", "CAGE_REQUESTS", "CageDesk", "Proposal", "cage_request"]
+__all__ = ["ACTIONS", "CAGE_REQUESTS", "CageDesk", "Proposal", "cage_request", "movement"]
