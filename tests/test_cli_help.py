@@ -47,6 +47,8 @@ HELPS = [
     ["audit", "verify"],
     ["audit", "salvage"],
     ["audit", "seal"],
+    ["shift"],
+    ["shift", "report"],
     ["verify-evaluator"],
     ["init"],
     ["config"],

@@ -39,7 +39,7 @@ from tests.test_ui_spanish import Walk
 from ui.console import ConsoleScreen
 from ui.console_pages import FLOWS, OPTIONS
 
-PAGES = ("main", "floor", "deck", "chiprace", "recall", "game", "login")
+PAGES = ("main", "floor", "deck", "chiprace", "recall", "game", "login", "bank")
 STEP_VALUES: dict[str, Any] = {
     "seat": 2,
     "free_seat": 5,

@@ -22,6 +22,9 @@ Messages (fields follow the table events in ``firmware/table/events.py``):
   "disqualification"[, "rounds"], "reason"}``; ``"adjust_stack", "seat", "chips", "reason"``
   (``chips`` is the new stack), ``"award_pot", "seats", "reason"``, ``"void", "reason"``,
   ``"undo", "reason"``;
+* ``{"type": "bank", "action": "open" | "fill" | "credit" | "count", "amount"}``,
+  ``{"type": "bank_confirm"}``, ``{"type": "bank_cancel"}`` (the bank page,
+  :mod:`ui.console_bank`: a second, different badge confirms);
 * ``{"type": "language", "lang": ...}``.
 
 Reports need a dealer or floor login, overrides a floor login (the view's
@@ -37,8 +40,9 @@ from typing import Any
 import pygame
 
 from ui.cards import draw_card, draw_recall
+from ui.console_bank import BankPages
 from ui.console_diag import HEALTH
-from ui.console_game import ROW_MIN, GamePages
+from ui.console_game import ROW_MIN
 from ui.console_pages import CHECKLIST, FIELD, FLOWS, OPTIONS, RACES, RANKS
 from ui.seat import other_language
 from ui.seat_panels import END_HOLD
@@ -67,7 +71,7 @@ DESTRUCTIVE = ("misdeal", "kill")
 """Reports that end a hand or kill a player's hand: drawn apart from the others, in red."""
 
 
-class ConsoleScreen(GamePages):
+class ConsoleScreen(BankPages):
     """The dealer's console. Feed views with :meth:`set_view`, input with :meth:`handle`."""
 
     def __init__(self, view: Message | None = None, **kwargs: Any) -> None:
@@ -146,6 +150,8 @@ class ConsoleScreen(GamePages):
             self._floor_page()
         elif self.page == "game":
             self._game_page()
+        elif self.page == "bank":
+            self._bank_page()
         else:
             self._progress()
             self._buttons()
@@ -504,6 +510,7 @@ class ConsoleScreen(GamePages):
             ),
             ("recall", self.t("ui.console.recall"), partial(self._set_page, "recall"), "normal"),
             ("game", self.t("ui.console.game"), partial(self._set_page, "game"), "go"),
+            ("bank", self.t("ui.console.bank"), partial(self._set_page, "bank"), "normal"),
         ]
         between = self.table.get("hand") is None
         if between:  # the dealer starts the next hand by shuffling (TDA-17: it starts there)

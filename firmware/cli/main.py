@@ -9,6 +9,7 @@ Subcommands:
 * ``verify-evaluator``: check the evaluator on all 133,784,560 seven-card hands.
 * ``init`` / ``config check``: write a table configuration, name its problems.
 * ``status``: the running table's state, devices, terminals and last alerts.
+* ``shift report``: a table's shift report (bank, drop, rake, count) as CSV and PDF.
 
 Every failure a person can cause (a missing file or database, a folder they
 may not read, a wrong secret) ends with one sentence on standard error and a
@@ -138,6 +139,12 @@ def _audit(argv: list[str]) -> int:
     return main_audit(argv)  # it refuses a missing journal itself (never creates one)
 
 
+def _shift(argv: list[str]) -> int:
+    from firmware.cli.shift import main_shift
+
+    return main_shift(argv)  # it refuses a folder without a journal itself
+
+
 def _verify(argv: list[str]) -> int:
     try:
         main_verify = importlib.import_module("firmware.odds.verify").main_verify
@@ -174,6 +181,7 @@ COMMANDS = {
     "diag": _diag,
     "history": _history,
     "audit": _audit,
+    "shift": _shift,
     "verify-evaluator": _verify,
     "init": _init,
     "config": _config,

@@ -275,6 +275,17 @@ _OTHERS = [
         },
     ),
     Request("logout", CONSOLE),
+    # The table's bank (firmware/protocol/cage.py): one badge proposes, a second confirms.
+    Request(
+        "bank",
+        DEALER,
+        {
+            "action": Field("choice", choices=("open", "fill", "credit", "count")),
+            "amount": Field("int", low=0),
+        },
+    ),
+    Request("bank_confirm", DEALER),
+    Request("bank_cancel", DEALER),
     Request("diag_start", TECHNICIAN, {"device": Field("text", required=False, low=1, high=64)}),
     Request("diag_answer", TECHNICIAN, {"yes": Field("flag")}),
     Request("diag_cancel", TECHNICIAN),

@@ -48,6 +48,7 @@ from firmware.errors import PokerTableError
 from firmware.i18n import LANGUAGES, tr
 from firmware.protocol.auth import AuthError, StaffDirectory, TerminalSecrets
 from firmware.protocol.broadcast import DelayLine
+from firmware.protocol.cage import CAGE_REQUESTS, CageDesk, cage_request
 from firmware.protocol.clients import ClientState, Closing
 from firmware.protocol.framing import MAX_MESSAGE, Decoder, FrameError, encode
 from firmware.protocol.game import GAME_REQUESTS, game_request
@@ -154,6 +155,7 @@ class TableServer(ViewFeed, TableRequests):
         self._startup_error: BaseException | None = None
         self._stopping: asyncio.Event | None = None
         self._packer = ViewPacker()
+        self.cage = CageDesk()
         self.broadcast = broadcast
         self._line = (
             DelayLine(broadcast.delay_seconds, broadcast_clock) if broadcast is not None else None
@@ -474,6 +476,8 @@ class TableServer(ViewFeed, TableRequests):
                 await self._login(client, values)
             elif spec.name == "logout":
                 self._logout(client)
+            elif spec.name in CAGE_REQUESTS:
+                cage_request(client, spec.name, values, self.run_for, self.controller, self.cage)
             elif spec.name in DIAG_REQUESTS:
                 diag_request(client, spec.name, values, self.run_for, self.controller)
             else:

@@ -19,6 +19,7 @@ import threading
 from typing import Any
 
 from firmware.protocol.broadcast import RELEASE_SECONDS, DelayLine
+from firmware.protocol.cage import CageDesk
 from firmware.protocol.clients import ClientState
 from firmware.protocol.framing import FrameError
 from firmware.protocol.viewpack import ViewPacker
@@ -40,6 +41,8 @@ class ViewFeed:
     _loop: asyncio.AbstractEventLoop | None
     _packer: ViewPacker
     """Encodes the views (loop thread only)."""
+    cage: CageDesk
+    """The bank movement waiting for its second badge (:mod:`firmware.protocol.cage`)."""
     throttle: LogThrottle
     """Logs a repeated error a few times a minute, not once per change."""
     broadcast: BroadcastRules | None = None
@@ -135,6 +138,7 @@ class ViewFeed:
             view = seat_view(table, client.seat, client.lang, self.controller, share)
         elif audience == "console":
             view = console_view(table, client.lang, self.controller, share)
+            view["bank"] = self.cage.view(self.controller)  # TABLE-BANK
         elif audience == "technician":
             view = technician_view(self.controller, client.lang)
         else:  # a broadcast terminal gets the delayed feed only, never the table now

@@ -356,6 +356,45 @@ class FloorAnswer(TableEvent):
     staff: str = "floor"
 
 
+# --- the table's bank (house procedure TABLE-BANK): two different staff badges each ---
+
+
+@dataclass(frozen=True)
+class BankOpen(TableEvent):
+    """The table's bank opens with an opening float of ``amount`` chips from the cage;
+    ``staff`` are the badges of the two different staff members who confirmed it."""
+
+    kind: ClassVar[str] = "bank_open"
+    amount: int
+    staff: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BankFill(BankOpen):
+    """A fill: ``amount`` chips brought from the cage to the table's tray."""
+
+    kind: ClassVar[str] = "bank_fill"
+
+
+@dataclass(frozen=True)
+class BankCredit(BankOpen):
+    """A credit: ``amount`` chips taken from the table's tray to the cage."""
+
+    kind: ClassVar[str] = "bank_credit"
+
+
+@dataclass(frozen=True)
+class ShiftCount(TableEvent):
+    """The end of a shift: ``counted`` chips found on the table (tray and stacks)
+    against ``expected``, what the journal says must be there; the difference is
+    ``counted - expected``. Between hands only."""
+
+    kind: ClassVar[str] = "shift_count"
+    counted: int
+    expected: int
+    staff: tuple[str, ...] = ()
+
+
 # --- floor overrides (TDA-1): every one needs a reason and lands in the audit log --
 
 
@@ -525,6 +564,10 @@ TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
         WallClock,
         DealOrder,
         GivePenalty,
+        BankOpen,
+        BankFill,
+        BankCredit,
+        ShiftCount,
         BuyButton,
         Straddle,
         ChipRace,

@@ -320,6 +320,12 @@ def _floor(what: str, rest: list[str], number: int) -> te.TableEvent:
         return te.DealOrder(hands, _ints(rest[2:], number)[0] if rest[2:] else 0)
     if what == "deck-change":
         return te.DeckChange("floor", 0, " ".join(rest))
+    bank = {"bank-open": te.BankOpen, "fill": te.BankFill, "credit": te.BankCredit}
+    if what in ("bank-open", "fill", "credit") and rest:
+        return bank[what](_ints(rest[:1], number)[0], tuple(rest[1:]))
+    if what == "count" and len(rest) >= 2:
+        counted, expected = _ints(rest[:2], number)
+        return te.ShiftCount(counted, expected, tuple(rest[2:]))
     if what == "answer" and rest:
         return te.FloorAnswer(_ints(rest[:1], number)[0], " ".join(rest[1:]) or "floor")
     raise ScriptError(f"Line {number}: unknown floor ruling {what!r}.")

@@ -108,6 +108,11 @@ def format_event(event: te.TableEvent) -> str:
         return f"straddle {event.seat}"
     if isinstance(event, te.ChipRace):
         return f"chiprace {event.old} {event.new} {format_cards(event.cards)}"
+    if isinstance(event, te.BankOpen):  # bank_open, bank_fill, bank_credit
+        what = event.kind.removeprefix("bank_").replace("open", "bank-open")
+        return f"floor {what} {event.amount} {_badges(event.staff)}".rstrip()
+    if isinstance(event, te.ShiftCount):
+        return f"floor count {event.counted} {event.expected} {_badges(event.staff)}".rstrip()
     if isinstance(event, te.GivePenalty):
         rounds = f" {event.rounds}" if event.penalty == "rounds" else ""
         later = " next" if event.next_hand else ""
@@ -117,6 +122,11 @@ def format_event(event: te.TableEvent) -> str:
     if isinstance(event, te.WithdrawCard):
         return f"deck withdraw {format_card(event.card)}"
     raise ScriptError(f"The event {event!r} has no script form.")
+
+
+def _badges(staff: tuple[str, ...]) -> str:
+    """Staff badges, each one word as :func:`split_words` reads it back."""
+    return " ".join(quote_text(str(b)) for b in staff)
 
 
 def _said(text: str) -> str:

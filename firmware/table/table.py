@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware.errors import IllegalAction
+from firmware.table import bank as tb
 from firmware.table import events as te
 from firmware.table.chiprace import ChipRaceResult, chip_race
 from firmware.table.dealing import TableHand
@@ -85,6 +86,8 @@ class Table:
         self.raced_unit = 0
         """The higher chip of the last colour-up (TDA-2): from then on the smallest chip
         in play, the unit split pots are divided in (TDA-3); 0 before any chip race."""
+        self.bank = tb.BankState()
+        """The table's bank: float, fills, credits, shift counts (TABLE-BANK)."""
         self.hand: TableHand | None = None
         self.hand_number = 0
         self.hand_started_at = 0.0
@@ -116,10 +119,17 @@ class Table:
 
     def apply(self, event: te.TableEvent) -> None:
         """Check and apply ``event``; refused events raise and change nothing."""
+        award = event.kind == "jackpot_award"  # paid from the tray (TABLE-BANK)
+        before = tb.seat_chips(self.seating) if award else 0
         self._apply(event)
+        if award:
+            tb.tray_paid(self.bank, before, tb.seat_chips(self.seating))
         self.log.append(event)
+        if event.kind in tb.MONEY_KINDS:
+            self.bank.activity = True
         if self.hand is not None and self.hand.complete:
             self._finish_hand()
+            self.bank.activity = True
 
     def tick_matters(self, now: float) -> bool:
         """Whether a :class:`~firmware.table.events.Tick` at ``now`` would change more than
@@ -174,6 +184,10 @@ class Table:
             return
         if isinstance(event, te.GivePenalty):
             self._penalty(event)
+            return
+        if isinstance(event, te.BankOpen | te.ShiftCount):
+            tb.apply_bank(self.bank, event, self.seating, self.hand is not None, self.now)
+            self.audit.append(AuditEntry(self.now, *tb.bank_audit(event)))  # who, what, how much
             return
         if isinstance(event, te.LevelClock):
             self._level_clock(event)
