@@ -2,7 +2,8 @@
 
 ``pokertable floor --config floor.toml`` runs the floor against configured
 servers: ``[nats]`` (``url``, ``user``, ``password``), ``[database]``
-(``conninfo``), ``[web]`` (``host``, ``port``, ``lang`` of the pages when the browser
+(``conninfo``), ``[room]`` (``timezone``: the IANA zone the accountant's views count
+days in; the system's when left out), ``[web]`` (``host``, ``port``, ``lang`` of the pages when the browser
 names none, ``trusted_proxies``: the reverse proxies' addresses) and ``[[staff]]`` accounts
 as in a table's configuration (badge, name, role, pin_hash). It resumes the
 tournament the store says was running, or starts the one a ``[tournament]``
@@ -38,6 +39,7 @@ from firmware.cli.config import EXIT_CONFIG
 from firmware.cli.helptext import argv_lang, lang_option
 from firmware.cli.lang import cli_lang, fail, fail_with, say
 from firmware.errors import ConfigError, PokerTableError
+from firmware.floor import books
 from firmware.floor.control import StaffDirector, TournamentControl
 from firmware.floor.lease import LOST_EXIT, Lease
 from firmware.floor.servers import NatsServer, PostgresServer
@@ -106,6 +108,7 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
     try:
         await floor.open()
         assert floor.conn is not None and floor.ingestor is not None
+        books.set_room_zone(pg.conninfo, books.room_zone(None))
         staff = StaffDirectory()
         staff.add(DEMO_BADGE, "Demo Floor", "floor", DEMO_PIN)
         staff.add(DEMO_TECH_BADGE, "Demo Technician", "technician", DEMO_PIN)
@@ -176,7 +179,7 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
 
 
 async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
-    known = {"nats", "database", "web", "staff", "tournament"}
+    known = {"nats", "database", "web", "staff", "tournament", "room"}
     unknown = sorted(set(config) - known)
     if unknown:
         raise ConfigError(f"Unknown floor configuration section(s): {', '.join(unknown)}.")
@@ -203,6 +206,10 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
             key="cli.floor.web_section",
         )
     staff = _staff(config.get("staff", []))
+    room = dict(config.get("room", {}))
+    if sorted(set(room) - {"timezone"}):
+        raise ConfigError("The [room] section knows one option: timezone.")
+    zone = books.room_zone(room.get("timezone"))  # the day the accountant's views count in
     section = config.get("tournament")
     if section is not None:
         if not isinstance(section, dict):
@@ -231,6 +238,7 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
         await floor.close()
         await lease.release()
         return 0
+    await asyncio.to_thread(books.set_room_zone, conninfo, zone)
     notices = NoticeListener(conninfo)
     ingest = asyncio.create_task(floor.ingest_forever())
     director = await open_director(floor, section, lambda text: print(text, flush=True))
