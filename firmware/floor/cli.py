@@ -3,9 +3,10 @@
 ``pokertable floor --config floor.toml`` runs the floor against configured
 servers: ``[nats]`` (``url``, ``user``, ``password``), ``[database]``
 (``conninfo``), ``[room]`` (``timezone``: the IANA zone the accountant's views count
-days in; the system's when left out), ``[web]`` (``host``, ``port``, ``lang`` of the pages when the browser
-names none, ``trusted_proxies``: the reverse proxies' addresses) and ``[[staff]]`` accounts
-as in a table's configuration (badge, name, role, pin_hash). It resumes the
+days in; the system's when left out), ``[web]`` (``host``, ``port``, ``lang`` of the
+pages when the browser names none, ``trusted_proxies``: the reverse proxies'
+addresses) and ``[[staff]]`` accounts as in a table's configuration (badge, name,
+role, pin_hash). It resumes the
 tournament the store says was running, or starts the one a ``[tournament]``
 section describes (:mod:`firmware.floor.tournament_run`). Two floors may
 run with one configuration: the one holding the room's lease

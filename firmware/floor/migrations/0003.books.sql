@@ -15,12 +15,14 @@ COMMENT ON TABLE room_settings IS
     'The room''s settings the views read (timezone: the IANA zone days are counted in).';
 INSERT INTO room_settings (key, value) VALUES ('timezone', 'UTC');
 
-CREATE FUNCTION room_zone() RETURNS TEXT LANGUAGE sql STABLE AS $$
+CREATE FUNCTION room_zone() RETURNS TEXT LANGUAGE sql STABLE
+    SET search_path FROM CURRENT AS $$
     SELECT coalesce((SELECT value FROM room_settings WHERE key = 'timezone'), 'UTC')
 $$;
 COMMENT ON FUNCTION room_zone() IS 'The room''s time zone (room_settings), UTC if unset.';
 
-CREATE FUNCTION room_day(moment TIMESTAMPTZ) RETURNS DATE LANGUAGE sql STABLE AS $$
+CREATE FUNCTION room_day(moment TIMESTAMPTZ) RETURNS DATE LANGUAGE sql STABLE
+    SET search_path FROM CURRENT AS $$
     SELECT (moment AT TIME ZONE room_zone())::date
 $$;
 COMMENT ON FUNCTION room_day(TIMESTAMPTZ) IS
