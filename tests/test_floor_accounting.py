@@ -14,6 +14,7 @@ records' times are laid over a night that crosses midnight in the room's zone
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections import defaultdict
 from datetime import UTC, date, datetime
@@ -502,3 +503,25 @@ def test_a_refused_record_and_a_tournament_table_move_no_money(night: dict[str, 
         assert books.seat_move(tournament.table, record) is None
     finally:
         tournament.journal.close()
+
+
+def test_the_room_zone_comes_from_the_floors_configuration(pg_conninfo: str) -> None:
+    from firmware.errors import ConfigError
+    from firmware.floor.cli import _serve
+
+    store.migrate(pg_conninfo)
+    midnight = "SELECT room_day('2026-03-10 04:30+00'::timestamptz)"
+    assert _rows(pg_conninfo, midnight) == [{"room_day": date(2026, 3, 10)}]  # UTC at first
+    books.set_room_zone(pg_conninfo, books.room_zone("America/Lima"))
+    assert _rows(pg_conninfo, midnight) == [{"room_day": date(2026, 3, 9)}]
+    assert books.room_zone(None) == books.room_zone("") != ""  # the system's zone
+    config: dict[str, Any] = {
+        "nats": {"url": "nats://127.0.0.1:1"},
+        "database": {"conninfo": pg_conninfo},
+        "room": {"timezone": "Mars/Olympus"},
+    }
+    with pytest.raises(ConfigError, match="The time zone 'Mars/Olympus' is not known"):
+        run(_serve(config, asyncio.Event()))
+    config["room"] = {"timezone": "UTC", "currency": "PEN"}
+    with pytest.raises(ConfigError, match=r"\[room\] section knows one option: timezone"):
+        run(_serve(config, asyncio.Event()))

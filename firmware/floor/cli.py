@@ -209,7 +209,11 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
     staff = _staff(config.get("staff", []))
     room = dict(config.get("room", {}))
     if sorted(set(room) - {"timezone"}):
-        raise ConfigError("The [room] section knows one option: timezone.")
+        raise ConfigError(
+            'The [room] section knows one option: timezone (an IANA name such as "America/Lima"); '
+            "correct the floor's configuration.",
+            key="cli.floor.room_section",
+        )
     zone = books.room_zone(room.get("timezone"))  # the day the accountant's views count in
     section = config.get("tournament")
     if section is not None:
