@@ -525,3 +525,21 @@ def test_the_room_zone_comes_from_the_floors_configuration(pg_conninfo: str) -> 
     config["room"] = {"timezone": "UTC", "currency": "PEN"}
     with pytest.raises(ConfigError, match=r"\[room\] section knows one option: timezone"):
         run(_serve(config, asyncio.Event()))
+
+
+def test_each_room_counts_days_in_its_own_zone_whatever_the_search_path(
+    pg_conninfo: str,
+) -> None:
+    with psycopg.connect(pg_conninfo, autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA lima; CREATE SCHEMA madrid")
+    for room, zone in (("lima", "America/Lima"), ("madrid", "Europe/Madrid")):
+        conninfo = f"{pg_conninfo} options='-csearch_path={room}'"
+        store.migrate(conninfo)
+        books.set_room_zone(conninfo, zone)
+    moment = "'2026-03-09 23:30+00'::timestamptz"
+    rows = _rows(
+        f"{pg_conninfo} options='-csearch_path=madrid'",
+        f"SELECT lima.room_day({moment}) AS lima, madrid.room_day({moment}) AS madrid, "
+        "lima.room_zone() AS zone",
+    )
+    assert rows == [{"lima": date(2026, 3, 9), "madrid": date(2026, 3, 10), "zone": "America/Lima"}]

@@ -15,16 +15,21 @@ COMMENT ON TABLE room_settings IS
     'The room''s settings the views read (timezone: the IANA zone days are counted in).';
 INSERT INTO room_settings (key, value) VALUES ('timezone', 'UTC');
 
-CREATE FUNCTION room_zone() RETURNS TEXT LANGUAGE sql STABLE
-    SET search_path FROM CURRENT AS $$
-    SELECT coalesce((SELECT value FROM room_settings WHERE key = 'timezone'), 'UTC')
-$$;
+-- Both functions name the room's own schema (written in when the migration runs), so a
+-- query from another search_path still reads this room's zone; plain SQL functions
+-- without settings, PostgreSQL inlines them: the zone is read once per query, not per row.
+DO $books$
+BEGIN
+    EXECUTE format(
+        'CREATE FUNCTION %1$I.room_zone() RETURNS TEXT LANGUAGE sql STABLE AS '
+        '$f$ SELECT coalesce((SELECT value FROM %1$I.room_settings WHERE key = ''timezone''), '
+        '''UTC'') $f$', current_schema());
+    EXECUTE format(
+        'CREATE FUNCTION %1$I.room_day(moment TIMESTAMPTZ) RETURNS DATE LANGUAGE sql STABLE AS '
+        '$f$ SELECT (moment AT TIME ZONE %1$I.room_zone())::date $f$', current_schema());
+END
+$books$;
 COMMENT ON FUNCTION room_zone() IS 'The room''s time zone (room_settings), UTC if unset.';
-
-CREATE FUNCTION room_day(moment TIMESTAMPTZ) RETURNS DATE LANGUAGE sql STABLE
-    SET search_path FROM CURRENT AS $$
-    SELECT (moment AT TIME ZONE room_zone())::date
-$$;
 COMMENT ON FUNCTION room_day(TIMESTAMPTZ) IS
     'The day a moment falls on by the room''s clock (room_zone()).';
 
