@@ -78,8 +78,12 @@ def fill(conn: psycopg.Connection[Any], tables: int, hands: int, per_hand: int, 
     )
     tail = [
         (1, "bank_fill", '{"amount": 5000}'),
-        (2, "jackpot_award", '{"jackpot": "bad_beat", "hand": 7, "shares": '
-         '[{"seat": 1, "player": "C", "share": "loser", "amount": 40}]}'),  # fmt: skip
+        (
+            2,
+            "jackpot_award",
+            '{"jackpot": "bad_beat", "hand": 7, "shares": '
+            '[{"seat": 1, "player": "C", "share": "loser", "amount": 40}]}',
+        ),
         (3, "bank_credit", '{"amount": 3000}'),
         (4, "shift_count", '{"counted": 100, "expected": 101}'),
     ]
