@@ -155,20 +155,20 @@ COMMENT ON VIEW jackpot_fund IS
 -- A session runs from a sit at a seat to the next cash-out or sit at that seat; one still
 -- seated runs to the table's last record (stood_at NULL). Never any card of any hand.
 CREATE VIEW player_sessions AS
-WITH edges AS (
-    SELECT table_id, seq, at, kind, seat, player, card, amount,
-           lead(seq) OVER w AS next_seq, lead(kind) OVER w AS next_kind,
-           lead(at) OVER w AS next_at, lead(amount) OVER w AS next_amount
-    FROM seat_money WHERE kind IN ('sit', 'cash_out')
-    WINDOW w AS (PARTITION BY table_id, seat ORDER BY seq)),
-sessions AS (
+WITH sessions AS (
     SELECT e.table_id, e.seat, e.player, e.card, e.seq AS sit_seq, e.at AS sat_at,
-           e.next_seq AS stood_seq, e.next_at AS stood_at, e.amount AS buy_in,
-           CASE WHEN e.next_kind = 'cash_out' THEN e.next_amount END AS cash_out,
-           coalesce(e.next_seq, 9223372036854775807) AS end_seq,
-           coalesce(e.next_at, (SELECT l.at FROM events l WHERE l.table_id = e.table_id
-                                ORDER BY l.seq DESC LIMIT 1)) AS end_at
-    FROM edges e WHERE e.kind = 'sit')
+           n.seq AS stood_seq, n.at AS stood_at, e.amount AS buy_in,
+           CASE WHEN n.kind = 'cash_out' THEN n.amount END AS cash_out,
+           coalesce(n.seq, 9223372036854775807) AS end_seq,
+           coalesce(n.at, (SELECT l.at FROM events l WHERE l.table_id = e.table_id
+                           ORDER BY l.seq DESC LIMIT 1)) AS end_at
+    FROM seat_money e
+    LEFT JOIN LATERAL (  -- the seat's next sit-down or cash-out ends the stay
+        SELECT m.seq, m.at, m.kind, m.amount FROM seat_money m
+        WHERE m.table_id = e.table_id AND m.seat = e.seat AND m.seq > e.seq
+          AND m.kind IN ('sit', 'cash_out')
+        ORDER BY m.seq LIMIT 1) n ON true
+    WHERE e.kind = 'sit')
 SELECT s.table_id, s.seat, s.player, s.card, room_day(s.sat_at) AS day,
        s.sit_seq, s.sat_at, s.stood_seq, s.stood_at, s.buy_in,
        coalesce(r.rebuys, 0)::bigint AS rebuys, coalesce(r.rebuy_count, 0) AS rebuy_count,
