@@ -148,6 +148,7 @@ def _play_t1(folder: Path) -> Night:
     night.play(4)
     night.apply(te.SitOut(5, out=False))
     night.money("bank_fill", amount=5_000, staff=STAFF)
+    night.money("rake_zone", hand=12, read=3, computed=4, resolved_by=STAFF[0])
     night.play(8)
     night.apply(te.CashOut(3))
     night.apply(te.SitDown(3, "Dana", 300, card="C-DANA"))
@@ -348,6 +349,13 @@ def test_the_jackpot_fund_is_what_was_dropped_less_what_was_paid(night: dict[str
     ]
     ledger = _rows(night["conninfo"], queries["jackpot ledger"])
     assert sum(r["amount"] for r in ledger) == fund["balance"]
+
+
+def test_rake_zone_mismatches_are_listed_with_who_resolved_them(night: dict[str, Any]) -> None:
+    rows = _rows(night["conninfo"], doc_queries()["rake zone mismatches"])
+    assert [(r["table_id"], r["hand"], r["difference"], r["resolved_by"]) for r in rows] == [
+        ("T1", 12, -1, "S-ANA")
+    ]
 
 
 def _expected_sessions(t: Night) -> list[tuple[int, str, str, int, int, int | None, int]]:

@@ -116,6 +116,17 @@ SELECT stakes, day, count(*) AS hands, count(*) FILTER (WHERE rake > 0) AS raked
 FROM hand_money GROUP BY stakes, day;
 COMMENT ON VIEW rake_by_stakes IS 'Rake per stakes and room day, with the hands raked.';
 
+-- What the tray read in the rake zone against what the table computed (rake_zone
+-- records: the table journals one when they differ, resolved_by the dealer's badge).
+CREATE VIEW rake_zone_checks AS
+SELECT table_id, seq, at, room_day(at) AS day, (data->>'hand')::integer AS hand,
+       (data->>'read')::bigint AS read, (data->>'computed')::bigint AS computed,
+       (data->>'read')::bigint - (data->>'computed')::bigint AS difference,
+       coalesce(data->>'resolved_by', '') AS resolved_by
+FROM events WHERE kind = 'rake_zone';
+COMMENT ON VIEW rake_zone_checks IS
+    'Each rake-zone reading that differed from the computed rake, and who resolved it.';
+
 -- ---------------------------------------------------------------- jackpots
 -- Every share of every award (jackpot_award records).
 CREATE VIEW jackpot_awards AS
