@@ -102,7 +102,7 @@ def _one(conn: psycopg.Connection[Any], sql: str, *args: Any) -> Any:
 def test_an_old_store_with_data_is_upgraded_and_keeps_it(pg_conninfo: str) -> None:
     _old_store(pg_conninfo)
     applied = central.migrate(pg_conninfo)
-    assert applied == ["0001.baseline", "0002.store-invariants"]
+    assert applied == ["0001.baseline", "0002.store-invariants", "0003.books"]
     assert central.migrate(pg_conninfo) == []  # a second start applies nothing
     with psycopg.connect(pg_conninfo, autocommit=True) as conn:
         versions = [r[0] for r in conn.execute("SELECT migration_id FROM _yoyo_migration")]
@@ -339,6 +339,7 @@ def test_two_rooms_in_one_database_keep_their_own_t1_and_their_own_lease(
         == [
             "0001.baseline",
             "0002.store-invariants",
+            "0003.books",
         ]
     )
     for conninfo, last in ((room_a, 7), (room_b, 9)):
@@ -368,7 +369,7 @@ def test_an_upgrade_that_meets_a_broken_row_says_so_and_changes_nothing(
         assert _one(conn, "SELECT to_regclass('dead_letters')") is None
         assert _one(conn, "SELECT count(*) FROM hands") == 3  # the second copy not moved yet
         conn.execute("UPDATE seat_assignments SET seat = 2")
-    assert central.migrate(pg_conninfo) == ["0002.store-invariants"]
+    assert central.migrate(pg_conninfo) == ["0002.store-invariants", "0003.books"]
 
 
 async def _ingest(conninfo: str, bodies: list[bytes]) -> list[Any]:

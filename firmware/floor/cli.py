@@ -2,9 +2,11 @@
 
 ``pokertable floor --config floor.toml`` runs the floor against configured
 servers: ``[nats]`` (``url``, ``user``, ``password``), ``[database]``
-(``conninfo``), ``[web]`` (``host``, ``port``, ``lang`` of the pages when the browser
-names none, ``trusted_proxies``: the reverse proxies' addresses) and ``[[staff]]`` accounts
-as in a table's configuration (badge, name, role, pin_hash). It resumes the
+(``conninfo``), ``[room]`` (``timezone``: the IANA zone the accountant's views count
+days in; the system's when left out), ``[web]`` (``host``, ``port``, ``lang`` of the
+pages when the browser names none, ``trusted_proxies``: the reverse proxies'
+addresses) and ``[[staff]]`` accounts as in a table's configuration (badge, name,
+role, pin_hash). It resumes the
 tournament the store says was running, or starts the one a ``[tournament]``
 section describes (:mod:`firmware.floor.tournament.run`). Two floors may
 run with one configuration: the one holding the room's lease
@@ -43,6 +45,7 @@ from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import DEMO_LEVELS, SimTable
 from firmware.floor.startup import reach_postgres, until_reachable
+from firmware.floor.store import books
 from firmware.floor.store.dashboard import NoticeListener
 from firmware.floor.store.lease import LOST_EXIT, Lease
 from firmware.floor.tournament.control import StaffDirector, TournamentControl
@@ -106,6 +109,7 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
     try:
         await floor.open()
         assert floor.conn is not None and floor.ingestor is not None
+        books.set_room_zone(pg.conninfo, books.room_zone(None))
         staff = StaffDirectory()
         staff.add(DEMO_BADGE, "Demo Floor", "floor", DEMO_PIN)
         staff.add(DEMO_TECH_BADGE, "Demo Technician", "technician", DEMO_PIN)
@@ -176,7 +180,7 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
 
 
 async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
-    known = {"nats", "database", "web", "staff", "tournament"}
+    known = {"nats", "database", "web", "staff", "tournament", "room"}
     unknown = sorted(set(config) - known)
     if unknown:
         raise ConfigError(f"Unknown floor configuration section(s): {', '.join(unknown)}.")
@@ -203,6 +207,14 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
             key="cli.floor.web_section",
         )
     staff = _staff(config.get("staff", []))
+    room = dict(config.get("room", {}))
+    if sorted(set(room) - {"timezone"}):
+        raise ConfigError(
+            'The [room] section knows one option: timezone (an IANA name such as "America/Lima"); '
+            "correct the floor's configuration.",
+            key="cli.floor.room_section",
+        )
+    zone = books.room_zone(room.get("timezone"))  # the day the accountant's views count in
     section = config.get("tournament")
     if section is not None:
         if not isinstance(section, dict):
@@ -231,6 +243,7 @@ async def _serve(config: dict[str, Any], stop: asyncio.Event) -> int:
         await floor.close()
         await lease.release()
         return 0
+    await asyncio.to_thread(books.set_room_zone, conninfo, zone)
     notices = NoticeListener(conninfo)
     ingest = asyncio.create_task(floor.ingest_forever())
     director = await open_director(floor, section, lambda text: print(text, flush=True))

@@ -37,6 +37,7 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb
 
 from firmware.errors import ConfigError
+from firmware.floor.store.books import SEAT_MONEY_INSERT
 from firmware.floor.store.intake import plain_json
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -141,6 +142,8 @@ class Rows:
     the table journaled the record that finished it."""
     tables: list[tuple[int, Jsonb, str]] = field(default_factory=list)
     """Each touched table's ``(last_seq, status, id)``."""
+    moves: list[tuple[Any, ...]] = field(default_factory=list)
+    """Each seat money move (``seat_money`` rows, :mod:`firmware.floor.store.books`)."""
 
 
 def _wall(value: Any) -> datetime | None:
@@ -211,6 +214,8 @@ async def store_rows(conn: AsyncConnection[Any], rows: Rows) -> None:
             players = [p for t, seq, hand, _s, _a in rows.hands for p in player_rows(t, seq, hand)]
             if players:
                 await cur.executemany(PLAYER_INSERT, players)
+        if rows.moves:
+            await cur.executemany(SEAT_MONEY_INSERT, rows.moves)
         alerts = [
             (table_id, seq, str(incident["rule"]), str(incident["what"]))
             for table_id, seq, hand, _session, _at in rows.hands

@@ -35,7 +35,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from firmware.errors import IllegalAction
-from firmware.floor.store import central, intake
+from firmware.floor.store import books, central, intake
 from firmware.floor.store.intake import Incoming
 from firmware.service.floorlink import EVENTS, STREAM
 from firmware.service.journal import META_KIND
@@ -80,6 +80,8 @@ class Replica:
     session: int = 0
     """The record number of the set-up it was built from (hand numbers are unique
     within one set-up of a table)."""
+    moves: list[books.SeatMove] = field(default_factory=list)
+    """The seat money moves of the records applied since the ingest last took them."""
 
     @classmethod
     def from_setup(cls, table_id: str, setup: dict[str, Any], session: int = 0) -> Replica:
@@ -94,8 +96,15 @@ class Replica:
         A record the table refused is refused again here (the journal keeps
         attempts), exactly as the table's recovery does.
         """
-        with contextlib.suppress(IllegalAction):
+        pending = books.seat_move(self.table, record)
+        try:
             self.table.apply(te.from_record(record))
+        except IllegalAction:
+            pending = None
+        if pending is not None:
+            move = pending.accepted(seq, self.table)
+            if move is not None:
+                self.moves.append(move)
         self.last_seq = seq
         done, self.finished = self.finished, []
         return done
@@ -202,6 +211,7 @@ class Ingestor:
             else:
                 replica.apply(number, plain)
         replica.finished.clear()
+        replica.moves.clear()  # stored with their records already
         self.replicas[table_id] = replica
         return replica if replica.last_seq == seq - 1 else None
 
@@ -324,6 +334,8 @@ class Ingestor:
         else:
             hands = replica.apply(seq, record)
         rows.hands.extend((table_id, seq, hand, replica.session, msg.time) for hand in hands)
+        rows.moves.extend(move.row(table_id, msg.time) for move in replica.moves)
+        replica.moves.clear()
         self.last_seq[table_id] = seq
         touched[table_id] = replica
         return Ingested(table_id, seq, msg.kind, hands, {}, msg.time)

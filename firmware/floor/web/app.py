@@ -10,7 +10,8 @@ never slow the ingest. Pages (:mod:`firmware.floor.web.pages`):
   and re-entry), every table with its game, seats,
   free seats and devices in fault, floor calls and alerts to acknowledge,
   the waiting list; ``/hands`` and ``/hand`` browse every table's hands;
-  ``/confirm`` is the one confirmation of a seat-move plan.
+  ``/confirm`` is the one confirmation of a seat-move plan; ``/sessions``,
+  ``/jackpot`` and ``/shifts.csv`` are the money pages (:mod:`firmware.floor.web.bookpages`).
 
 **Staff.** Staff log in with the badge and PIN accounts of the tables
 (:class:`firmware.protocol.auth.StaffDirectory`: scrypt hashes, a badge
@@ -47,7 +48,7 @@ import psycopg
 from firmware.errors import IllegalAction, PokerTableError
 from firmware.floor.store import dashboard
 from firmware.floor.tournament.control import TournamentControl
-from firmware.floor.web import clockpage, pages
+from firmware.floor.web import bookpages, clockpage, pages
 from firmware.floor.web.httpserver import GuardedHandler, GuardedServer, StreamSlots
 from firmware.floor.web.loginguard import LoginGuard, client_address
 from firmware.floor.web.texts import page_lang, plural
@@ -70,7 +71,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "enter": ("floor",),
 }
 """Each dashboard action and the roles that may take it."""
-PAGES: dict[str, tuple[str, ...]] = {"/hands": ("floor",), "/hand": ("floor",)}
+PAGES: dict[str, tuple[str, ...]] = {"/hands": ("floor",), "/hand": ("floor",), **bookpages.ROLES}
 """Staff pages not every role may read: the hands show every player's hole cards, which
 a technician may never see (docs/security.md)."""
 LOGIN_AT_ONCE = 2
@@ -191,13 +192,14 @@ class FloorWeb:
         status: int,
         body: str,
         nonce: str = "",
+        content_type: str = bookpages.HTML,
         **headers: str,
     ) -> None:
         data = body.encode()
         if isinstance(request, GuardedHandler):
             request.answer_mode()
         request.send_response(status)
-        request.send_header("Content-Type", "text/html; charset=utf-8")
+        request.send_header("Content-Type", content_type)
         request.send_header("Content-Length", str(len(data)))
         script = f"'nonce-{nonce}'" if nonce else "'none'"
         request.send_header(
@@ -268,7 +270,7 @@ class FloorWeb:
         if path == "/login":
             self._login_form(request, lang, 200, "")
             return
-        if path not in ("/", "/hands", "/hand", "/confirm"):
+        if path not in ("/", "/hands", "/hand", "/confirm", *bookpages.ROUTES):
             raise Refusal(404, tr("floor.web.not_found", lang))
         found = self._session(request)
         if found is None:
@@ -279,7 +281,10 @@ class FloorWeb:
             role = tr(f"floor.role.{session.role}", lang)
             raise Refusal(403, tr("floor.web.forbidden", lang, role=role))
         one = {k: v[0] for k, v in query.items()}
-        if path == "/hands":
+        if path in bookpages.ROUTES:  # the money pages: sessions, jackpot board, shift CSV
+            text, kind, extra = bookpages.ROUTES[path](self.conninfo, lang, one)
+            self._send(request, 200, text, content_type=kind, **extra)
+        elif path == "/hands":
             before = one.get("before")
             table = one.get("table", "")
             before_seq = int(before) if before and before.isdigit() else None

@@ -407,7 +407,15 @@ def dashboard_page(
         f"<span id='user'>{e(tr('floor.web.logged_in', lang, name=user[0]))} ({e(role)})</span>"
         + form("logout", csrf, lang, "", tr("floor.web.logout", lang), "logout", True)
         + f"<a href='/?lang={other}' lang='{other}'>{e(tr('floor.web.language', other))}</a> "
-        f"<a href='/clock?lang={lang}'>{e(tr('floor.clock.title', lang))}</a>"
+        f"<a href='/clock?lang={lang}'>{e(tr('floor.clock.title', lang))}</a> "
+        + (
+            f"<a id='sessions-link' href='/sessions?lang={lang}'>"
+            f"{e(tr('floor.web.sessions_link', lang))}</a> "
+            if user[1] == "floor"
+            else ""
+        )
+        + f"<a id='jackpot-link' href='/jackpot?lang={lang}'>"
+        f"{e(tr('floor.web.jackpot_link', lang))}</a>"
         f"<span class='status'>{e(tr('floor.web.live', lang)) if refresh else ''}</span></header>"
         f"<p class='alert' id='offline' role='status'>{e(tr('floor.web.offline', lang))}</p>"
     ]
