@@ -248,7 +248,8 @@ class GamePages(ConsolePages):
 
     def notices(self, r: pygame.Rect, floor_calls_only: bool = False) -> bool:
         """The first thing the staff must see, with its button: an open call for the floor
-        (Answer), a player card on a seat's reader (Seat), the draw for the button's result.
+        (Answer), a jackpot waiting for a floor badge (Confirm), a player card on a seat's
+        reader (Seat), the draw for the button's result.
         Returns whether a notice was drawn."""
         c = self.console
         calls = list(c.get("floor_calls") or [])
@@ -270,6 +271,19 @@ class GamePages(ConsolePages):
             fill = (110, 25, 25)
         elif floor_calls_only:
             return False
+        elif (c.get("jackpot") or {}).get("pending"):
+            # A jackpot the table decided (JACKPOT): a floor badge in the reader confirms it.
+            award = c["jackpot"]["pending"][0]
+            text = str(award.get("title", ""))
+            detail = " · ".join([str(award.get("hands", "")), *award.get("lines", [])])
+            msg = {
+                "type": "report",
+                "report": "jackpot",
+                "jackpot": award.get("jackpot"),
+                "hand": award.get("hand"),
+            }
+            button = ("jackpot_confirm", self.t("ui.console.jackpot_confirm"), msg)
+            fill = (25, 70, 40)
         elif waiting is not None:
             name = waiting.get("name") or waiting["card"]
             text = self.t("ui.player_card.at_seat", seat=waiting["seat"], name=name)

@@ -179,7 +179,7 @@ class JackpotBook:
             self.shown.append(done)
             return done
         raise IllegalAction(
-            f"No {event.jackpot} award of hand {event.hand} is waiting for confirmation.",
+            f"No jackpot award of hand {event.hand} is waiting for confirmation.",
             key="error.jackpot.none",
             jackpot=event.jackpot,
             hand=event.hand,
