@@ -249,8 +249,8 @@ class GamePages(ConsolePages):
     def notices(self, r: pygame.Rect, floor_calls_only: bool = False) -> bool:
         """The first thing the staff must see, with its button: an open call for the floor
         (Answer), a jackpot waiting for a floor badge (Confirm), a player card on a seat's
-        reader (Seat), the draw for the button's result.
-        Returns whether a notice was drawn."""
+        reader (Seat), the draw for the button's result. ``floor_calls_only`` (the main
+        page): a call for the floor or a jackpot only. Returns whether a notice was drawn."""
         c = self.console
         calls = list(c.get("floor_calls") or [])
         button: tuple[str, str, Any] | None = None
@@ -269,8 +269,6 @@ class GamePages(ConsolePages):
             msg = {"type": "report", "report": "answer_floor", "seat": seat}
             button = ("answer_floor", self.t("ui.floor_call.answer"), msg)
             fill = (110, 25, 25)
-        elif floor_calls_only:
-            return False
         elif (c.get("jackpot") or {}).get("pending"):
             # A jackpot the table decided (JACKPOT): a floor badge in the reader confirms it.
             award = c["jackpot"]["pending"][0]
@@ -284,6 +282,8 @@ class GamePages(ConsolePages):
             }
             button = ("jackpot_confirm", self.t("ui.console.jackpot_confirm"), msg)
             fill = (25, 70, 40)
+        elif floor_calls_only:
+            return False
         elif waiting is not None:
             name = waiting.get("name") or waiting["card"]
             text = self.t("ui.player_card.at_seat", seat=waiting["seat"], name=name)
