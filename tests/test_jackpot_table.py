@@ -256,3 +256,147 @@ def test_a_tournament_with_a_jackpot_is_refused() -> None:
     text = text.replace("rake_basis_points = 500", "").replace("rake_cap = 20", "")
     with pytest.raises(Exception, match="jackpots are for cash games only"):
         load_table_config(text)
+
+
+# --- chips, exports and replay --------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def soaked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any]]:
+    """Sixty random hands at a table that rakes and drops into the jackpot; the soak's
+    ledger checks after every hand that the chips are conserved (stacks + out + rake +
+    drop = in), and the history keeps each hand for the exports."""
+    from firmware.engine.rules import Structure
+    from firmware.service.history import HandHistory
+    from firmware.table.jackpot import parse_jackpot
+    from firmware.table.options import Stakes
+    from hal_sim.table_soak import Soak
+
+    stakes = Stakes(Structure.NO_LIMIT, 5, 10, chip_unit=5, rake_basis_points=500, rake_cap=15)
+    rules = parse_jackpot({"drop_percent": 3, "drop_cap": 10, "drop_min_pot": 40})
+    history = HandHistory(str(tmp_path_factory.mktemp("jackpot") / "history.sqlite"))
+    soak = Soak("casino-cash", seed=11, stakes=stakes, jackpot=rules)
+    soak.table.hand_listeners.append(history.listener(lambda: soak.table.now))
+    for _ in range(60):
+        soak.play_hand()
+    yield history, soak
+    history.close()
+
+
+def test_the_drop_leaves_the_table_like_the_rake_and_chips_are_conserved(
+    soaked: tuple[Any, Any],
+) -> None:
+    _history, soak = soaked
+    records = [r for r in soak.table.records if not r["void"] and r["pots"]]
+    dropped = [r for r in records if r["jackpot_drop"]]
+    assert dropped and any(not r["jackpot_drop"] for r in records)
+    for record in records:
+        assert record["jackpot_drop"] == sum(p["jackpot_drop"] for p in record["pots"])
+        for pot in record["pots"]:
+            assert pot["jackpot_drop"] <= 10 and pot["jackpot_drop"] % 5 == 0
+            if pot["amount"] < 40 or not record["cards"]["board"]:
+                assert pot["jackpot_drop"] == 0, record
+            assert sum(pot["shares"].values()) == pot["amount"] - pot["rake"] - pot["jackpot_drop"]
+        brought = sum(record["starting_stacks"].values())
+        taken = record["rake"] + record["jackpot_drop"]
+        assert sum(record["finishing_stacks"].values()) + taken == brought
+    assert soak.table.jackpot.fund == sum(r["jackpot_drop"] for r in soak.table.records)
+
+
+def test_exports_and_history_carry_the_drop_and_replay_checks_it(
+    soaked: tuple[Any, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from firmware.cli.replay import replay_hand
+    from firmware.engine.histories.phh import loads_phh
+    from firmware.engine.rules import GameKind
+    from firmware.errors import HandHistoryError
+
+    history, soak = soaked
+    for record in soak.table.records:
+        if record["void"] or not record["jackpot_drop"]:
+            continue
+        try:
+            text = history.to_phh(record["hand"])
+        except HandHistoryError:
+            continue  # a killed hand has no PHH form
+        break
+    else:
+        raise AssertionError("no exportable hand with a drop")
+    assert f"_jackpot_drop = {record['jackpot_drop']}" in text
+    line = replay_hand(loads_phh(text), GameKind.CASH)
+    assert line["matches_file"] is True and line["jackpot_drop"] == record["jackpot_drop"]
+    forged = text.replace(
+        f"_jackpot_drop = {record['jackpot_drop']}", f"_jackpot_drop = {record['jackpot_drop'] + 5}"
+    )
+    line = replay_hand(loads_phh(forged), GameKind.CASH)
+    assert line["matches_file"] is False and line["difference"]["jackpot_drop"] == [5]
+    stars = history.to_pokerstars(record["hand"], unit=None)
+    assert f"| Rake {record['rake'] + record['jackpot_drop']}" in stars
+
+
+# --- the high hand of the hour --------------------------------------------------------
+
+HIGH = CONFIG.replace("fund = 1000", 'fund = 1000\nhigh_hand = "TTTT2"\nhigh_hand_prize = 300')
+
+
+def test_the_high_hand_of_a_window_is_decided_after_it_and_confirmed() -> None:
+    """Four tens at 10:20 UTC hold the 10:00 window; the first hand ending after 11:00
+    makes the award pending; the floor's badge confirms it."""
+    from firmware.table.table import Table
+
+    table = Table(load_table_config(HIGH), deck_ready=True)
+    ten_twenty = 1_780_000_000 // 3600 * 3600 + 20 * 60
+    lines = f"wallclock {ten_twenty}\n{SEATS}\n{QUALIFIES}\nsit 5 Elena 200\nsit 6 Fabio 200"
+    for number, line in enumerate(lines.splitlines(), 1):
+        for event in parse_event(line, number, table):
+            table.apply(event)
+    assert [p["jackpot"] for p in table.jackpot.pending] == ["bad_beat"]
+    assert table.jackpot.high is not None and table.jackpot.high["holders"][0][1] == 3
+    later = "cashout 1\ncashout 2\ncashout 4\ntick 3000\nshuffle\ncut"
+    for number, line in enumerate(later.splitlines(), 1):
+        for event in parse_event(line, number, table):
+            table.apply(event)
+    card = 0
+    while table.hand is not None and table.hand.next_card_role()[0] == "hole":
+        table.apply(te.CardDrawn(card))
+        card += 1
+    while table.hand is not None:  # everyone folds to the big blind, at 11:10
+        table.apply(te.Act(table.hand.seat(table.hand.hand.actor), "fold"))
+    high = [p for p in table.jackpot.pending if p["jackpot"] == "high_hand"]
+    assert len(high) == 1 and high[0]["hand"] == 1
+    assert high[0]["shares"] == [{"seat": 3, "player": "", "share": "high_hand", "amount": 300}]
+    table.apply(te.JackpotAward("high_hand", 1, tuple(high[0]["shares"]), "BADGE-FLOOR"))
+    assert table.jackpot.fund == 1008  # the promotion is the house's prize, not the fund
+
+
+# --- the configuration ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "key", "on_header"),
+    [
+        ("drop_percent = 101\n", "config.jackpot.range", False),
+        ('qualifying_hand = "AAAT"\n', "config.jackpot.hand", False),
+        ("loser_percent = 60\n", "config.jackpot.shares", True),  # the shares together
+        ("bogus = 1\n", "config.jackpot.unknown", False),
+    ],
+)
+def test_config_check_names_a_bad_jackpot_with_its_line_in_both_languages(
+    extra: str, key: str, on_header: bool
+) -> None:
+    """Each problem of [jackpot] on the line of its option (the shares' sum on the
+    section's), in English and Spanish."""
+    import tomllib
+
+    from firmware.cli.config_check import located_problems
+    from firmware.cli.lang import said_error
+
+    name = extra.split(" ")[0]
+    text = "".join(x for x in CONFIG.lstrip().splitlines(True) if not x.startswith(name)) + extra
+    found = {p.key: (p, at) for p, at in located_problems(tomllib.loads(text), text, "t.toml")}
+    assert key in found, [str(p) for p in found]
+    problem, at = found[key]
+    lines = text.splitlines()
+    assert at == lines.index("[jackpot]" if on_header else extra.strip()) + 1, (text, at)
+    english, spanish = said_error(problem, "en"), said_error(problem, "es")
+    assert english != spanish and "{" not in spanish and "[jackpot]" in spanish
