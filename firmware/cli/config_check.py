@@ -263,8 +263,8 @@ def _problems(
         option = str(problem.params.get("option", "")).strip("'\"")  # an unknown one is quoted
         if problem.key == "config.jackpot.hand" and isinstance(jackpot, Mapping):
             option = "qualifying_hand" if "qualifying_hand" in jackpot else "high_hand"
-        where = option if isinstance(jackpot, Mapping) and option in jackpot else None
-        add(problem, Where("jackpot", where))
+        written = option if isinstance(jackpot, Mapping) and option in jackpot else None
+        add(problem, Where("jackpot", written))
     for problem, _where in list(problems[:first_read]):
         if problem.key == "config.jackpot.not_cash":  # a tournament with a jackpot
             add(problem, Where("jackpot"))
