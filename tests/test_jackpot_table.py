@@ -400,3 +400,24 @@ def test_config_check_names_a_bad_jackpot_with_its_line_in_both_languages(
     assert at == lines.index("[jackpot]" if on_header else extra.strip()) + 1, (text, at)
     english, spanish = said_error(problem, "en"), said_error(problem, "es")
     assert english != spanish and "{" not in spanish and "[jackpot]" in spanish
+
+
+def test_a_snapshot_carries_the_fund_and_the_pending_award() -> None:
+    """A journal rotated between hands starts with a snapshot: the fund and the award
+    waiting for a badge come back with it, and the award can still be confirmed."""
+    from firmware.table.snapshot import table_state
+    from firmware.table.table import Table
+
+    config = load_table_config(CONFIG)
+    table = Table(config, deck_ready=True)
+    for text in (SEATS, QUALIFIES):
+        for number, line in enumerate(text.splitlines(), 1):
+            for event in parse_event(line, number, table):
+                table.apply(event)
+    state = table_state(table)
+    again = Table(config, deck_ready=True)
+    again.apply(te.Restore(state))
+    assert again.jackpot.state() == table.jackpot.state()
+    assert again.jackpot.fund == 1008 and len(again.jackpot.pending) == 1
+    again.apply(te.JackpotAward("bad_beat", 1, tuple(EXPECTED_SHARES), "BADGE-FLOOR"))
+    assert again.jackpot.fund == 102
