@@ -32,6 +32,7 @@ from firmware.table.script import parse_event
 from tests.hardening_kit import BADGES, GUARD, JournaledRig, answer, table_fingerprint
 from tests.test_ui_seat import tap
 from ui.console import ConsoleScreen
+from ui.seat import SeatScreen
 
 CONFIG = """
 [table]
@@ -197,6 +198,9 @@ def test_a_bad_beat_that_just_qualifies_is_confirmed_by_a_floor_badge_and_replay
         "asiento 1 Ana 75, asiento 4 Diego 75"
     ]
     assert seen["distribution"][0]["said"] == "Bote 800 · comisión 20 · jackpot 8"
+    screen = SeatScreen(seen)  # the seat's own screen draws the announcement
+    screen.draw()
+    assert seen["table"]["jackpot"][0] in screen.drawn, screen.drawn
 
     # Confirming it again: nothing is pending any more, refused, nothing journaled.
     console.send(message)
