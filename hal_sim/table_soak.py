@@ -32,6 +32,7 @@ from firmware.service.journal import Journal
 from firmware.service.recovery import schedule_entries, store_table_setup
 from firmware.service.retention import Retention, after_hand
 from firmware.table import events as te
+from firmware.table.jackpot import JackpotRules
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
 from firmware.table.tournament import LevelSchedule
@@ -78,6 +79,7 @@ class Soak:
         journal: Journal | None = None,
         snapshot_every: int | None = None,
         stakes: Stakes | None = None,
+        jackpot: JackpotRules | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.journal = journal
@@ -100,7 +102,7 @@ class Soak:
                     },
                 ]
             )
-        config = TableConfig(profile, options, stakes)
+        config = TableConfig(profile, options, stakes, jackpot=jackpot)
         if journal is not None:
             store_table_setup(journal, config, deck_ready=True, schedule=schedule_entries(schedule))
         self.table = Table(config, deck_ready=True, schedule=schedule)
@@ -148,7 +150,8 @@ class Soak:
         return sum(s.stack + s.rebuy for s in self.table.seating.seats.values())
 
     def _count_rake(self, record: dict[str, Any], _hand: object) -> None:
-        self.raked += record.get("rake", 0)
+        # The rake and the jackpot drop both leave the table (HOUSE-RAKE, JACKPOT).
+        self.raked += record.get("rake", 0) + record.get("jackpot_drop", 0)
 
     def _check_ledger(self) -> None:
         removed = self.table.penalties.chips_removed + self.raked
@@ -394,7 +397,9 @@ def restore_ledger(journal: Journal) -> tuple[int, int, int]:
     chips_in = chips_out = 0
     raked = [0]
     setup_table.hand_listeners.append(
-        lambda record, _th: raked.__setitem__(0, raked[0] + record.get("rake", 0))
+        lambda record, _th: raked.__setitem__(
+            0, raked[0] + record.get("rake", 0) + record.get("jackpot_drop", 0)
+        )
     )
     for event in journal.events():
         before = None

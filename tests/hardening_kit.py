@@ -64,13 +64,19 @@ class JournaledRig:
     """Controller, journal and server in ``data``, as ``pokertable serve`` builds them.
 
     :param data: The data directory (journal, tag registry, socket).
+    :param config: The table's configuration (default: :func:`table_config`).
     :param server_options: Extra keyword arguments for :class:`TableServer`.
     """
 
     def __init__(
-        self, data: pathlib.Path, tick_seconds: float = 3600.0, **server_options: Any
+        self,
+        data: pathlib.Path,
+        tick_seconds: float = 3600.0,
+        config: TableConfig | None = None,
+        **server_options: Any,
     ) -> None:
         self.data = data
+        self.config = config or table_config()
         self.tick_seconds = tick_seconds
         self.server_options = server_options
         self.clients: list[TableClient] = []
@@ -81,8 +87,8 @@ class JournaledRig:
         path = str(self.data / "journal.sqlite")
         self.journal = Journal(path)
         if len(self.journal) == 0:
-            store_table_setup(self.journal, table_config(), deck_ready=True)
-            self.table = Table(table_config(), deck_ready=True)
+            store_table_setup(self.journal, self.config, deck_ready=True)
+            self.table = Table(self.config, deck_ready=True)
         else:
             self.problems = []
             self.table = restore(self.journal, self.problems)

@@ -269,7 +269,7 @@ class ConsoleScreen(BankPages):
             prompt = ""
         y += ch + 8
         if self.notices(pygame.Rect(x, y, w, 54), floor_calls_only=True):
-            y += 60  # an open call for the floor, with its Answer button
+            y += 60  # an open call for the floor (Answer) or a jackpot (Confirm)
         # An open call for the floor is the notice above, with its Answer button.
         alerts = [
             a for a in c.get("alerts") or [] if a.get("text") and a.get("key") != "alert.call_floor"

@@ -248,8 +248,9 @@ class GamePages(ConsolePages):
 
     def notices(self, r: pygame.Rect, floor_calls_only: bool = False) -> bool:
         """The first thing the staff must see, with its button: an open call for the floor
-        (Answer), a player card on a seat's reader (Seat), the draw for the button's result.
-        Returns whether a notice was drawn."""
+        (Answer), a jackpot waiting for a floor badge (Confirm), a player card on a seat's
+        reader (Seat), the draw for the button's result. ``floor_calls_only`` (the main
+        page): a call for the floor or a jackpot only. Returns whether a notice was drawn."""
         c = self.console
         calls = list(c.get("floor_calls") or [])
         button: tuple[str, str, Any] | None = None
@@ -268,6 +269,19 @@ class GamePages(ConsolePages):
             msg = {"type": "report", "report": "answer_floor", "seat": seat}
             button = ("answer_floor", self.t("ui.floor_call.answer"), msg)
             fill = (110, 25, 25)
+        elif (c.get("jackpot") or {}).get("pending"):
+            # A jackpot the table decided (JACKPOT): a floor badge in the reader confirms it.
+            award = c["jackpot"]["pending"][0]
+            text = str(award.get("title", ""))
+            detail = " · ".join([str(award.get("hands", "")), *award.get("lines", [])])
+            msg = {
+                "type": "report",
+                "report": "jackpot",
+                "jackpot": award.get("jackpot"),
+                "hand": award.get("hand"),
+            }
+            button = ("jackpot_confirm", self.t("ui.console.jackpot_confirm"), msg)
+            fill = (25, 70, 40)
         elif floor_calls_only:
             return False
         elif waiting is not None:

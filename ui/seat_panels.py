@@ -214,6 +214,8 @@ class SeatPanels(Screen):
             self._show_or_muck(area)
         elif self.legal:
             self._to_act(area)
+        elif t.get("jackpot"):  # a jackpot the floor just confirmed (JACKPOT)
+            self._jackpot(area, [str(line) for line in t["jackpot"]])
         elif ended and ended.get("winners") and not self._rebuy_due():
             self._ended(area, ended)
         elif (
@@ -436,6 +438,16 @@ class SeatPanels(Screen):
                 r2 = pygame.Rect(area.left + pad, y + line_h, area.width - 2 * pad, line_h)
                 self.text(str(w["hand"]), r2, 0.05, TEXT)
             y += 2 * line_h
+
+    def _jackpot(self, area: pygame.Rect, lines: list[str]) -> None:
+        """The jackpots the floor confirmed since the last hand, one paragraph each."""
+        pad = 8
+        line_h = (area.height - 2 * pad) // max(1, min(3, len(lines)))
+        for i, line in enumerate(lines[:3]):
+            r = pygame.Rect(
+                area.left + pad, area.top + pad + i * line_h, area.width - 2 * pad, line_h
+            )
+            self.paragraph(line, r, 0.045, GOLD)
 
     def _pot_winners(self, area: pygame.Rect, pots: list[dict[str, Any]]) -> None:
         """Each pot and who won it, one line per pot; the viewer's own wins in gold."""

@@ -92,6 +92,33 @@ def broadcast_problems(section: object) -> list[PokerTableError]:
     return problems
 
 
+def jackpot_problems(section: object) -> list[PokerTableError]:
+    """What is wrong with ``[jackpot]`` (JACKPOT): every option on its own, then the
+    shares together (they must sum to 100)."""
+    from firmware.table.jackpot import SHARES, parse_jackpot
+
+    if section is None:
+        return []
+    if not isinstance(section, Mapping):
+        return [keyed(ConfigError, "config.jackpot.not_table")]
+    problems: list[PokerTableError] = []
+    for name, value in section.items():
+        # A share alone is checked against the others' defaults: only its type here.
+        one = {name: value, **({s: 0 for s in SHARES if s != name} if name in SHARES else {})}
+        if name in SHARES and type(value) is int:
+            one[name] = 100
+        try:
+            parse_jackpot(one)
+        except ConfigError as exc:
+            problems.append(exc)
+    if not problems:
+        try:
+            parse_jackpot(section)
+        except ConfigError as exc:
+            problems.append(exc)
+    return problems
+
+
 def _server_problems(server: Mapping[str, Any]) -> list[tuple[PokerTableError, str | None]]:
     """What is wrong with ``[server]``'s options, each with the option it is about."""
     problems: list[tuple[PokerTableError, str | None]] = []
@@ -231,6 +258,16 @@ def _problems(
         )
     for problem in broadcast_problems(data.get("broadcast")):
         add(problem, Where("broadcast", problem.params.get("option")))
+    jackpot = data.get("jackpot")
+    for problem in jackpot_problems(jackpot):
+        option = str(problem.params.get("option", "")).strip("'\"")  # an unknown one is quoted
+        if problem.key == "config.jackpot.hand" and isinstance(jackpot, Mapping):
+            option = "qualifying_hand" if "qualifying_hand" in jackpot else "high_hand"
+        written = option if isinstance(jackpot, Mapping) and option in jackpot else None
+        add(problem, Where("jackpot", written))
+    for problem, _where in list(problems[:first_read]):
+        if problem.key == "config.jackpot.not_cash":  # a tournament with a jackpot
+            add(problem, Where("jackpot"))
     floor = data.get("floor")
     if floor is not None:  # the floor's NATS: one address or a cluster's list
         from firmware.service.floorlink import FloorConfig

@@ -113,6 +113,8 @@ def main_history(argv: list[str] | None = None, lang: str | None = None) -> int:
                 )
                 if record.get("rake"):  # the house's rake (HOUSE-RAKE)
                     line += "  " + say("cli.history.rake", lang, rake=record["rake"])
+                if record.get("jackpot_drop"):  # the jackpot drop (JACKPOT)
+                    line += "  " + say("cli.history.jackpot", lang, drop=record["jackpot_drop"])
                 void = record["void"]
                 print(line + "  " + (say("cli.history.void", lang, reason=void) if void else ""))
             return 0

@@ -316,6 +316,17 @@ def render(
     )
     if profile == "tda-tournament":
         out.append("\n" + levels_text(lang))
+    else:  # a cash game may run a bad-beat jackpot and a high hand (JACKPOT), off here
+        out.append(
+            "\n" + section("jackpot", lang) + comment("init.jackpot", lang) + "# [jackpot]\n"
+            '# qualifying_hand = "AAATT"' + note("init.jackpot.hand", lang) + "\n"
+            "# min_players_dealt = 4\n"
+            "# drop_percent = 1" + note("init.jackpot.drop", lang) + "\n"
+            "# drop_cap = 100\n"
+            "# fund = 0" + note("init.jackpot.fund", lang) + "\n"
+            "# loser_percent = 50\n# winner_percent = 25\n# table_percent = 15\n"
+            "# reserve_percent = 10\n"
+        )
     return "".join(out)
 
 

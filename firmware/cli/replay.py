@@ -126,6 +126,10 @@ def replay_hand(
     stated = phh.ignored.get("rake")
     if played.hand.config.rake is not None and stated != raked:
         difference["rake"] = [stated - raked if isinstance(stated, int) else -raked]
+    dropped, stated_drop = result.jackpot_drop, phh.ignored.get("_jackpot_drop")
+    if played.hand.config.jackpot_drop is not None and stated_drop != dropped:
+        given = stated_drop if isinstance(stated_drop, int) else 0
+        difference["jackpot_drop"] = [given - dropped]
     recorded = phh.finishing_stacks is not None or phh.winnings is not None
     line.update(
         finishing_stacks=finishing,
@@ -135,6 +139,8 @@ def replay_hand(
         auto_showdown=played.auto_showdown,
         matches_file=(not difference) if recorded else None,
     )
+    if played.hand.config.jackpot_drop is not None:
+        line["jackpot_drop"] = dropped
     if difference:
         line["difference"] = difference
     return line

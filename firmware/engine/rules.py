@@ -142,6 +142,73 @@ class RakePolicy:
 
 
 @dataclass(frozen=True)
+class JackpotDropPolicy:
+    """The jackpot drop (house procedure JACKPOT in docs/rules.md).
+
+    Taken at the award with the rake, from each pot on its own: ``percent`` of
+    the pot as the betting built it, rounded down to the smallest chip in play,
+    at most ``cap`` chips a pot (0: no cap), nothing when no flop was dealt or
+    the pot is below ``min_pot``; never more than what the rake leaves of the
+    pot. The chips leave the table for the jackpot fund.
+
+    >>> JackpotDropPolicy(5, cap=10).pot_drops([480, 210], [20, 10], 5, chip_unit=5)
+    [10, 10]
+    >>> JackpotDropPolicy(1).pot_drops([480], [0], board_cards=0, chip_unit=1)
+    [0]
+    """
+
+    percent: int
+    cap: int = 0
+    min_pot: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("percent", "cap", "min_pot"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ConfigError(
+                    f"The jackpot drop option {name} must be a whole number of 0 or more, "
+                    f"not {value!r}.",
+                    key="config.drop.whole",
+                    option=name,
+                    value=repr(value),
+                )
+        if self.percent > 100:
+            raise ConfigError(
+                f"A jackpot drop of {self.percent} % would take more than the pot; "
+                "give at most 100.",
+                key="config.drop.above_pot",
+                value=self.percent,
+            )
+
+    def pot_drops(
+        self, amounts: list[int], rakes: list[int], board_cards: int, chip_unit: int
+    ) -> list[int]:
+        """The drop of each pot of ``amounts`` (main pot first), after ``rakes``."""
+        out = [0] * len(amounts)
+        if not self.percent or board_cards < 3:
+            return out
+        cap = self.cap - self.cap % chip_unit
+        for k, amount in enumerate(amounts):
+            if amount < max(self.min_pot, 1):
+                continue
+            chips = amount * self.percent // 100
+            chips -= chips % chip_unit
+            if cap:
+                chips = min(chips, cap)
+            out[k] = max(0, min(chips, amount - rakes[k]))
+        return out
+
+    def to_record(self) -> dict[str, Any]:
+        """A plain record of this policy (journaled with the hand's configuration)."""
+        return {"percent": self.percent, "cap": self.cap, "min_pot": self.min_pot}
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> JackpotDropPolicy:
+        """Rebuild a policy from :meth:`to_record` output."""
+        return cls(percent=record["percent"], cap=record["cap"], min_pot=record["min_pot"])
+
+
+@dataclass(frozen=True)
 class HandConfig:
     """Rules for one hand.
 
@@ -163,6 +230,8 @@ class HandConfig:
         completed and reopens nothing. 100: only a complete bet counts.
     :param rake: The house's rake taken from each pot before it is split
         (cash games); ``None``: no rake, every pot goes to its winners whole.
+    :param jackpot_drop: The jackpot drop taken from each pot with the rake
+        (JACKPOT, cash games); ``None``: none.
 
     >>> HandConfig(Structure.FIXED_LIMIT, min_bet=10).street_bet(3)
     20
@@ -177,6 +246,7 @@ class HandConfig:
     raise_cap: int = 4
     limit_all_in_percent: int = 50
     rake: RakePolicy | None = None
+    jackpot_drop: JackpotDropPolicy | None = None
 
     def __post_init__(self) -> None:
         for name in ("min_bet", "chip_unit", "raise_cap"):
@@ -196,6 +266,11 @@ class HandConfig:
             raise ConfigError(f"The hand option big_bet must be 0 or more, not {self.big_bet!r}.")
         if self.rake is not None and not isinstance(self.rake, RakePolicy):
             raise ConfigError(f"The hand option rake must be a RakePolicy, not {self.rake!r}.")
+        drop = self.jackpot_drop
+        if drop is not None and not isinstance(drop, JackpotDropPolicy):
+            raise ConfigError(
+                f"The hand option jackpot_drop must be a JackpotDropPolicy, not {drop!r}."
+            )
 
     def street_bet(self, street: int) -> int:
         """Return the fixed bet size on ``street`` (0 preflop .. 3 river).
@@ -209,8 +284,8 @@ class HandConfig:
     def to_record(self) -> dict[str, Any]:
         """Return a plain, msgpack-serializable record of this configuration.
 
-        ``rake`` is written only when the hand is raked, so unraked records are
-        unchanged.
+        ``rake`` (and ``jackpot_drop``) is written only when the hand is raked
+        (drops into a jackpot), so other records are unchanged.
         """
         record: dict[str, Any] = {
             "structure": self.structure.value,
@@ -224,6 +299,8 @@ class HandConfig:
         }
         if self.rake is not None:
             record["rake"] = self.rake.to_record()
+        if self.jackpot_drop is not None:
+            record["jackpot_drop"] = self.jackpot_drop.to_record()
         return record
 
     @classmethod
@@ -240,6 +317,9 @@ class HandConfig:
                 raise_cap=record["raise_cap"],
                 limit_all_in_percent=record.get("limit_all_in_percent", 50),
                 rake=None if record.get("rake") is None else RakePolicy.from_record(record["rake"]),
+                jackpot_drop=None
+                if record.get("jackpot_drop") is None
+                else JackpotDropPolicy.from_record(record["jackpot_drop"]),
             )
         except (KeyError, ValueError, TypeError) as exc:
             raise ConfigError(

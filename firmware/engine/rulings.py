@@ -116,7 +116,13 @@ def award_pots(hand: HandState, event: AwardPots) -> None:
         if policy is not None
         else 0
     )
-    shares = split_pot(amount - rake, winners, hand.config.chip_unit, hand.config.odd_chips)
+    drop_policy = hand.config.jackpot_drop  # the jackpot drop after the rake (JACKPOT)
+    drop = (
+        drop_policy.pot_drops([amount], [rake], len(hand.board), hand.config.chip_unit)[0]
+        if drop_policy is not None
+        else 0
+    )
+    shares = split_pot(amount - rake - drop, winners, hand.config.chip_unit, hand.config.odd_chips)
     for player, share in shares.items():
         hand.stacks[player] += share
     hand.matched = [0] * hand.player_count
@@ -133,6 +139,7 @@ def award_pots(hand: HandState, event: AwardPots) -> None:
                 winners=tuple(winners),
                 shares=tuple(sorted(shares.items())),
                 rake=rake,
+                drop=drop,
             ),
         ),
         finishing_stacks=tuple(hand.stacks),

@@ -193,7 +193,15 @@ def award(hand: HandState) -> None:
         if policy is not None
         else [0] * len(pots)
     )
-    for pot, rake in zip(pots, rakes, strict=True):
+    drop_policy = config.jackpot_drop  # taken with the rake, after it (JACKPOT)
+    drops = (
+        drop_policy.pot_drops(
+            [pot.amount for pot in pots], rakes, len(hand.board), config.chip_unit
+        )
+        if drop_policy is not None
+        else [0] * len(pots)
+    )
+    for pot, rake, drop in zip(pots, rakes, drops, strict=True):
         contenders = [i for i in pot.eligible if not mucked[i]]
         if len(contenders) == 1:
             winners = contenders
@@ -210,7 +218,7 @@ def award(hand: HandState) -> None:
                         winners = [i]
                     elif value == best:
                         winners.append(i)
-        paid = pot.amount - rake
+        paid = pot.amount - rake - drop
         if len(winners) == 1:
             winner = winners[0]
             stacks[winner] += paid
@@ -221,7 +229,7 @@ def award(hand: HandState) -> None:
                 stacks[player] += amount
             shares_items = tuple(sorted(shares.items()))
         results.append(
-            PotResult(pot.amount, pot.eligible, tuple(sorted(winners)), shares_items, rake)
+            PotResult(pot.amount, pot.eligible, tuple(sorted(winners)), shares_items, rake, drop)
         )
     hand.matched = [0] * hand.player_count
     hand.dead_posted = [0] * hand.player_count

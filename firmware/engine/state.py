@@ -56,7 +56,7 @@ class PotResult:
 
     ``amount`` is the pot as the betting built it; ``rake`` the chips the house
     took from it before the split (HOUSE-RAKE), so the ``shares`` add up to
-    ``amount - rake``.
+    ``amount - rake - drop``; ``drop`` is the jackpot drop (JACKPOT).
     """
 
     amount: int
@@ -64,6 +64,7 @@ class PotResult:
     winners: tuple[int, ...]
     shares: tuple[tuple[int, int], ...]
     rake: int = 0
+    drop: int = 0
 
     def __init__(
         self,
@@ -72,6 +73,7 @@ class PotResult:
         winners: tuple[int, ...],
         shares: tuple[tuple[int, int], ...],
         rake: int = 0,
+        drop: int = 0,
     ) -> None:
         # Spelled out so that the compiled build compiles it (see firmware.engine.events).
         object.__setattr__(self, "amount", amount)
@@ -79,6 +81,7 @@ class PotResult:
         object.__setattr__(self, "winners", winners)
         object.__setattr__(self, "shares", shares)
         object.__setattr__(self, "rake", rake)
+        object.__setattr__(self, "drop", drop)
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,11 @@ class HandResult:
     def rake(self) -> int:
         """Chips the house took from the hand's pots (HOUSE-RAKE); 0 when unraked."""
         return sum(pot.rake for pot in self.pots)
+
+    @property
+    def jackpot_drop(self) -> int:
+        """Chips the hand's pots dropped into the jackpot fund (JACKPOT); 0 when none."""
+        return sum(pot.drop for pot in self.pots)
 
     @property
     def net(self) -> tuple[int, ...]:

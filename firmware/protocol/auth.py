@@ -196,6 +196,11 @@ class StaffDirectory:
             self._accounts[badge] = account
         return account
 
+    def account(self, badge: str) -> StaffAccount | None:
+        """The account of ``badge``, or ``None`` when it is no staff badge."""
+        with self._lock:
+            return self._accounts.get(badge)
+
     def verify(self, badge: str, pin: str) -> StaffAccount | None:
         """The account if ``pin`` is its PIN, else None, without counting a failure or
         looking at the badge's lock: for a caller that keeps its own limits (the floor's

@@ -209,6 +209,17 @@ _REPORTS = [
         te.SitDown,
     ),
     Request("report:answer_floor", DEALER, {"seat": SEAT}, te.FloorAnswer),
+    # A floor badge in the console's reader confirms a jackpot the table decided (JACKPOT);
+    # the award's shares come from the table, never from the request.
+    Request(
+        "report:jackpot",
+        DEALER,
+        {
+            "jackpot": Field("choice", choices=("bad_beat", "high_hand")),
+            "hand": Field("int", low=1),
+            "badge": Field("text", required=False, low=1, high=MAX_TEXT),
+        },
+    ),
     # A dealer dismisses an alert on the console (the controller's memory, no table event).
     Request("report:dismiss_alert", DEALER, {"id": Field("int", low=1)}),
     Request("report:deck_empty", DEALER, NO_FIELDS, te.DeckEmpty),

@@ -53,6 +53,7 @@ from firmware.protocol.clients import ClientState, Closing
 from firmware.protocol.framing import MAX_MESSAGE, Decoder, FrameError, encode
 from firmware.protocol.game import GAME_REQUESTS, game_request
 from firmware.protocol.handlers import DIAG_REQUESTS, diag_request
+from firmware.protocol.jackpot import confirm_jackpot
 from firmware.protocol.limits import Limits, TokenBucket, peer_of
 from firmware.protocol.requests import (
     CARD_FIELDS,
@@ -472,6 +473,8 @@ class TableServer(ViewFeed, TableRequests):
                 client.lang = str(values["lang"])
                 self._queue(client, {"type": "ok", "request": "language"})
                 self._request_view(client)
+            elif spec.name == "report:jackpot":
+                confirm_jackpot(client, values, self.staff, self.run_for, self.controller)
             elif spec.name == "login":
                 await self._login(client, values)
             elif spec.name == "logout":

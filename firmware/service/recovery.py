@@ -23,6 +23,7 @@ from firmware.engine.rules import Structure
 from firmware.errors import IllegalAction
 from firmware.service.journal import Journal, JournalError, check_whole
 from firmware.table import events as te
+from firmware.table.jackpot import parse_jackpot
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
 from firmware.table.tournament import LevelSchedule
@@ -65,6 +66,7 @@ def store_table_setup(
             "schedule": schedule,
             "schedule_structure": schedule_of.structure.value if schedule_of else None,
             "schedule_chip_unit": schedule_of.chip_unit if schedule_of else None,
+            "jackpot": None if config.jackpot is None else config.jackpot.to_section(),
         },
     )
 
@@ -95,7 +97,10 @@ def restore(journal: Journal, problems: list[str] | None = None) -> Table:
     stakes = dict(setup["stakes"])
     stakes["structure"] = Structure(stakes["structure"])
     config = TableConfig(
-        setup["profile"], profile_options(setup["profile"], **setup["options"]), Stakes(**stakes)
+        setup["profile"],
+        profile_options(setup["profile"], **setup["options"]),
+        Stakes(**stakes),
+        jackpot=parse_jackpot(setup["jackpot"]) if setup.get("jackpot") else None,
     )
     schedule = None
     if setup.get("schedule"):
@@ -199,7 +204,10 @@ def table_from_setup(setup: dict[str, Any]) -> Table:
     stakes = dict(setup["stakes"])
     stakes["structure"] = Structure(stakes["structure"])
     config = TableConfig(
-        setup["profile"], profile_options(setup["profile"], **setup["options"]), Stakes(**stakes)
+        setup["profile"],
+        profile_options(setup["profile"], **setup["options"]),
+        Stakes(**stakes),
+        jackpot=parse_jackpot(setup["jackpot"]) if setup.get("jackpot") else None,
     )
     schedule = None
     if setup.get("schedule"):

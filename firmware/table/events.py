@@ -395,6 +395,24 @@ class ShiftCount(TableEvent):
     staff: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class JackpotAward(TableEvent):
+    """A floor member confirmed a pending jackpot with a badge (JACKPOT).
+
+    ``jackpot`` is ``bad_beat`` or ``high_hand``; ``hand`` the hand that won it;
+    ``shares`` one record per payout (``seat``, ``player``: the player card's id
+    or '', ``share``: ``loser``, ``winner``, ``table``, ``reserve`` or
+    ``high_hand``, ``amount`` in chips); ``staff`` the badge that confirmed.
+    The table takes it only when it is exactly the award it decided itself.
+    """
+
+    kind: ClassVar[str] = "jackpot_award"
+    jackpot: str
+    hand: int
+    shares: tuple[dict[str, Any], ...]
+    staff: str
+
+
 # --- floor overrides (TDA-1): every one needs a reason and lands in the audit log --
 
 
@@ -556,6 +574,7 @@ TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
         DrawButton,
         FloorCall,
         FloorAnswer,
+        JackpotAward,
         AdjustStack,
         AwardPot,
         VoidByFloor,

@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 
 from firmware.engine.cards import RANKS, Card, check_distinct, make_card, parse_cards
 from firmware.engine.evaluator import Category, HandValue, best_hand, category_of, evaluate
+from firmware.engine.rules import JackpotDropPolicy
 from firmware.errors import CardError, ConfigError
 
 _K = TypeVar("_K")
@@ -124,6 +125,11 @@ class JackpotRules:
     """The high hand must use both hole cards."""
     high_hand_minutes: int = 60
     """Length of a high-hand window in minutes."""
+    high_hand_prize: int = 0
+    """Chips the house pays the high hand of a window (equal hands split it)."""
+    fund: int = 0
+    """The bad-beat fund when the table starts counting (its seed); the table adds
+    every jackpot drop it takes and keeps the reserve of each award."""
     strength: int = field(init=False, repr=False, compare=False, default=0)
     high_strength: int = field(init=False, repr=False, compare=False, default=0)
 
@@ -146,6 +152,8 @@ class JackpotRules:
             "drop_cap": (0, MAX_CHIPS),
             "drop_min_pot": (0, MAX_CHIPS),
             "high_hand_minutes": (1, 24 * 60),
+            "high_hand_prize": (0, MAX_CHIPS),
+            "fund": (0, MAX_CHIPS),
         }
         for name, (least, most) in ranges.items():
             value = getattr(self, name)
@@ -158,6 +166,16 @@ class JackpotRules:
                     most=most,
                     value=value,
                 )
+
+    def to_section(self) -> dict[str, Any]:
+        """The options as a ``[jackpot]`` section (what :func:`parse_jackpot` reads back)."""
+        return {name: getattr(self, name) for name in _TYPES}
+
+    def drop_policy(self) -> JackpotDropPolicy | None:
+        """The engine's policy for the drop (taken with the rake), ``None`` without one."""
+        if not self.drop_percent:
+            return None
+        return JackpotDropPolicy(self.drop_percent, self.drop_cap, self.drop_min_pot)
 
     def describe(self, lang: str = "en") -> str:
         """The qualifying hand in words, in ``en`` or ``es``."""
@@ -180,6 +198,8 @@ _TYPES: dict[str, type] = {
     "high_hand": str,
     "high_hand_both_hole_cards": bool,
     "high_hand_minutes": int,
+    "high_hand_prize": int,
+    "fund": int,
 }
 
 
@@ -434,14 +454,13 @@ def bad_beat(rules: JackpotRules, hand: Showdown, fund: int = 0, unit: int = 1) 
 def jackpot_drop(rules: JackpotRules, pot: int, flop: bool, unit: int = 1) -> int:
     """The chips one pot drops into the jackpot fund: ``drop_percent`` of it rounded
     down to ``unit``, at most ``drop_cap``; nothing without a flop or below
-    ``drop_min_pot``. Never more than the pot.
+    ``drop_min_pot``. Never more than the pot. The engine takes it with the rake
+    (:class:`~firmware.engine.rules.JackpotDropPolicy`); this is the same computation.
     """
-    if not flop or pot < max(rules.drop_min_pot, 1) or not rules.drop_percent:
+    policy = rules.drop_policy()
+    if policy is None:
         return 0
-    chips = pot * rules.drop_percent // 100 // unit * unit
-    if rules.drop_cap:
-        chips = min(chips, rules.drop_cap // unit * unit)
-    return min(chips, pot)
+    return policy.pot_drops([pot], [0], 5 if flop else 0, unit)[0]
 
 
 # --------------------------------------------------------------------------

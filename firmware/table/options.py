@@ -20,6 +20,7 @@ from typing import Any
 
 from firmware.engine.rules import GameKind, HandConfig, OddChips, RakePolicy, Structure
 from firmware.errors import ConfigError
+from firmware.table.jackpot import JackpotRules, parse_jackpot
 from firmware.table.walltime import check_zone
 
 MAX_AMOUNT = 10**12
@@ -359,6 +360,8 @@ class TableConfig:
     timezone: str = ""
     """The table's time zone for showing real times (``[table] timezone``, an IANA name;
     "": the system's). Records keep UTC (:mod:`firmware.table.walltime`)."""
+    jackpot: JackpotRules | None = None
+    """The ``[jackpot]`` section (JACKPOT; cash games only), ``None`` without one."""
 
     def hand_config(self, stakes: Stakes | None = None) -> HandConfig:
         """The engine's :class:`HandConfig` for a hand at these (or given) stakes."""
@@ -373,6 +376,9 @@ class TableConfig:
             raise_cap=self.options.raise_cap,
             limit_all_in_percent=self.options.limit_all_in_percent,
             rake=s.rake() if self.options.game == "cash" else None,
+            jackpot_drop=self.jackpot.drop_policy()
+            if self.jackpot is not None and self.options.game == "cash"
+            else None,
         )
 
 
@@ -435,14 +441,15 @@ def table_config_from(data: Mapping[str, Any], source: str = "given as text") ->
         "floor",
         "diag",
         "broadcast",
+        "jackpot",
     }
     unknown_sections = sorted(set(data) - known)
     if unknown_sections:
         raise ConfigError(
             f"Unknown section(s) in the configuration {source}: {', '.join(unknown_sections)}; "
             "expected [table], [options], [devices], [server], [terminals], [staff], "
-            "[[players]], [retention], [[levels]], [tournament], [floor], [diag] and "
-            "[broadcast].",
+            "[[players]], [retention], [[levels]], [tournament], [floor], [diag], "
+            "[broadcast] and [jackpot].",
             key="config.section.unknown",
             source=source,
             unknown=", ".join(unknown_sections),
@@ -507,4 +514,21 @@ def table_config_from(data: Mapping[str, Any], source: str = "given as text") ->
             source=source,
             game=options.game,
         )
-    return TableConfig(profile=profile, options=options, stakes=Stakes(**table), timezone=timezone)
+    jackpot = None
+    if "jackpot" in data:
+        if options.game != "cash":
+            raise ConfigError(
+                f"The configuration {source} has a [jackpot] section for a {options.game} "
+                'game; jackpots are for cash games only. Remove it, or set game = "cash".',
+                key="config.jackpot.not_cash",
+                source=source,
+                game=options.game,
+            )
+        jackpot = parse_jackpot(data["jackpot"])
+    return TableConfig(
+        profile=profile,
+        options=options,
+        stakes=Stakes(**table),
+        timezone=timezone,
+        jackpot=jackpot,
+    )

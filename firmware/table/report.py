@@ -14,7 +14,9 @@ def hand_record(number: int, th: TableHand) -> dict[str, Any]:
     """A plain record of a finished hand: cards by role, actions, incidents, pots, stacks.
 
     Each pot's ``rake`` is what the house took from it before the split
-    (HOUSE-RAKE), ``rake`` the hand's total; its ``shares`` are what was left.
+    (HOUSE-RAKE), ``rake`` the hand's total; each pot's ``jackpot_drop`` what it
+    dropped into the jackpot fund with the rake (JACKPOT), ``jackpot_drop`` the
+    hand's total (0 when none); its ``shares`` are what was left.
 
     When betting ends with a player all-in, every live hand is turned up by
     rule (TDA-9): the record lists them in ``cards.tabled_by_rule`` and as
@@ -124,10 +126,12 @@ def hand_record(number: int, th: TableHand) -> dict[str, Any]:
                 "winners": [seats[w] for w in pot.winners],
                 "shares": {str(seats[p]): a for p, a in pot.shares},
                 "rake": pot.rake,
+                "jackpot_drop": pot.drop,
             }
             for pot in hand.result.pots
         ],
         "rake": hand.result.rake,
+        "jackpot_drop": hand.result.jackpot_drop,
         "starting_stacks": {str(x): c for x, c in zip(seats, hand.starting_stacks, strict=True)},
         "finishing_stacks": {
             str(x): c for x, c in zip(seats, hand.result.finishing_stacks, strict=True)

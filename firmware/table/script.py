@@ -191,6 +191,14 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
             return [te.Restore(json.loads(line[len("restore ") :]))]
         except ValueError as exc:
             raise ScriptError(f"Line {number}: 'restore' takes the table's state as JSON.") from exc
+    if line.startswith("jackpot "):
+        try:
+            record = json.loads(line[len("jackpot ") :])
+            return [te.from_record({**record, "kind": te.JackpotAward.kind})]
+        except (ValueError, TypeError, PokerTableError) as exc:
+            raise ScriptError(
+                f"Line {number}: 'jackpot' takes the award's record as JSON."
+            ) from exc
     words = split_words(line, number)
     head, rest = words[0].lower(), words[1:]
     simple: dict[str, te.TableEvent] = {"shuffle": te.Shuffle(), "cut": te.Cut()}

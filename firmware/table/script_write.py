@@ -102,6 +102,9 @@ def format_event(event: te.TableEvent) -> str:
         return f"floor deal {hands}" + (f" round {event.round}" if event.round else "")
     if isinstance(event, te.Restore):
         return "restore " + json.dumps(event.state, separators=(",", ":"), ensure_ascii=False)
+    if isinstance(event, te.JackpotAward):
+        record = {k: v for k, v in te.to_record(event).items() if k != "kind"}
+        return "jackpot " + json.dumps(record, separators=(",", ":"), ensure_ascii=False)
     if isinstance(event, te.BuyButton):
         return f"buybutton {event.seat}"
     if isinstance(event, te.Straddle):

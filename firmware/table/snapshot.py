@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from firmware.errors import IllegalAction
 from firmware.table.bank import BankState
 from firmware.table.dealing import TableHand
+from firmware.table.jackpot_table import JackpotBook
 from firmware.table.seating import Seat, Seating
 from firmware.table.seating_floor import ButtonDrawResult, FloorCalls, restore_button_draw
 from firmware.table.tournament import (
@@ -56,6 +57,7 @@ class TableParts(Protocol):
     button_draw: ButtonDrawResult | None
     raced_unit: int
     bank: BankState
+    jackpot: JackpotBook
 
 
 KEEP_RECORDS = 10
@@ -98,6 +100,7 @@ def table_state(table: TableParts) -> dict[str, Any]:
         "button_draw": None if table.button_draw is None else table.button_draw.as_record(),
         "raced_unit": table.raced_unit,
         "bank": table.bank.state(),
+        "jackpot": table.jackpot.state(),
         "levels": None
         if levels is None
         else {
@@ -140,6 +143,7 @@ def restore_state(table: TableParts, state: dict[str, Any]) -> None:
     table.button_draw = restore_button_draw(state.get("button_draw"))
     table.raced_unit = int(state.get("raced_unit", 0))
     table.bank = BankState.from_state(state.get("bank"))
+    table.jackpot.restore(state.get("jackpot"))
     if state["levels"] is not None and table.levels is not None:
         table.levels.started_at = state["levels"]["started_at"]
         table.levels.paused_at = state["levels"]["paused_at"]

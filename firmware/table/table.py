@@ -23,6 +23,7 @@ from firmware.table import bank as tb
 from firmware.table import events as te
 from firmware.table.chiprace import ChipRaceResult, chip_race
 from firmware.table.dealing import TableHand
+from firmware.table.jackpot_table import JackpotBook
 from firmware.table.options import TableConfig
 from firmware.table.report import hand_record, same_record
 from firmware.table.seating import HandPlan, Seating
@@ -80,6 +81,8 @@ class Table:
         self.penalties = PenaltyBook()
         self.floor_calls = FloorCalls()
         """Calls for the floor, open until a staff member answers them."""
+        self.jackpot = JackpotBook(config.jackpot, config.stakes.chip_unit)
+        """The jackpot's fund, the awards decided and those confirmed (JACKPOT)."""
         self.button_draw: ButtonDrawResult | None = None
         """The last draw for the button (TDA-13)."""
         self.chip_races: list[ChipRaceResult] = []
@@ -197,6 +200,10 @@ class Table:
             return
         if isinstance(event, te.FloorAnswer):
             self.floor_calls.answer(event.seat, event.staff, self.now)
+            return
+        if isinstance(event, te.JackpotAward):
+            detail = f"hand {event.hand}: {self.jackpot.award(event)['shares']}"
+            self.audit.append(AuditEntry(self.now, event.staff, event.kind, event.jackpot, detail))
             return
         if isinstance(event, te.DealOrder):
             if event.hands < -1 or event.round < 0:
@@ -399,6 +406,7 @@ class Table:
             record["started_wall"], record["finished_wall"] = walls
         self.records.append(record)
         del self.records[: -self.KEEP_RECORDS]
+        self.jackpot.hand_finished(record, {n: s.card for n, s in self.seating.seats.items()})
         self.hand = None
         self.penalties.hand_over(voided=voided)
         for seat in list(self.seating.seats):

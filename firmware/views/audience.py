@@ -37,6 +37,7 @@ from firmware.views.devices import controller_names, devices, fault_text
 from firmware.views.diag import diag_view
 from firmware.views.ending import hand_end
 from firmware.views.game import add_game_parts
+from firmware.views.jackpot import pot_said
 from firmware.views.levelclock import level_part
 from firmware.views.live_equity import console_equity
 from firmware.views.recall import _record_shown, recall
@@ -440,10 +441,11 @@ def _distribution(table: Table, lang: str) -> list[dict[str, Any]]:
             "shares": {k: v for k, v in pot["shares"].items()},
             "rake": rake,
         }
-        if rake:
-            # "Bote 480 · comisión 20": the pot as bet, then what the house took from it.
-            label = tr("ui.pot.hidden", lang) if single else name
-            row["said"] = tr("pot.raked", lang, pot=label, amount=pot["amount"], rake=rake)
+        row["jackpot_drop"] = pot.get("jackpot_drop", 0)  # JACKPOT
+        # "Bote 480 · comisión 20 · jackpot 5": the pot as bet, then what the house took.
+        said = pot_said(pot, tr("ui.pot.hidden", lang) if single else name, lang)
+        if said:
+            row["said"] = said
         rows.append(row)
     return rows
 

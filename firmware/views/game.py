@@ -10,6 +10,7 @@ the button, calls for the floor, player cards on the readers.
   seat that won.
 * ``console.floor_calls``: the open calls for the floor, oldest first, with
   the seat, its player and the table time of the call.
+* ``table.jackpot`` and ``console.jackpot``: see :mod:`firmware.views.jackpot`.
 * ``console.player_cards``: the player cards on the readers now: the reader,
   its seat (``seatN`` readers), the card's id and the name the player
   directory gives (``""`` for a card it does not know).
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware.engine.hand import Phase
 from firmware.table.table import Table
+from firmware.views.jackpot import awarded_lines, console_jackpot
 from firmware.views.share import ViewShare
 
 if TYPE_CHECKING:
@@ -108,7 +110,9 @@ def add_game_parts(
     else:
         part["timer"] = share.get(("timer",), lambda: timer_view(table))
         part["button_draw"] = share.get(("button_draw",), lambda: button_draw_view(table))
+    part["jackpot"] = awarded_lines(table, str(view.get("lang", "es")))  # JACKPOT
     if console:
+        view["console"]["jackpot"] = console_jackpot(table, str(view.get("lang", "es")))
         view["console"]["floor_calls"] = floor_calls_view(table)
         view["console"]["player_cards"] = player_cards_view(controller)
         view["console"]["now"] = table.now

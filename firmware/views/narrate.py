@@ -14,6 +14,7 @@ from firmware.engine.cards import parse_cards
 from firmware.engine.evaluator import best_hand
 from firmware.i18n import tr
 from firmware.i18n.cards import readable
+from firmware.views.jackpot import pot_said
 
 STREET_KEYS = ("", "street.flop", "street.turn", "street.river")
 
@@ -54,9 +55,9 @@ def narrate(record: dict[str, Any], lang: str = "es") -> list[str]:
             tr("pot.share", lang, name=names[int(seat)], amount=amount)
             for seat, amount in pot["shares"].items()
         )
-        if pot.get("rake"):  # HOUSE-RAKE: the pot as bet, and what the house took
-            label = tr("pot.raked", lang, pot=label, amount=pot["amount"], rake=pot["rake"])
-            lines.append("  " + tr("pot.won_raked", lang, pot=label, winners=shares))
+        said = pot_said(pot, label, lang)  # HOUSE-RAKE, JACKPOT: what the house took
+        if said:
+            lines.append("  " + tr("pot.won_raked", lang, pot=said, winners=shares))
         else:
             lines.append(
                 "  " + tr("pot.won", lang, pot=label, amount=pot["amount"], winners=shares)

@@ -13,7 +13,11 @@ from typing import Any, Final
 from firmware.engine.events import Event, StartHand
 from firmware.engine.histories.fasttoml import PHH_FIELDS
 from firmware.engine.histories.phh_actions import parse_action
-from firmware.engine.histories.phh_writer import rake_policy_of, slots_to_players
+from firmware.engine.histories.phh_writer import (
+    drop_policy_of,
+    rake_policy_of,
+    slots_to_players,
+)
 from firmware.engine.rules import GameKind, HandConfig, Structure
 from firmware.errors import ConfigError, HandHistoryError
 
@@ -150,8 +154,11 @@ class PHHHand:
         """
         if self.ignored:
             policy = rake_policy_of(self.ignored)
-            if policy is not None:
-                return replace(self._new_config(VARIANTS[self.variant], game), rake=policy)
+            drop = drop_policy_of(self.ignored)  # and its jackpot drop (JACKPOT)
+            if policy is not None or drop is not None:
+                return replace(
+                    self._new_config(VARIANTS[self.variant], game), rake=policy, jackpot_drop=drop
+                )
         # The cache's key holds no enum member: hashing one runs Enum.__hash__ (Python).
         if game is _TOURNAMENT:
             cash = False

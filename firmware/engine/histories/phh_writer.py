@@ -30,7 +30,7 @@ from firmware.engine.events import (
     StartHand,
 )
 from firmware.engine.hand import Hand
-from firmware.engine.rules import RakePolicy, Structure
+from firmware.engine.rules import JackpotDropPolicy, RakePolicy, Structure
 from firmware.errors import ConfigError, HandHistoryError
 
 
@@ -84,7 +84,29 @@ def hand_to_phh_data(hand: Hand) -> dict[str, Any]:
         if hand.result is not None:
             data["rake"] = hand.result.rake
         data.update(rake_fields(config.rake))
+    if config.jackpot_drop is not None:
+        # The jackpot drop (JACKPOT), as the rake: what was taken and the policy.
+        if hand.result is not None:
+            data["_jackpot_drop"] = hand.result.jackpot_drop
+        data.update({f"_jackpot_drop_{k}": v for k, v in config.jackpot_drop.to_record().items()})
     return data
+
+
+def drop_policy_of(fields: dict[str, Any]) -> JackpotDropPolicy | None:
+    """The jackpot drop policy written by :func:`hand_to_phh_data` among ``fields``, if any.
+
+    :raises HandHistoryError: if the fields are there but not a valid policy.
+    """
+    if "_jackpot_drop_percent" not in fields:
+        return None
+    try:
+        return JackpotDropPolicy.from_record(
+            {key: fields.get(f"_jackpot_drop_{key}") for key in ("percent", "cap", "min_pot")}
+        )
+    except ConfigError as exc:
+        raise HandHistoryError(
+            f"The hand's jackpot drop fields are not a valid drop: {exc}"
+        ) from exc
 
 
 def rake_fields(policy: RakePolicy) -> dict[str, Any]:

@@ -353,9 +353,10 @@ def _paid(result: HandResult, style: PokerStarsStyle) -> list[tuple[PotResult, l
     A hand the table raked (HOUSE-RAKE) already pays its winners net: its
     shares are written as they are. Otherwise ``style.rake`` is taken from the
     pots in proportion to their size (a rake the table did not take itself).
+    A jackpot drop (JACKPOT) is taken like the rake.
     """
     pots = [pot for pot in result.pots if pot.amount]
-    if result.rake:
+    if result.rake or result.jackpot_drop:
         return [(pot, [chips for _player, chips in pot.shares]) for pot in pots]
     rakes = pot_rakes([pot.amount for pot in pots], style.rake)
     return [(pot, net_shares(pot.shares, rake)) for pot, rake in zip(pots, rakes, strict=True)]
@@ -386,7 +387,8 @@ def _summary(
         split = " " + " ".join(
             f"{n} {style.money(p.amount)}." for n, p in zip(names, pots, strict=True)
         )
-    raked = result.rake or style.rake
+    # The format has one field for what the house took: the rake and the jackpot drop.
+    raked = (result.rake + result.jackpot_drop) or style.rake
     lines.append(f"Total pot {style.money(total)}{split} | Rake {style.money(raked)}")
     if hand.board:
         lines.append(f"Board [{_cards(hand.board)}]")
