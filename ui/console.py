@@ -469,6 +469,8 @@ class ConsoleScreen(GamePages):
                 {str(hands[str(s)]) for s in pot.get("shares") or {} if hands.get(str(s))}
             )
             lines += [(name, 24, GOLD) for name in named]  # the winning hand (one if split)
+        house = (self.view.get("house") or {}).get("lines") or []
+        lines += [(str(line), 8, GOLD) for line in house]  # time charge, rake zone (HOUSE-*)
         step = max(ROW_MIN, min(28, (r.bottom - 4 - y) // max(1, len(lines))))
         for i, (line, indent, ink) in enumerate(lines):
             if y + step > r.bottom - 2:

@@ -113,6 +113,9 @@ def main_history(argv: list[str] | None = None, lang: str | None = None) -> int:
                 )
                 if record.get("rake"):  # the house's rake (HOUSE-RAKE)
                     line += "  " + say("cli.history.rake", lang, rake=record["rake"])
+                charged = sum(c["amount"] for c in record.get("time_charges", ()))
+                if charged:  # the time charge taken before the hand (HOUSE-TIME)
+                    line += "  " + say("cli.history.time_charge", lang, amount=charged)
                 void = record["void"]
                 print(line + "  " + (say("cli.history.void", lang, reason=void) if void else ""))
             return 0

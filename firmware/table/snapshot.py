@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from firmware.errors import IllegalAction
 from firmware.table.dealing import TableHand
+from firmware.table.house import HouseBook
 from firmware.table.seating import Seat, Seating
 from firmware.table.seating_floor import ButtonDrawResult, FloorCalls, restore_button_draw
 from firmware.table.tournament import (
@@ -54,6 +55,7 @@ class TableParts(Protocol):
     floor_calls: FloorCalls
     button_draw: ButtonDrawResult | None
     raced_unit: int
+    house: HouseBook
 
 
 KEEP_RECORDS = 10
@@ -95,6 +97,7 @@ def table_state(table: TableParts) -> dict[str, Any]:
         "floor_calls": table.floor_calls.state(),
         "button_draw": None if table.button_draw is None else table.button_draw.as_record(),
         "raced_unit": table.raced_unit,
+        "house": table.house.state(),
         "levels": None
         if levels is None
         else {
@@ -136,6 +139,7 @@ def restore_state(table: TableParts, state: dict[str, Any]) -> None:
     table.floor_calls.restore(list(state.get("floor_calls", [])))
     table.button_draw = restore_button_draw(state.get("button_draw"))
     table.raced_unit = int(state.get("raced_unit", 0))
+    table.house = HouseBook.from_state(state.get("house"))
     if state["levels"] is not None and table.levels is not None:
         table.levels.started_at = state["levels"]["started_at"]
         table.levels.paused_at = state["levels"]["paused_at"]

@@ -20,6 +20,7 @@ from typing import Any
 
 from firmware.errors import IllegalAction
 from firmware.table import events as te
+from firmware.table import house
 from firmware.table.chiprace import ChipRaceResult, chip_race
 from firmware.table.dealing import TableHand
 from firmware.table.options import TableConfig
@@ -83,6 +84,10 @@ class Table:
         """The last draw for the button (TDA-13)."""
         self.chip_races: list[ChipRaceResult] = []
         self.raced_unit = 0
+        self.house = house.HouseBook()
+        """The time charge and the rake zone (HOUSE-TIME, HOUSE-RAKE-ZONE)."""
+        self.hand_charges: list[dict[str, Any]] = []
+        """The time charges taken before the hand in progress (into its record)."""
         """The higher chip of the last colour-up (TDA-2): from then on the smallest chip
         in play, the unit split pots are divided in (TDA-3); 0 before any chip race."""
         self.hand: TableHand | None = None
@@ -209,8 +214,11 @@ class Table:
                 )
             self.deck.cut = True
             return
-        if isinstance(event, te.SitOut | te.Rebuy | te.SitDown | te.CashOut):
+        if isinstance(event, te.SitOut | te.Rebuy | te.SitDown | te.CashOut | te.TimeCharge):
             self._between_hands(event)
+            return
+        if isinstance(event, te.RakeZone):
+            house.check_rake_zone(self, event)
             return
         if isinstance(event, te.Away):
             self.seating.set_away(event.seat, event.away)
@@ -259,6 +267,10 @@ class Table:
                 )
             seating.cash_out(event.seat, now=self.now)
             self.penalties.seat_vacated(event.seat)
+        elif isinstance(event, te.TimeCharge):
+            house.take_time_charge(self, event)
+        elif isinstance(event, te.RakeZone):
+            house.check_rake_zone(self, event)
         elif isinstance(event, te.Restore):
             restore_state(self, event.state)
         elif isinstance(event, te.SetButton):
@@ -303,6 +315,7 @@ class Table:
 
     def _start_hand(self) -> None:
         check_deck_ready(self.deck)
+        house.check_no_open_zone(self)
         if self.deal_limit == 0:
             raise IllegalAction(
                 "The floor holds this table: wait for its order before the next hand.",
@@ -329,6 +342,7 @@ class Table:
         if self.deal_limit is not None:
             self.deal_limit -= 1
         self.hand_started_at = self.now
+        self.hand_charges = house.hand_started(self)
         self.hand_started_wall = self.wall_at(self.now)
         self.deck.cut = False
         self.hand = TableHand(
@@ -383,6 +397,8 @@ class Table:
             record["started_at"] = self.hand_started_at
             record["finished_at"] = self.now
             record["started_wall"], record["finished_wall"] = walls
+        if self.hand_charges:  # the time charges taken before it (HOUSE-TIME)
+            record["time_charges"] = self.hand_charges
         self.records.append(record)
         del self.records[: -self.KEEP_RECORDS]
         self.hand = None

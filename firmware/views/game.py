@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware.engine.hand import Phase
 from firmware.table.table import Table
+from firmware.views.house import house_view
 from firmware.views.share import ViewShare
 
 if TYPE_CHECKING:
@@ -108,6 +109,8 @@ def add_game_parts(
     else:
         part["timer"] = share.get(("timer",), lambda: timer_view(table))
         part["button_draw"] = share.get(("button_draw",), lambda: button_draw_view(table))
+    # The time charge and the rake zone (HOUSE-TIME, HOUSE-RAKE-ZONE).
+    view["house"] = house_view(table, view["lang"], None if console else view.get("seat"))
     if console:
         view["console"]["floor_calls"] = floor_calls_view(table)
         view["console"]["player_cards"] = player_cards_view(controller)
