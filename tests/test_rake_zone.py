@@ -186,3 +186,42 @@ def test_the_serial_trays_rake_zone_over_a_pty(tmp_path: pathlib.Path) -> None:
     finally:
         trays.close()
         emulator.stop()
+
+
+def test_the_console_offers_recount_and_confirm_and_the_request_reaches_the_table(sim) -> None:  # type: ignore[no-untyped-def]
+    """With a difference open the console shows "Recontar comisión" and "Confirmar
+    conteo"; its ``report rake_zone`` request, checked against the protocol's declared
+    shape, confirms with the logged-in staff's badge."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from firmware.protocol.clients import ClientState
+    from firmware.protocol.game import game_request
+    from firmware.protocol.requests import lookup
+    from firmware.protocol.schema import check_fields
+    from tests.test_ui_seat import ids, tap
+    from ui.console import ConsoleScreen
+
+    controller, journal, trays = sim
+    play_raked_hand(controller)
+    drop(controller, trays, 2)
+    assert controller.apply(te.Shuffle()) is False
+    pygame.init()
+    pygame.display.set_mode((800, 480))
+    try:
+        view = console_view(controller.table, "es", controller)
+        view["staff"] = {"name": "Dana", "role": "dealer"}
+        screen = ConsoleScreen(view)
+        assert {"rake_zone_recount", "rake_zone_confirm"} <= set(ids(screen))
+        (message,) = tap(screen, "rake_zone_confirm")
+    finally:
+        pygame.quit()
+    assert message == {"type": "report", "report": "rake_zone", "answer": "confirm"}
+    client = ClientState(1, "tcp", terminal="console", role="dealer", staff="Dana", badge="B-7")
+    spec = lookup(client, message)
+    values = check_fields(spec, message)
+    game_request(client, spec.name, values, lambda _c, fn, _name: fn(), controller)
+    assert zone_records(journal)[-1]["resolved_by"] == "B-7"
+    assert controller.table.house.zone_open is None
