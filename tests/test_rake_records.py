@@ -204,3 +204,35 @@ def test_replay_rake_options_are_the_tables_rake_policy(capsys, tmp_path: pathli
     with pytest.raises(SystemExit):
         main_replay([str(path), "--rake", "2.125", "--lang", "es"])
     assert "centésimas" in capsys.readouterr().err
+
+
+def test_the_seat_screen_draws_the_raked_pot_of_a_single_pot_hand() -> None:
+    """The seat's screen itself (not only its view) writes "Bote 480 · comisión 20" over
+    the winner of a raked hand with one pot."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from firmware.views.audience import seat_view
+    from ui.seat import SeatScreen
+
+    soak = Soak("casino-cash", seed=7, stakes=STAKES)
+    for _ in range(60):
+        soak.play_hand()
+        record = soak.table.records[-1]
+        if record["rake"] and len(record["pots"]) == 1 and not record["void"]:
+            break
+    else:
+        raise AssertionError("no single-pot raked hand in 60 hands")
+    (pot,) = record["pots"]
+    seat = int(next(iter(pot["shares"])))
+    pygame.init()
+    pygame.display.set_mode((800, 480))
+    try:
+        screen = SeatScreen(seat_view(soak.table, seat, "es"))
+        screen.draw()
+        drawn = list(screen.drawn)
+    finally:
+        pygame.quit()
+    assert f"Bote {pot['amount']} · comisión {pot['rake']}" in drawn, drawn
