@@ -225,3 +225,20 @@ def test_a_rake_and_a_time_charge_together_are_refused_with_a_sentence() -> None
             '[table]\nprofile = "tda-tournament"\ntime_charge = 10\n', source="t.toml"
         )
     assert refused.value.key == "config.time_charge.not_cash"
+
+
+def test_config_check_names_a_rake_with_a_time_charge_in_both_languages() -> None:
+    """``config check`` says why stakes with both a rake and a time charge are refused,
+    in English and in Spanish with no English word left."""
+    import tomllib
+
+    from firmware.cli.config_check import check_problems
+    from firmware.cli.lang import said_error
+
+    text = '[table]\nprofile = "casino-cash"\nrake_basis_points = 500\ntime_charge = 10\n'
+    problems = check_problems(tomllib.loads(text), text, "table.toml")
+    keys = [getattr(p, "key", None) for p in problems]
+    assert "config.time_charge.with_rake" in keys, [str(p) for p in problems]
+    problem = problems[keys.index("config.time_charge.with_rake")]
+    assert "one or the other" in said_error(problem, "en")
+    assert "uno u otro" in said_error(problem, "es")
