@@ -135,6 +135,21 @@ def test_a_player_seated_after_the_collection_pays_from_the_next_period(
     assert [c.seat for c in charges(journal)][3:] == [1, 2, 3, 4]
 
 
+def test_a_player_who_sits_at_an_empty_table_after_the_boundary_pays_from_the_next(
+    tmp_path: pathlib.Path,
+) -> None:
+    """Nobody was seated when the half hour began: a player who sits down later owes
+    nothing until the next boundary, and a replay agrees."""
+    controller, journal = controller_on_journal(tmp_path)
+    controller.tick(PERIOD + 100)
+    assert controller.apply(te.SitDown(1, "Ana", 200))
+    controller.tick(PERIOD + 200)
+    assert charges(journal) == [] and due_time_charges(controller.table) == []
+    controller.tick(2 * PERIOD)
+    assert [(c.seat, c.amount) for c in charges(journal)] == [(1, 10)]
+    assert restore(journal).house == controller.table.house
+
+
 def test_the_table_refuses_a_charge_it_does_not_owe() -> None:
     """A charge before the period ends, twice in a period, of another amount or another
     player, or for another period length is refused and changes nothing."""

@@ -8,10 +8,11 @@ applies through its events, kept here so the table module stays small:
   ``time_charge_minutes`` on the table's journaled clock. Period ``k`` begins at
   table time ``k * minutes * 60`` (the table's clock starts with its journal and
   goes on across restarts); its charge is taken between hands at or after that
-  moment, never during a hand, from every seat that holds chips at the first
-  charge of the period. A player whose stack is smaller than the charge pays
-  what he has and is then out of chips (he rebuys or leaves, HG-13). The chips
-  leave the table to the house.
+  moment, never during a hand, from every seat whose player sat down before
+  the period's start and holds chips (a seat without chips pays once it
+  has chips again in the period). A player whose stack is smaller than the
+  charge pays what he has and is then out of chips (he rebuys or leaves,
+  HG-13). The chips leave the table to the house.
 * **HOUSE-RAKE-ZONE**, the rake zone of the chip trays
   (:class:`~firmware.table.events.RakeZone`): after a raked hand the dealer
   drops its rake in the tray's ``rake`` zone; the controller compares what the
@@ -39,9 +40,11 @@ class HouseBook:
     """What the house took between hands, and the rake zone's open question."""
 
     period: int = 0
-    """The last period of the time charge whose collection began (0: none yet)."""
-    owed: set[int] = field(default_factory=set)
-    """Seats still to pay in :attr:`period` (those with chips at its first charge)."""
+    """The period of the latest time collection (0: none yet)."""
+    paid: dict[int, int] = field(default_factory=dict)
+    """Each seat's last period paid (HOUSE-TIME)."""
+    seated_at: dict[int, float] = field(default_factory=dict)
+    """The table time each seat's player sat down (a seat not here: from the start)."""
     since_hand: list[dict[str, Any]] = field(default_factory=list)
     """Time charges taken since the last hand started (they go into its record)."""
     last_charges: list[dict[str, Any]] = field(default_factory=list)
@@ -57,7 +60,8 @@ class HouseBook:
         """The book as a plain dict for a snapshot."""
         return {
             "period": self.period,
-            "owed": sorted(self.owed),
+            "paid": [[n, k] for n, k in sorted(self.paid.items())],
+            "seated_at": [[n, t] for n, t in sorted(self.seated_at.items())],
             "since_hand": list(self.since_hand),
             "last_charges": list(self.last_charges),
             "time_taken": self.time_taken,
@@ -72,7 +76,8 @@ class HouseBook:
             return cls()
         return cls(
             period=int(state["period"]),
-            owed=set(state["owed"]),
+            paid={int(n): int(k) for n, k in state["paid"]},
+            seated_at={int(n): float(t) for n, t in state["seated_at"]},
             since_hand=list(state["since_hand"]),
             last_charges=list(state["last_charges"]),
             time_taken=int(state["time_taken"]),
@@ -106,24 +111,38 @@ def period_of(now: float, minutes: int) -> int:
     return int(now // (minutes * 60))
 
 
+def owes_time(table: Table, seat: int) -> bool:
+    """Whether ``seat`` owes the time charge of the period the table's clock is in: it
+    holds chips, its player sat down before the period's start, and it has not
+    paid for this period (HOUSE-TIME)."""
+    stakes, book = table.config.stakes, table.house
+    period = period_of(table.now, stakes.time_charge_minutes)
+    held = table.seating.seats.get(seat)
+    if period < 1 or held is None or held.stack <= 0:
+        return False
+    start = period * stakes.time_charge_minutes * 60
+    return book.paid.get(seat, 0) < period and book.seated_at.get(seat, 0.0) < start
+
+
 def due_time_charges(table: Table) -> list[te.TimeCharge]:
     """The time charges the table would take now (HOUSE-TIME), in seat order: none
     during a hand, before the first period ends, or at stakes without a time charge."""
     stakes = table.config.stakes
     if not stakes.time_charge or table.hand is not None or table.config.options.game != "cash":
         return []
-    book = table.house
-    period = period_of(table.now, stakes.time_charge_minutes)
-    if period < 1 or period < book.period:
-        return []
     seats = table.seating.seats
-    numbers = sorted(seats) if period > book.period else sorted(book.owed & set(seats))
     minutes, charge = stakes.time_charge_minutes, stakes.time_charge
     return [
         te.TimeCharge(n, seats[n].card, min(charge, seats[n].stack), minutes)
-        for n in numbers
-        if seats[n].stack > 0
+        for n in sorted(seats)
+        if owes_time(table, n)
     ]
+
+
+def seated(table: Table, seat: int) -> None:
+    """A player sat down at ``seat`` now: he owes time from the next period's start."""
+    table.house.seated_at[seat] = table.now
+    table.house.paid.pop(seat, None)
 
 
 def take_time_charge(table: Table, event: te.TimeCharge) -> None:
@@ -149,10 +168,7 @@ def take_time_charge(table: Table, event: te.TimeCharge) -> None:
     seat = table.seating.seat_of(event.seat)
     book = table.house
     period = period_of(table.now, stakes.time_charge_minutes)
-    owed = book.owed
-    if period > book.period:
-        owed = {n for n, s in table.seating.seats.items() if s.stack > 0}
-    if period < 1 or period < book.period or event.seat not in owed:
+    if not owes_time(table, event.seat):
         raise IllegalAction(
             f"Seat {event.seat} owes no time charge now: it is due once per period, at its start.",
             key="error.time_charge.not_due",
@@ -174,9 +190,9 @@ def take_time_charge(table: Table, event: te.TimeCharge) -> None:
             seat=event.seat,
             amount=expected,
         )
-    if period > book.period:
-        book.period, book.owed, book.last_charges = period, owed, []
-    book.owed.discard(event.seat)
+    if period != book.period:  # the first charge of a new collection
+        book.period, book.last_charges = period, []
+    book.paid[event.seat] = period
     seat.stack -= event.amount
     seat.busted = seat.stack == 0
     book.time_taken += event.amount
@@ -246,6 +262,8 @@ __all__ = [
     "check_rake_zone",
     "due_time_charges",
     "hand_started",
+    "owes_time",
     "period_of",
+    "seated",
     "take_time_charge",
 ]

@@ -250,6 +250,7 @@ class Table:
                         seat=other.number,
                     )
             seat = seating.sit(event.seat, event.player, event.chips, now=self.now)
+            house.seated(self, event.seat)  # owes time from the next period (HOUSE-TIME)
             seat.card = event.card
             seat.wait_for_big_blind = event.wait_for_big_blind
             seat.missed_big = event.owes_big_blind
