@@ -28,6 +28,7 @@ RUNS: list[tuple[str, list[str]]] = [
     ("bench_journal.py", ["--hands", "300"]),
     ("bench_memory.py", []),
     ("bench_table.py", ["--hands", "1000"]),
+    ("bench_rake.py", ["--hands", "500", "--rounds", "1"]),
     ("bench_serial.py", []),
     ("bench_ui_idle.py", []),
     ("bench_ui_latency.py", ["--actions", "300"]),

@@ -63,7 +63,7 @@ from decimal import Decimal
 from firmware.engine.histories.phhs import loads_phhs
 from firmware.engine.histories.pokerstars import PokerStarsStyle, hand_to_pokerstars
 from firmware.engine.histories.pokerstars_import import loads_pokerstars
-from firmware.engine.histories.rake import Rake, take_rake
+from firmware.engine.histories.rake import rake_from_percent, take_rake
 from firmware.engine.histories.unknown import decide_phh
 WHEN = datetime(2026, 12, 1, tzinfo=timezone.utc)
 def histories(hand, text):
@@ -78,7 +78,8 @@ def histories(hand, text):
         decision = decide_phh(loads_phh(unknown))
         out.append(repr((decision.reason, decision.tried)))
         if hand.result is not None and hand.voided is None:
-            out.append(repr(take_rake(hand.result, len(hand.board), Rake(Decimal(5), 7))))
+            policy = rake_from_percent(Decimal(5), 7)
+            out.append(repr(take_rake(hand.result, len(hand.board), policy)))
             ps = hand_to_pokerstars(hand, PokerStarsStyle(1, "T", WHEN, WHEN, unit=Decimal("0.05")))
             out.append(ps)
             entry = loads_pokerstars(ps)[0]

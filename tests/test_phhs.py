@@ -13,7 +13,7 @@ from firmware.cli.replay import main_replay, replay_paths
 from firmware.engine.histories.amounts import parse_unit
 from firmware.engine.histories.phh import dumps_phh, loads_phh, play_phh
 from firmware.engine.histories.phhs import loads_phhs
-from firmware.engine.histories.rake import Rake, take_rake
+from firmware.engine.histories.rake import rake_from_percent, take_rake
 from firmware.engine.histories.unknown import decide_phh
 from firmware.errors import HandHistoryError
 
@@ -98,10 +98,14 @@ def test_rake_reconciles_recorded_cash_winnings(tmp_path: Path) -> None:
     assert plain["ok"] and plain["matches_file"] is False
     assert plain["winnings"] == [0, 725, 0]
     assert plain["difference"] == {"finishing_stacks": [0, -50, 0], "winnings": [0, -50, 0]}
-    raked = next(replay_paths([str(tmp_path)], "cash", rake=Rake(Decimal(5)), rake_cap=None))
+    raked = next(
+        replay_paths([str(tmp_path)], "cash", rake=rake_from_percent(Decimal(5)), rake_cap=None)
+    )
     assert raked["rake"] == 36 and raked["matches_file"] is False
     capped = next(
-        replay_paths([str(tmp_path)], "cash", rake=Rake(Decimal(10)), rake_cap=Decimal("0.5"))
+        replay_paths(
+            [str(tmp_path)], "cash", rake=rake_from_percent(Decimal(10)), rake_cap=Decimal("0.5")
+        )
     )
     assert capped["rake"] == 50 and capped["matches_file"] is True
     assert capped["unit"] == "0.01" and "difference" not in capped
@@ -111,11 +115,13 @@ def test_no_flop_no_drop_and_split_of_the_rake_over_pots_and_winners() -> None:
     replay = play_phh(loads_phh((DATA / "nt_three_way_side_pot.phh").read_text()))
     result = replay.hand.result
     assert result is not None
-    total, taken = take_rake(result, 5, Rake(Decimal(10)))
+    total, taken = take_rake(result, 5, rake_from_percent(Decimal(10)))
     assert total == 21 and sum(taken) == 21
     assert taken == (0, 6, 15)  # 150-chip main pot to p3, 60-chip side pot to p2
-    assert take_rake(result, 0, Rake(Decimal(10)))[0] == 0
-    assert take_rake(result, 0, Rake(Decimal(10), None, no_flop_no_drop=False))[0] == 21
+    assert take_rake(result, 0, rake_from_percent(Decimal(10)))[0] == 0
+    assert (
+        take_rake(result, 0, rake_from_percent(Decimal(10), None, no_flop_no_drop=False))[0] == 21
+    )
 
 
 UNKNOWN = """variant = "NT"

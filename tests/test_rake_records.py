@@ -172,3 +172,67 @@ def test_a_raked_table_is_rebuilt_from_its_journal(tmp_path: pathlib.Path) -> No
         k: v.stack for k, v in soak.table.seating.seats.items()
     }
     assert sum(r["rake"] for r in soak.table.records) > 0
+
+
+def test_replay_rake_options_are_the_tables_rake_policy(capsys, tmp_path: pathlib.Path) -> None:  # type: ignore[no-untyped-def]
+    """``pokertable replay --rake`` builds the table's own ``RakePolicy`` (one
+    implementation): a single pot is raked the same by the table and by replay, with the
+    cap and "no flop, no drop"; a percentage finer than a hundredth is refused with a
+    sentence in the reader's language."""
+    from decimal import Decimal
+
+    from firmware.engine.histories.rake import rake_from_percent, take_rake
+    from firmware.engine.rules import RakePolicy
+
+    policy = rake_from_percent(Decimal("2.5"), 7, no_flop_no_drop=True)
+    assert policy == RakePolicy(250, 7, True)
+    for total in (0, 39, 40, 280, 281, 1000):
+        for board in (0, 3, 5):
+            assert policy.hand_rake(total, board) == policy.pot_rakes([total], board, 1)[0]
+    replay = loads_phh(
+        (pathlib.Path(__file__).parent / "data" / "phh" / "nt_three_way_side_pot.phh").read_text()
+    )
+    from firmware.engine.histories.phh_play import play_phh
+
+    result = play_phh(replay).hand.result
+    assert result is not None
+    total, taken = take_rake(result, 5, rake_from_percent(Decimal(10)))
+    assert total == RakePolicy(1000).hand_rake(210, 5) == sum(taken) == 21
+    assert take_rake(result, 5, rake_from_percent(Decimal(10), 0))[0] == 0  # a cap of nothing
+    path = tmp_path / "hand.phh"
+    path.write_text("x = 1\n", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main_replay([str(path), "--rake", "2.125", "--lang", "es"])
+    assert "centésimas" in capsys.readouterr().err
+
+
+def test_the_seat_screen_draws_the_raked_pot_of_a_single_pot_hand() -> None:
+    """The seat's screen itself (not only its view) writes "Bote 480 · comisión 20" over
+    the winner of a raked hand with one pot."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from firmware.views.audience import seat_view
+    from ui.seat import SeatScreen
+
+    soak = Soak("casino-cash", seed=7, stakes=STAKES)
+    for _ in range(60):
+        soak.play_hand()
+        record = soak.table.records[-1]
+        if record["rake"] and len(record["pots"]) == 1 and not record["void"]:
+            break
+    else:
+        raise AssertionError("no single-pot raked hand in 60 hands")
+    (pot,) = record["pots"]
+    seat = int(next(iter(pot["shares"])))
+    pygame.init()
+    pygame.display.set_mode((800, 480))
+    try:
+        screen = SeatScreen(seat_view(soak.table, seat, "es"))
+        screen.draw()
+        drawn = list(screen.drawn)
+    finally:
+        pygame.quit()
+    assert f"Bote {pot['amount']} · comisión {pot['rake']}" in drawn, drawn

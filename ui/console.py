@@ -475,9 +475,21 @@ class ConsoleScreen(BankPages):
                 {str(hands[str(s)]) for s in pot.get("shares") or {} if hands.get(str(s))}
             )
             lines += [(name, 24, GOLD) for name in named]  # the winning hand (one if split)
-        step = max(ROW_MIN, min(28, (r.bottom - 4 - y) // max(1, len(lines))))
+        house = self.view.get("house") or {}
+        lines += [(str(line), 8, GOLD) for line in house.get("lines") or []]  # HOUSE-TIME, -ZONE
+        bottom = r.bottom
+        if house.get("rake_zone"):  # the dealer recounts the rake zone or confirms its count
+            bottom -= 52
+            half = (r.width - 24) // 2
+            for k, answer in enumerate(("recount", "confirm")):
+                box = pygame.Rect(r.left + 8 + k * (half + 8), bottom + 4, half, 44)
+                msg = {"type": "report", "report": "rake_zone", "answer": answer}
+                label = self.t(f"ui.console.rake_zone_{answer}")
+                enabled = self.allowed("report")
+                self.button(f"rake_zone_{answer}", box, label, msg, enabled=enabled, rel=0.036)
+        step = max(ROW_MIN, min(28, (bottom - 4 - y) // max(1, len(lines))))
         for i, (line, indent, ink) in enumerate(lines):
-            if y + step > r.bottom - 2:
+            if y + step > bottom - 2:
                 self.cut += [text for text, _, _ in lines[i:]]
                 break
             box = pygame.Rect(r.left + indent, y, r.width - indent - 8, step)

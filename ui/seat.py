@@ -227,7 +227,8 @@ class SeatScreen(SeatPanels):
         title = self.t("ui.seat.hand", hand=hand) if hand is not None else self.t("ui.seat.between")
         mine = self.view.get("seat")
         title = f"{self.t('ui.seat.number', seat=mine)} · {title}"
-        level = self.level_text()
+        # The level line, or at a cash table the latest time charge (HOUSE-TIME).
+        level = self.level_text() or " · ".join((self.view.get("house") or {}).get("lines") or [])
         if level:  # level, blinds and time to the next level, under the title
             self.text(title, self.rect(0.01, 0.0, 0.34, 0.05), 0.045, TEXT, align="left")
             self.text(level, self.rect(0.01, 0.05, 0.34, 0.05), 0.045, GOLD, align="left")

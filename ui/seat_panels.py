@@ -428,6 +428,10 @@ class SeatPanels(Screen):
             self._pot_winners(area, pots)
             return
         pad = 8
+        if pots and pots[0].get("said"):  # "Bote 480 · comisión 20" (HOUSE-RAKE)
+            head = pygame.Rect(area.left + pad, area.top + 2, area.width - 2 * pad, 24)
+            self.text(str(pots[0]["said"]), head, 0.045, TEXT, align="left")
+            area = pygame.Rect(area.left, area.top + 26, area.width, area.height - 26)
         n = max(1, min(3, len(winners)))
         line_h = (area.height - 2 * pad) // (n * 2)
         y = area.top + pad

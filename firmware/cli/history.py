@@ -115,6 +115,9 @@ def main_history(argv: list[str] | None = None, lang: str | None = None) -> int:
                     line += "  " + say("cli.history.rake", lang, rake=record["rake"])
                 if record.get("jackpot_drop"):  # the jackpot drop (JACKPOT)
                     line += "  " + say("cli.history.jackpot", lang, drop=record["jackpot_drop"])
+                charged = sum(c["amount"] for c in record.get("time_charges", ()))
+                if charged:  # the time charge taken before the hand (HOUSE-TIME)
+                    line += "  " + say("cli.history.time_charge", lang, amount=charged)
                 void = record["void"]
                 print(line + "  " + (say("cli.history.void", lang, reason=void) if void else ""))
             return 0

@@ -34,8 +34,10 @@ and printed as ONE JSON object per line on standard output::
   field that differs, the file's value minus ours for each player. A
   difference never makes a playable hand an error.
 * ``--rake 5 --rake-cap 3`` takes 5 % of each pot, at most 3 (in the file's
-  money), and nothing when no flop was dealt unless ``--rake-preflop``; see
-  :mod:`firmware.engine.histories.rake`.
+  money), and nothing when no flop was dealt unless ``--rake-preflop``: the
+  table's own :class:`~firmware.engine.rules.RakePolicy` (HOUSE-RAKE), taken
+  from the hand's total and shared by the pots in proportion to their size;
+  see :mod:`firmware.engine.histories.rake`.
 * A hand whose shown cards nobody recorded (``sm ????``) and whose result
   depends on them is ``"decided": false`` with ``undecidable``, a sentence;
   see :mod:`firmware.engine.histories.unknown`.
@@ -52,6 +54,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from decimal import ROUND_FLOOR, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -63,10 +66,10 @@ from firmware.engine.histories.amounts import parse_unit
 from firmware.engine.histories.phh import PHHHand, read_text_file
 from firmware.engine.histories.phhs import loads_phhs
 from firmware.engine.histories.pokerstars_import import loads_pokerstars
-from firmware.engine.histories.rake import Rake, take_rake, winnings
+from firmware.engine.histories.rake import rake_from_percent, take_rake, winnings
 from firmware.engine.histories.unknown import decide_phh
-from firmware.engine.rules import GameKind
-from firmware.errors import HandHistoryError
+from firmware.engine.rules import BASIS_POINTS, GameKind, RakePolicy
+from firmware.errors import HandHistoryError, PokerTableError
 from firmware.views.alerts import said
 
 
@@ -75,7 +78,7 @@ def replay_hand(
     game: GameKind,
     *,
     auto_showdown: bool = True,
-    rake: Rake | None = None,
+    rake: RakePolicy | None = None,
     rake_cap: Decimal | None = None,
 ) -> dict[str, Any]:
     """Replay one hand and return its result line (without ``file`` and ``hand``).
@@ -107,12 +110,13 @@ def replay_hand(
     if raked or played.hand.config.rake is not None:
         rake = None  # the engine took the file's own rake: it is checked below
     elif rake is None and isinstance(file_rake, int) and file_rake > 0:
-        rake = Rake(Decimal(100), file_rake, no_flop_no_drop=False)  # the rake the file states
+        rake = RakePolicy(BASIS_POINTS, file_rake, no_flop_no_drop=False)  # the file's rake
         rake_cap = None
     if rake is not None:
         if rake_cap is not None:
             cap = int((rake_cap / (phh.unit or Decimal(1))).to_integral_value(ROUND_FLOOR))
-            rake = Rake(rake.percent, cap, rake.no_flop_no_drop)
+            # A cap of nothing takes nothing (the policy's cap 0 means "no cap").
+            rake = replace(rake, cap=cap) if cap else replace(rake, basis_points=0)
         raked, taken = take_rake(result, len(played.hand.board), rake)
         won = [w - t for w, t in zip(won, taken, strict=True)]
         finishing = [f - t for f, t in zip(finishing, taken, strict=True)]
@@ -152,7 +156,7 @@ def replay_file(
     *,
     auto_showdown: bool = True,
     unit: Decimal | None = None,
-    rake: Rake | None = None,
+    rake: RakePolicy | None = None,
     rake_cap: Decimal | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Replay every hand of one file; yield a result line per hand.
@@ -186,7 +190,7 @@ def replay_paths(
     *,
     auto_showdown: bool = True,
     unit: Decimal | None = None,
-    rake: Rake | None = None,
+    rake: RakePolicy | None = None,
     rake_cap: Decimal | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Replay every hand under ``paths`` and yield one result dict per hand.
@@ -287,7 +291,10 @@ def main_replay(argv: list[str] | None = None) -> int:
     cap = _decimal(parser, "--rake-cap", args.rake_cap, lang)
     if percent is not None and percent > 100:
         parser.error(say("cli.replay.rake", lang))
-    rake = None if percent is None else Rake(percent, None, not args.rake_preflop)
+    try:  # the table's own rake policy (HOUSE-RAKE), from the percentage
+        rake = None if percent is None else rake_from_percent(percent, None, not args.rake_preflop)
+    except PokerTableError as exc:
+        parser.error(said_error(exc, lang))
     status = 0
     for line in replay_paths(
         args.paths,

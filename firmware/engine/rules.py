@@ -104,12 +104,34 @@ class RakePolicy:
                 value=repr(self.no_flop_no_drop),
             )
 
+    def raked(self, total: int, board_cards: int) -> bool:
+        """Whether a hand whose pots total ``total`` with that many board cards is raked."""
+        if self.basis_points == 0 or (self.no_flop_no_drop and board_cards < 3):
+            return False
+        return total >= self.min_pot
+
+    def hand_rake(self, total: int, board_cards: int, chip_unit: int = 1) -> int:
+        """The rake of a hand taken from its whole ``total`` at once, rounded down to the
+        chip unit and capped: how other rooms' histories are raked when ``pokertable
+        replay --rake`` compares them (their pots share it in proportion to their size,
+        :func:`firmware.engine.histories.rake.take_rake`). The table itself rakes each
+        pot on its own (:meth:`pot_rakes`).
+
+        >>> RakePolicy(500, cap=3).hand_rake(480, board_cards=3)
+        3
+        >>> RakePolicy(250).hand_rake(690, board_cards=5, chip_unit=5)
+        15
+        """
+        if not self.raked(total, board_cards):
+            return 0
+        raked = total * self.basis_points // BASIS_POINTS
+        raked -= raked % chip_unit
+        return min(raked, self.cap - self.cap % chip_unit) if self.cap else raked
+
     def pot_rakes(self, amounts: list[int], board_cards: int, chip_unit: int) -> list[int]:
         """The rake of each pot of ``amounts`` (main pot first) in a hand with that board."""
         out = [0] * len(amounts)
-        if self.basis_points == 0 or (self.no_flop_no_drop and board_cards < 3):
-            return out
-        if sum(amounts) < self.min_pot:
+        if not self.raked(sum(amounts), board_cards):
             return out
         left = self.cap - self.cap % chip_unit if self.cap else -1
         for k, amount in enumerate(amounts):

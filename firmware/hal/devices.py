@@ -118,7 +118,8 @@ class ChipTrays(Device):
 
     @abstractmethod
     def zones(self) -> tuple[str, ...]:
-        """The zones this device reads (``seatN.bet``, ``seatN.stack``, ``bank``, ``pot``)."""
+        """The zones this device reads (``seatN.bet``, ``seatN.stack``, ``bank``, ``pot``,
+        ``rake``)."""
 
     @abstractmethod
     def present(self, zone: str) -> frozenset[str]:

@@ -49,7 +49,7 @@ class DeckScanned(DeviceEvent):
 class ChipsChanged(DeviceEvent):
     """The set of chip tags in one zone changed.
 
-    :param zone: ``seatN.bet``, ``seatN.stack``, ``bank`` or ``pot``.
+    :param zone: ``seatN.bet``, ``seatN.stack``, ``bank``, ``pot`` or ``rake``.
     :param tags: Every chip tag now present in the zone.
     """
 

@@ -17,6 +17,9 @@ floor also alerts the console):
 * ``report dismiss_alert {id}``: the dealer read the alert numbered ``id`` and takes it
   off the console (:meth:`~firmware.service.controller_state.AlertLog.dismiss`); an
   alert no longer kept is refused with a sentence.
+* ``report rake_zone {answer}``: the dealer's answer to a difference between the
+  chip trays' rake zone and the rake (HOUSE-RAKE-ZONE): ``recount`` reads the zone
+  again, ``confirm`` accepts the count, journaled with the logged-in staff's badge.
 * ``report sit_card {seat, reader, chips}``: seat the player whose card is on
   ``reader`` now (``console`` or ``seatN``). The card must be a player card
   (``player:<id>``) and its id must be in the player directory (the
@@ -41,7 +44,13 @@ from firmware.table import events as te
 
 log = logging.getLogger("firmware.protocol")
 
-GAME_REQUESTS = ("call_floor", "report:draw_button", "report:sit_card", "report:dismiss_alert")
+GAME_REQUESTS = (
+    "call_floor",
+    "report:draw_button",
+    "report:sit_card",
+    "report:dismiss_alert",
+    "report:rake_zone",
+)
 """Requests completed on the loop thread from the table's own state."""
 
 DRAW_RANDOM: random.Random = random.SystemRandom()
@@ -68,6 +77,9 @@ def game_request(
         run_for(client, lambda: call_floor(controller, caller), name)
     elif name == "report:draw_button":
         run_for(client, lambda: _no_result(draw_button(controller)), name)
+    elif name == "report:rake_zone":  # HOUSE-RAKE-ZONE: confirmed with the login's badge
+        answer, badge = str(values["answer"]), client.badge or ""
+        run_for(client, lambda: controller.rake_zone_answer(answer, badge), name)
     elif name == "report:dismiss_alert":
         number = int(values["id"])
         run_for(client, lambda: dismiss_alert(controller, number), name)

@@ -222,6 +222,12 @@ _REPORTS = [
     ),
     # A dealer dismisses an alert on the console (the controller's memory, no table event).
     Request("report:dismiss_alert", DEALER, {"id": Field("int", low=1)}),
+    # A rake-zone difference (HOUSE-RAKE-ZONE): the dealer recounts or confirms with a badge.
+    Request(
+        "report:rake_zone",
+        DEALER,
+        {"answer": Field("choice", choices=("recount", "confirm"))},
+    ),
     Request("report:deck_empty", DEALER, NO_FIELDS, te.DeckEmpty),
     Request(
         "report:chip_race",

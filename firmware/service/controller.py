@@ -57,6 +57,7 @@ from firmware.service.controller_state import (
     said_error,
 )
 from firmware.service.diag import DeviceRates
+from firmware.service.house import HouseMoney
 from firmware.service.registry import TagRegistry
 from firmware.service.safety import Stops, Trials
 from firmware.service.tabletime import LEVEL_JOURNAL_SECONDS, TableTime
@@ -71,7 +72,7 @@ SEAT_BUTTON = re.compile(r"seat(\d+)\.(action|raise|time)")
 """Table events that come from the devices and must wait while the hand is paused."""
 
 
-class Controller(Stops, TechnicianMode, TableTime):
+class Controller(Stops, TechnicianMode, HouseMoney, TableTime):
     """Runs the table from device events.
 
     :param table: The table it owns.
@@ -419,6 +420,8 @@ class Controller(Stops, TechnicianMode, TableTime):
             raise IllegalAction(self.state.stops["damaged"], key="table.journal_damaged")
         if "journal" in self.state.stops and not self._storage_back():
             raise IllegalAction(self.state.stops["journal"], key="table.journal_full")
+        if isinstance(event, te.Shuffle) and self.table.hand is None:
+            self.before_hand()  # the time charge due and the rake zone (HOUSE-TIME, -RAKE-ZONE)
         anchor = self._time_before(event)
         before: list[te.TableEvent] = []
         if (

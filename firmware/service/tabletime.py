@@ -48,6 +48,9 @@ class TableTime:
     def _tell_listeners(self) -> None:
         raise NotImplementedError
 
+    def collect_time(self) -> bool:
+        raise NotImplementedError
+
     def _storage_back(self) -> bool:
         raise NotImplementedError
 
@@ -69,6 +72,8 @@ class TableTime:
         if self.table.tick_matters(now):
             return self.apply(te.Tick(now))
         self.table.advance_clock(now)
+        if self.collect_time():  # a period of the time charge began (HOUSE-TIME)
+            return True
         levels = self.table.levels
         if (
             self.journal is not None

@@ -90,6 +90,32 @@ class CashOut(TableEvent):
 
 
 @dataclass(frozen=True)
+class TimeCharge(TableEvent):
+    """The house's time charge (HOUSE-TIME): ``amount`` chips taken between hands from
+    ``seat``'s stack for a period of ``minutes``; ``player`` is the player card's id
+    ('' for a player seated by name). The chips leave the table to the house."""
+
+    kind: ClassVar[str] = "time_charge"
+    seat: int
+    player: str
+    amount: int
+    minutes: int
+
+
+@dataclass(frozen=True)
+class RakeZone(TableEvent):
+    """The chip trays' rake zone compared with hand ``hand``'s rake (HOUSE-RAKE-ZONE):
+    ``read`` chips read there, ``computed`` the rake the table took. With
+    ``resolved_by`` (a staff badge) the dealer confirms an open difference."""
+
+    kind: ClassVar[str] = "rake_zone"
+    hand: int
+    read: int
+    computed: int
+    resolved_by: str = ""
+
+
+@dataclass(frozen=True)
 class Shuffle(TableEvent):
     """The dealer shuffles: the hand starts here (TDA-17, PE-3)."""
 
@@ -547,6 +573,8 @@ TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
         Rebuy,
         SeatRebuy,
         CashOut,
+        TimeCharge,
+        RakeZone,
         Shuffle,
         Cut,
         Tick,

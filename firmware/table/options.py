@@ -259,6 +259,49 @@ def profile_options(profile: str, **overrides: Any) -> TableOptions:
     return TableOptions(**values)
 
 
+MAX_TIME_CHARGE_MINUTES = 1440
+"""The longest period of the time charge (HOUSE-TIME): a day."""
+
+
+def check_time_charge(stakes: Stakes) -> None:
+    """Refuse a time charge that cannot be taken (HOUSE-TIME), with a sentence.
+
+    :raises ConfigError: a negative or oversized charge, one not in whole chips, a
+        period outside 1 to 1440 minutes, or a time charge together with a rake.
+    """
+    charge, minutes = stakes.time_charge, stakes.time_charge_minutes
+    if not 0 <= charge <= MAX_AMOUNT:
+        raise ConfigError(
+            f"The time_charge must be a whole number of chips from 0 to {MAX_AMOUNT}, "
+            f"not {charge}.",
+            key="config.time_charge.amount",
+            amount=charge,
+            most=MAX_AMOUNT,
+        )
+    if not 1 <= minutes <= MAX_TIME_CHARGE_MINUTES:
+        raise ConfigError(
+            f"The time_charge_minutes must be from 1 to {MAX_TIME_CHARGE_MINUTES} "
+            f"(the period charged for), not {minutes}.",
+            key="config.time_charge.minutes",
+            minutes=minutes,
+            most=MAX_TIME_CHARGE_MINUTES,
+        )
+    if charge % stakes.chip_unit:
+        raise ConfigError(
+            f"The time_charge ({charge}) must be a multiple of the chip unit "
+            f"({stakes.chip_unit}): it is taken in whole chips.",
+            key="config.time_charge.unit",
+            amount=charge,
+            unit=stakes.chip_unit,
+        )
+    if charge and stakes.rake_basis_points:
+        raise ConfigError(
+            "The stakes set both a rake (rake_basis_points) and a time charge (time_charge); "
+            "the house takes one or the other: set one of them to 0.",
+            key="config.time_charge.with_rake",
+        )
+
+
 @dataclass(frozen=True)
 class Stakes:
     """Betting structure and forced bets of a table (or of a tournament level),
@@ -268,6 +311,9 @@ class Stakes:
     (500: 5 %; 0: no rake), ``rake_cap`` the most taken from one hand (0: no
     cap), ``rake_min_pot`` the smallest hand total raked (0: every hand) and
     ``rake_no_flop_no_drop`` leaves a hand that ends before the flop unraked.
+    ``time_charge`` is the house's charge per seated player per period of
+    ``time_charge_minutes`` instead of a rake (HOUSE-TIME; 0: none); the two
+    are mutually exclusive.
     """
 
     structure: Structure = Structure.NO_LIMIT
@@ -281,6 +327,8 @@ class Stakes:
     rake_cap: int = 0
     rake_min_pot: int = 0
     rake_no_flop_no_drop: bool = True
+    time_charge: int = 0
+    time_charge_minutes: int = 30
 
     def rake(self) -> RakePolicy | None:
         """The rake policy at these stakes, or ``None`` when nothing is raked."""
@@ -348,6 +396,7 @@ class Stakes:
                 cap=policy.cap,
                 unit=self.chip_unit,
             )
+        check_time_charge(self)
 
 
 @dataclass(frozen=True)
@@ -394,6 +443,8 @@ _STAKE_KEYS = (
     "rake_cap",
     "rake_min_pot",
     "rake_no_flop_no_drop",
+    "time_charge",
+    "time_charge_minutes",
 )
 
 
@@ -511,6 +562,14 @@ def table_config_from(data: Mapping[str, Any], source: str = "given as text") ->
             f"The configuration {source} rakes a {options.game} game; the rake "
             '(rake_basis_points) is for cash games only. Remove it, or set game = "cash".',
             key="config.rake.not_cash",
+            source=source,
+            game=options.game,
+        )
+    if table.get("time_charge") and options.game != "cash":
+        raise ConfigError(
+            f"The configuration {source} charges time in a {options.game} game; the time "
+            'charge (time_charge) is for cash games only. Remove it, or set game = "cash".',
+            key="config.time_charge.not_cash",
             source=source,
             game=options.game,
         )

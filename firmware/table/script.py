@@ -64,7 +64,7 @@ def _ints(words: list[str], line: int) -> list[int]:
 
 
 def _stakes(words: list[str], line: int) -> Stakes:
-    """``stakes NL 1/2 [ante 5] [bb-ante] [unit 1] [big-bet 40]``."""
+    """``stakes NL 1/2 [ante 5] [bb-ante] [unit 1] [big-bet 40] [time 10/30]``."""
     if len(words) < 2 or "/" not in words[1]:
         raise ScriptError(f"Line {line}: write stakes as 'stakes NL 1/2' (NL, PL or FL).")
     try:
@@ -81,6 +81,8 @@ def _stakes(words: list[str], line: int) -> Stakes:
         elif key in ("ante", "unit", "big-bet") and rest:
             name = {"ante": "ante", "unit": "chip_unit", "big-bet": "big_bet"}[key]
             kw[name] = _ints([rest.pop(0)], line)[0]
+        elif key == "time" and rest and rest[0].count("/") == 1:  # HOUSE-TIME: charge/minutes
+            kw["time_charge"], kw["time_charge_minutes"] = _ints(rest.pop(0).split("/"), line)
         else:
             raise ScriptError(f"Line {line}: unknown stakes word {key!r}.")
     try:
@@ -226,7 +228,14 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
         return [te.ShowCards(_ints(rest[:1], number)[0], tuple(_cards(rest[1:], number)))]
     if head == "muck" and len(rest) == 1:
         return [te.MuckCards(_ints(rest, number)[0])]
-    card = rest.pop()[5:] if head == "sit" and rest and rest[-1].startswith("card:") else ""
+    if head == "rakezone" and len(rest) in (3, 4):  # HOUSE-RAKE-ZONE
+        hand, read, computed = _ints(rest[:3], number)
+        return [te.RakeZone(hand, read, computed, "".join(rest[3:]))]
+    carded = head in ("sit", "timecharge") and rest and rest[-1].startswith("card:")
+    card = rest.pop()[5:] if carded else ""
+    if head == "timecharge" and len(rest) == 3:  # HOUSE-TIME
+        seat, amount, minutes = _ints(rest, number)
+        return [te.TimeCharge(seat, card, amount, minutes)]
     if head == "sit" and len(rest) in (3, 4):
         wait = len(rest) == 4 and rest[3] == "wait"
         owes = len(rest) == 4 and rest[3] == "owes-bb"

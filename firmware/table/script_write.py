@@ -77,6 +77,12 @@ def format_event(event: te.TableEvent) -> str:
         return f"rebuy {event.seat} {event.chips}"
     if isinstance(event, te.CashOut):
         return f"cashout {event.seat}"
+    if isinstance(event, te.TimeCharge):
+        card = f" card:{event.player}" if event.player else ""
+        return f"timecharge {event.seat} {event.amount} {event.minutes}{card}"
+    if isinstance(event, te.RakeZone):
+        badge = f" {_said(event.resolved_by)}" if event.resolved_by else ""
+        return f"rakezone {event.hand} {event.read} {event.computed}{badge}"
     if isinstance(event, te.SetButton):
         return f"setbutton {event.seat}"
     if isinstance(event, te.AdjustStack):
@@ -148,6 +154,8 @@ def export_script(config: TableConfig, events: list[te.TableEvent], deck_ready: 
         stakes += f" unit {s.chip_unit}"
     if s.big_bet:
         stakes += f" big-bet {s.big_bet}"
+    if s.time_charge:
+        stakes += f" time {s.time_charge}/{s.time_charge_minutes}"
     lines.append(stakes)
     defaults = profile_options(config.profile)
     for name, value in vars(config.options).items():

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from firmware.errors import IllegalAction
 from firmware.table.bank import BankState
 from firmware.table.dealing import TableHand
+from firmware.table.house import HouseBook
 from firmware.table.jackpot_table import JackpotBook
 from firmware.table.seating import Seat, Seating
 from firmware.table.seating_floor import ButtonDrawResult, FloorCalls, restore_button_draw
@@ -58,6 +59,7 @@ class TableParts(Protocol):
     raced_unit: int
     bank: BankState
     jackpot: JackpotBook
+    house: HouseBook
 
 
 KEEP_RECORDS = 10
@@ -101,6 +103,7 @@ def table_state(table: TableParts) -> dict[str, Any]:
         "raced_unit": table.raced_unit,
         "bank": table.bank.state(),
         "jackpot": table.jackpot.state(),
+        "house": table.house.state(),
         "levels": None
         if levels is None
         else {
@@ -144,6 +147,7 @@ def restore_state(table: TableParts, state: dict[str, Any]) -> None:
     table.raced_unit = int(state.get("raced_unit", 0))
     table.bank = BankState.from_state(state.get("bank"))
     table.jackpot.restore(state.get("jackpot"))
+    table.house = HouseBook.from_state(state.get("house"))
     if state["levels"] is not None and table.levels is not None:
         table.levels.started_at = state["levels"]["started_at"]
         table.levels.paused_at = state["levels"]["paused_at"]

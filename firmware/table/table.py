@@ -21,6 +21,7 @@ from typing import Any
 from firmware.errors import IllegalAction
 from firmware.table import bank as tb
 from firmware.table import events as te
+from firmware.table import house
 from firmware.table.chiprace import ChipRaceResult, chip_race
 from firmware.table.dealing import TableHand
 from firmware.table.jackpot_table import JackpotBook
@@ -87,6 +88,10 @@ class Table:
         """The last draw for the button (TDA-13)."""
         self.chip_races: list[ChipRaceResult] = []
         self.raced_unit = 0
+        self.house = house.HouseBook()
+        """The time charge and the rake zone (HOUSE-TIME, HOUSE-RAKE-ZONE)."""
+        self.hand_charges: list[dict[str, Any]] = []
+        """The time charges taken before the hand in progress (into its record)."""
         """The higher chip of the last colour-up (TDA-2): from then on the smallest chip
         in play, the unit split pots are divided in (TDA-3); 0 before any chip race."""
         self.bank = tb.BankState()
@@ -230,8 +235,11 @@ class Table:
                 )
             self.deck.cut = True
             return
-        if isinstance(event, te.SitOut | te.Rebuy | te.SitDown | te.CashOut):
+        if isinstance(event, te.SitOut | te.Rebuy | te.SitDown | te.CashOut | te.TimeCharge):
             self._between_hands(event)
+            return
+        if isinstance(event, te.RakeZone):
+            house.check_rake_zone(self, event)
             return
         if isinstance(event, te.Away):
             self.seating.set_away(event.seat, event.away)
@@ -263,6 +271,7 @@ class Table:
                         seat=other.number,
                     )
             seat = seating.sit(event.seat, event.player, event.chips, now=self.now)
+            house.seated(self, event.seat)  # owes time from the next period (HOUSE-TIME)
             seat.card = event.card
             seat.wait_for_big_blind = event.wait_for_big_blind
             seat.missed_big = event.owes_big_blind
@@ -280,6 +289,10 @@ class Table:
                 )
             seating.cash_out(event.seat, now=self.now)
             self.penalties.seat_vacated(event.seat)
+        elif isinstance(event, te.TimeCharge):
+            house.take_time_charge(self, event)
+        elif isinstance(event, te.RakeZone):
+            house.check_rake_zone(self, event)
         elif isinstance(event, te.Restore):
             restore_state(self, event.state)
         elif isinstance(event, te.SetButton):
@@ -324,6 +337,7 @@ class Table:
 
     def _start_hand(self) -> None:
         check_deck_ready(self.deck)
+        house.check_no_open_zone(self)
         if self.deal_limit == 0:
             raise IllegalAction(
                 "The floor holds this table: wait for its order before the next hand.",
@@ -350,6 +364,7 @@ class Table:
         if self.deal_limit is not None:
             self.deal_limit -= 1
         self.hand_started_at = self.now
+        self.hand_charges = house.hand_started(self)
         self.hand_started_wall = self.wall_at(self.now)
         self.deck.cut = False
         self.hand = TableHand(
@@ -404,6 +419,8 @@ class Table:
             record["started_at"] = self.hand_started_at
             record["finished_at"] = self.now
             record["started_wall"], record["finished_wall"] = walls
+        if self.hand_charges:  # the time charges taken before it (HOUSE-TIME)
+            record["time_charges"] = self.hand_charges
         self.records.append(record)
         del self.records[: -self.KEEP_RECORDS]
         self.jackpot.hand_finished(record, {n: s.card for n, s in self.seating.seats.items()})

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware.engine.hand import Phase
 from firmware.table.table import Table
+from firmware.views.house import house_view
 from firmware.views.jackpot import awarded_lines, console_jackpot
 from firmware.views.share import ViewShare
 
@@ -111,6 +112,8 @@ def add_game_parts(
         part["timer"] = share.get(("timer",), lambda: timer_view(table))
         part["button_draw"] = share.get(("button_draw",), lambda: button_draw_view(table))
     part["jackpot"] = awarded_lines(table, str(view.get("lang", "es")))  # JACKPOT
+    # The time charge and the rake zone (HOUSE-TIME, HOUSE-RAKE-ZONE).
+    view["house"] = house_view(table, view["lang"], None if console else view.get("seat"))
     if console:
         view["console"]["jackpot"] = console_jackpot(table, str(view.get("lang", "es")))
         view["console"]["floor_calls"] = floor_calls_view(table)

@@ -13,31 +13,39 @@ first in position order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from decimal import ROUND_FLOOR, Decimal
+from decimal import Decimal
 
+from firmware.engine.rules import RakePolicy
 from firmware.engine.state import HandResult
+from firmware.errors import ConfigError
 
 
-@dataclass(frozen=True)
-class Rake:
-    """A rake rule.
+def rake_from_percent(
+    percent: Decimal, cap: int | None = None, no_flop_no_drop: bool = True
+) -> RakePolicy:
+    """The table's :class:`~firmware.engine.rules.RakePolicy` for a rake given in percent
+    (``pokertable replay --rake 5``): one implementation of the rake for the table and
+    for other rooms' files.
 
-    :param percent: Share of the pot taken, in percent (``5`` for 5 %).
+    :param percent: Share of the pot taken, in percent, to the hundredth (``5``, ``2.5``).
     :param cap: Most chips taken from one hand (``None``: no cap), in chip units.
     :param no_flop_no_drop: Take nothing when no flop was dealt.
+    :raises ConfigError: for a percentage outside 0 to 100 or finer than a hundredth.
+
+    >>> rake_from_percent(Decimal("2.5"), 3)
+    RakePolicy(basis_points=250, cap=3, no_flop_no_drop=True, min_pot=0)
     """
-
-    percent: Decimal
-    cap: int | None = None
-    no_flop_no_drop: bool = True
-
-    def amount(self, pot: int, board_cards: int) -> int:
-        """The rake taken from a hand whose pots total ``pot`` chips."""
-        if self.no_flop_no_drop and board_cards < 3:
-            return 0
-        raked = int((pot * self.percent / 100).to_integral_value(rounding=ROUND_FLOOR))
-        return raked if self.cap is None else min(raked, self.cap)
+    points = percent * 100
+    if not percent.is_finite() or points != points.to_integral_value() or not 0 <= percent <= 100:
+        raise ConfigError(
+            f"A rake is a percentage from 0 to 100 in hundredths at most (5, 2.5, 4.75), "
+            f"not {percent}.",
+            key="config.rake.percent",
+            value=str(percent),
+        )
+    if cap == 0:  # a cap of nothing takes nothing
+        return RakePolicy(0, 0, no_flop_no_drop)
+    return RakePolicy(int(points), cap or 0, no_flop_no_drop)
 
 
 def _split(total: int, weights: list[int]) -> list[int]:
@@ -74,14 +82,16 @@ def net_shares(shares: tuple[tuple[int, int], ...], rake: int) -> list[int]:
     return out
 
 
-def take_rake(result: HandResult, board_cards: int, rake: Rake) -> tuple[int, tuple[int, ...]]:
+def take_rake(
+    result: HandResult, board_cards: int, rake: RakePolicy
+) -> tuple[int, tuple[int, ...]]:
     """The rake of a hand and what it takes from each player's winnings.
 
     :returns: ``(rake, taken)`` where ``taken[i]`` is subtracted from player
         ``i``'s winnings and finishing stack.
     """
     pots = [pot for pot in result.pots if pot.amount]
-    total = rake.amount(sum(pot.amount for pot in pots), board_cards)
+    total = rake.hand_rake(sum(pot.amount for pot in pots), board_cards)
     taken = [0] * len(result.finishing_stacks)
     for pot, share in zip(pots, pot_rakes([pot.amount for pot in pots], total), strict=True):
         for (player, chips), net in zip(pot.shares, net_shares(pot.shares, share), strict=True):
