@@ -41,7 +41,6 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from firmware.floor import webstore
-from firmware.floor.director import LOG_SCHEMA
 from firmware.floor.store import create_schema
 from firmware.floor.web import FloorWeb
 from firmware.protocol.auth import StaffDirectory
@@ -77,8 +76,7 @@ def fill(conninfo: str) -> None:
 
     async def schema() -> None:
         async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
-            await create_schema(conn)
-            await conn.execute(LOG_SCHEMA)
+            await create_schema(conn)  # the migrations make every table
 
     run(schema())
     webstore.create_schema(conninfo)
