@@ -178,11 +178,15 @@ async def play(
 
         await _until(caught_up)
     finally:
+        # Whatever happened, the tables, the ingest and the floor's connections end
+        # here, in this order (a floor left open on a failure kept the loop from ending).
         for sim in sims:
             sim.stop()
-    floor.stopping.set()
-    await ingest
-    await floor.close()
+        floor.stopping.set()
+        try:
+            await ingest
+        finally:
+            await floor.close()
     return {
         "kills": [first, second],
         "records_journaled": sum(journaled.values()),

@@ -16,6 +16,7 @@ each answered ``ok`` or ``error: ...``.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import select
 import sys
@@ -36,6 +37,55 @@ silent SECONDS     stop reading and writing (a dead device) for SECONDS
 unplug SECONDS     close the pty and open a new one after SECONDS (updates --link)
 stats              print the device's link counters
 quit               stop"""
+
+
+PTY_TRIES = 20
+"""New pseudo-terminals tried before giving up (each refused one is held meanwhile)."""
+
+
+def open_free_pty() -> tuple[int, int]:
+    """A new pseudo-terminal pair (master, slave) that nobody else has opened and locked.
+
+    A pty's number is reused as soon as the last one with it is closed, so a process
+    that still opens an old path (``/dev/pts/0``: a driver reopening the device it
+    lost) can open and lock the new pty in the instant after it was made; the
+    driver given it would then find it locked (serial ports are opened
+    ``exclusive``). Each new pty's path is opened and locked here once: a pty
+    someone else holds is kept aside (so its number is not handed out again) and
+    another one opened, then the refused ones are closed.
+
+    :raises OSError: if :data:`PTY_TRIES` new ptys in a row were all taken.
+    """
+    refused: list[tuple[int, int]] = []
+    try:
+        for _ in range(PTY_TRIES):
+            master, slave = os.openpty()
+            if _nobody_holds(os.ttyname(slave)):
+                return master, slave
+            refused.append((master, slave))
+        raise OSError(f"{PTY_TRIES} new pseudo-terminals in a row were locked by another program.")
+    finally:
+        for pair in refused:
+            for fd in pair:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+
+def _nobody_holds(path: str) -> bool:
+    """Whether the tty at ``path`` can be locked now (the lock is let go at once)."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return True
+    finally:
+        os.close(fd)
 
 
 class Emulator:
@@ -97,7 +147,7 @@ class Emulator:
                 os.unlink(self.link_path)
 
     def _open_pty(self) -> None:
-        self._master, self._slave = os.openpty()
+        self._master, self._slave = open_free_pty()
         tty.setraw(self._master)
         os.set_blocking(self._master, False)
         self.path = os.ttyname(self._slave)
@@ -114,6 +164,13 @@ class Emulator:
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self._master = self._slave = -1
+        if self.link_path:
+            # The device is gone, and so is its name (as udev removes a by-id link). A
+            # link left behind would name the pty's number, which the system gives to
+            # the next pty opened anywhere: a driver still trying to reopen it would
+            # open (and lock) another program's device.
+            with contextlib.suppress(OSError):
+                os.unlink(self.link_path)
 
     # -- controls (any thread) ------------------------------------------------
 

@@ -42,7 +42,6 @@ from psycopg.types.json import Jsonb
 
 from firmware.floor.store import dashboard
 from firmware.floor.store.central import create_schema
-from firmware.floor.tournament.director import LOG_SCHEMA
 from firmware.floor.web.app import FloorWeb
 from firmware.protocol.auth import StaffDirectory
 from tests.floor_kit import run
@@ -77,8 +76,7 @@ def fill(conninfo: str) -> None:
 
     async def schema() -> None:
         async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
-            await create_schema(conn)
-            await conn.execute(LOG_SCHEMA)
+            await create_schema(conn)  # the migrations make every table
 
     run(schema())
     dashboard.create_schema(conninfo)

@@ -12,6 +12,7 @@ are stopped by their process id.
 from __future__ import annotations
 
 import os
+import random
 import re
 import shutil
 import signal
@@ -29,10 +30,29 @@ _READY = re.compile(r"Listening for client connections on [0-9.]+:(\d+)")
 
 
 def free_port() -> int:
-    """A TCP port free on the loopback address now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A TCP port free on the loopback address now, drawn below the system's range of
+    ephemeral ports.
+
+    A server restarted on the port it had (a NATS node killed and started again, its
+    clients knowing only that address) must find it free: a port from the ephemeral
+    range could meanwhile be given to any process's outgoing connection as its local
+    port, and the server would not start. Below that range only a process that binds
+    the port on purpose can take it, and each process draws its own ports at random.
+    """
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    rng = random.Random()  # a fresh draw per process: two runs pick apart
+    for _ in range(200):
+        port = rng.randrange(max(1024, low - 12000), max(1025, low - 1))
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    raise ConfigError("No free TCP port below the ephemeral range on 127.0.0.1; free some.")
 
 
 def _wait(what: str, ready: object, proc: subprocess.Popen[bytes], log: Path) -> None:
@@ -124,22 +144,41 @@ class NatsCluster:
         return [node.url for node in self.nodes]
 
     def start(self) -> NatsCluster:
-        """Start every node (their ports chosen now, kept for restarts)."""
-        routes = [free_port() for _ in range(self.size)]
-        clients = [free_port() for _ in range(self.size)]
-        for n in range(self.size):
-            others = ", ".join(
-                f'"nats-route://127.0.0.1:{routes[m]}"' for m in range(self.size) if m != n
-            )
-            folder = self.folder / f"n{n + 1}"
-            config = (
-                f"server_name: n{n + 1}\n"
-                f"cluster {{\n  name: {self.name}\n  listen: 127.0.0.1:{routes[n]}\n"
-                f"  routes: [{others}]\n}}\n"
-            )
-            self.nodes.append(NatsServer(folder, config, clients[n]))
-        for node in self.nodes:
-            node.start()
+        """Start every node (their ports chosen now, kept for restarts).
+
+        A port drawn free can still be bound by another process before its node
+        listens on it; the node then exits saying so, and the cluster starts again
+        on newly drawn ports (a few times, then the node's log is the error).
+        """
+        for attempt in range(5):
+            ports: set[int] = set()
+            while len(ports) < 2 * self.size:  # six different ports for three nodes
+                ports.add(free_port())
+            drawn = list(ports)
+            routes, clients = drawn[: self.size], drawn[self.size :]
+            self.nodes = []
+            for n in range(self.size):
+                others = ", ".join(
+                    f'"nats-route://127.0.0.1:{routes[m]}"' for m in range(self.size) if m != n
+                )
+                folder = self.folder / f"n{n + 1}"
+                config = (
+                    f"server_name: n{n + 1}\n"
+                    f"cluster {{\n  name: {self.name}\n  listen: 127.0.0.1:{routes[n]}\n"
+                    f"  routes: [{others}]\n}}\n"
+                )
+                self.nodes.append(NatsServer(folder, config, clients[n]))
+            try:
+                for node in self.nodes:
+                    node.start()
+            except ConfigError as exc:
+                self.stop()
+                if attempt == 4 or "address already in use" not in str(exc).lower():
+                    raise
+                for node in self.nodes:  # no trace of the other ports in the next try
+                    shutil.rmtree(node.folder, ignore_errors=True)
+                continue
+            break
         return self
 
     def node(self, server_name: str) -> NatsServer:

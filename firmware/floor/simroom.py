@@ -182,7 +182,14 @@ class SimTable:
                 for number, sitting in table.seating.seats.items():
                     if sitting.busted and not sitting.rebuy:
                         ctl.apply(te.Rebuy(number, self.buy_in))
-            live = [s for s in table.seating.seats.values() if s.stack > 0 and not s.sitting_out]
+            # A rebuy waiting for the next hand counts (it joins the stack when the hand
+            # starts): a busted player who bought again is dealt in, or a table where one
+            # player won every chip would wait for ever.
+            live = [
+                s
+                for s in table.seating.seats.values()
+                if s.stack + s.rebuy > 0 and not s.sitting_out
+            ]
             if len(live) < 2 or not self.dealing.is_set() or self.hands_to_play == 0:
                 return "wait"
             levels = table.levels

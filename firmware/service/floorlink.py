@@ -495,6 +495,12 @@ class FloorLink:
                     name=f"table-{self.config.table}",
                     inbox_prefix=f"_INBOX_{self.config.table}".encode(),
                     allow_reconnect=False,
+                    # One try at this node (the client's own default, even without
+                    # reconnects, is to knock on a node that refuses 60 times, 2 s
+                    # apart: two minutes on a dead node before the next was tried, and
+                    # a link that could not stop meanwhile). The loop below moves on.
+                    max_reconnect_attempts=1,
+                    reconnect_time_wait=0,
                     error_cb=self._nats_error,
                     disconnected_cb=self._nats_lost,
                     closed_cb=self._nats_lost,

@@ -26,24 +26,6 @@ from psycopg.types.json import Jsonb
 
 from firmware.floor.store.conn import StoreConnection
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS floor_commands (
-    n BIGSERIAL PRIMARY KEY,
-    tournament_id TEXT NOT NULL,
-    id TEXT NOT NULL UNIQUE,
-    table_id TEXT NOT NULL,
-    key TEXT NOT NULL,
-    body JSONB NOT NULL,
-    follow JSONB,
-    reply JSONB,
-    settled BOOLEAN NOT NULL DEFAULT false,
-    at TIMESTAMPTZ NOT NULL DEFAULT now()
-);
-CREATE INDEX IF NOT EXISTS floor_commands_open ON floor_commands (tournament_id)
-    WHERE NOT settled;
-"""
-"""The outbox as the first schema version made it (the store's migrations own the
-schema now; the director still runs this, which changes nothing on a migrated store)."""
 RETENTION_DAYS = 30
 """Days a settled command and its reply are kept (an accountant's month); older ones are
 deleted with the director's next settlement, so the outbox does not grow for ever."""

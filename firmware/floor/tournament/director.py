@@ -46,7 +46,6 @@ from firmware.errors import IllegalAction
 from firmware.floor.messaging.commands import CommandQueue
 from firmware.floor.store.conn import StoreConnection
 from firmware.floor.store.ingest import Ingested
-from firmware.floor.store.outbox import SCHEMA as OUTBOX_SCHEMA
 from firmware.floor.store.outbox import Outbox, Statement
 from firmware.floor.tournament import director_state, mtt
 from firmware.floor.tournament.orders import Command, Orders
@@ -54,21 +53,9 @@ from firmware.floor.tournament.spec import TournamentSpec
 from firmware.table.draws import Move, table_should_pause
 from firmware.table.tournament import LevelSchedule
 
-__all__ = ["LOG_SCHEMA", "Director", "TournamentSpec"]
+__all__ = ["Director", "TournamentSpec"]
 
 log = logging.getLogger(__name__)
-
-
-LOG_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tournament_log (
-    id BIGSERIAL PRIMARY KEY,
-    tournament_id TEXT NOT NULL REFERENCES tournaments (id),
-    kind TEXT NOT NULL,
-    text TEXT NOT NULL,
-    at TIMESTAMPTZ NOT NULL DEFAULT now()
-);
-"""
-"""The director's decisions, in order (hand-for-hand start and stop, tables held)."""
 
 
 @dataclass
@@ -161,8 +148,6 @@ class Director(Orders):
             "ON CONFLICT (id) DO NOTHING",
             (self.spec.id, self.spec.name, self.spec.buy_in, self.spec.starting_chips),
         )
-        await self.conn.execute(LOG_SCHEMA)
-        await self.conn.execute(OUTBOX_SCHEMA)
 
     async def register(self, player: str) -> None:
         """Register a player before the start (one entry; the draw seats everyone);
