@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import logging
 import os
 import random
 import threading
@@ -25,6 +26,7 @@ from firmware.engine.events import BetRaise, CheckCall, Fold, Muck, Show
 from firmware.engine.hand import Phase
 from firmware.engine.showdown import auto_showdown_event
 from firmware.service.controller import Controller
+from firmware.service.controller_state import Alert
 from firmware.service.floorlink import FloorConfig, FloorLink
 from firmware.service.journal import Journal
 from firmware.service.recovery import schedule_entries, store_table_setup
@@ -33,6 +35,8 @@ from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
 from firmware.table.tournament import LevelSchedule
+
+log = logging.getLogger(__name__)
 
 DEMO_LEVELS: list[dict[str, Any]] = [
     {"small_blind": 25, "big_blind": 50, "minutes": 1},
@@ -54,7 +58,8 @@ class Pacer:
     commands would wait behind the sleep): it asks the pacer to queue its next
     step on that thread after a delay. One pacer serves every table of a
     process, so a process of many slow tables needs one extra thread, not one
-    per table.
+    per table. A step that raises is logged and the pacer goes on with the
+    others: one table's fault never stops the other tables of the process.
     """
 
     def __init__(self) -> None:
@@ -79,7 +84,10 @@ class Pacer:
                     wait = self._due[0][0] - time.monotonic() if self._due else None
                     self._cond.wait(wait)
                 _, _, fn = heapq.heappop(self._due)
-            fn()
+            try:
+                fn()
+            except Exception:  # one step's fault must not stop every paced table
+                log.exception("A paced step failed; the pacer goes on with the other tables.")
 
 
 PACER = Pacer()
@@ -87,6 +95,8 @@ PACER = Pacer()
 
 WAIT = 0.05
 """Seconds a table with nothing to deal waits before it looks again."""
+STEP_FAILED_KEY = "alert.sim_step_failed"
+"""The catalog key of the alert a failed step raises."""
 
 
 class SimTable:
@@ -154,6 +164,10 @@ class SimTable:
         self._thread: threading.Thread | None = None
         self.running = False
         """Whether the dealer and the bots play (between :meth:`start` and :meth:`stop`)."""
+        self.fault = ""
+        """The last step's error, while steps keep failing ("" when the last one worked)."""
+        self.faults = 0
+        """Steps that raised (each reported; the table goes on trying)."""
 
     def _journal(self, event: te.TableEvent) -> None:
         self.journal.append(event)
@@ -243,7 +257,13 @@ class SimTable:
         self.running = True
 
         def again() -> None:
-            what = self.step()
+            try:
+                what = self.step()
+            except Exception as exc:  # reported, then tried again: never a silent stop
+                self._step_failed(exc)
+                what = "wait"
+            else:
+                self.fault = ""
             if what in ("wait", "none"):
                 PACER.later(WAIT, queue)  # nothing to do: commands and ticks go on meanwhile
             elif self.pace:
@@ -260,6 +280,32 @@ class SimTable:
             target=self.controller.run, name=f"table-{self.table_id}", daemon=True
         )
         self._thread.start()
+
+    def _step_failed(self, exc: Exception) -> None:
+        """A step of the dealer or a bot raised: log it and alert the table's console (and
+        through the link the floor), once per distinct fault while it lasts; the table
+        looks again after :data:`WAIT` (the floor's commands may have changed things)."""
+        self.faults += 1
+        error = f"{type(exc).__name__}: {exc}"
+        if error == self.fault:
+            return
+        self.fault = error
+        log.error(
+            "The simulated table %s failed a step (%s); it tries again.",
+            self.table_id,
+            error,
+            exc_info=exc,
+        )
+        self.controller.alerts.append(
+            Alert(
+                self.controller.table_time(),
+                f"The simulated table {self.table_id} failed a step ({error}); it tries "
+                "again. Report this fault with the log.",
+                None,
+                STEP_FAILED_KEY,
+                {"table": self.table_id, "error": error},
+            )
+        )
 
     def stop(self) -> None:
         """Stop the table (the journal keeps everything) and its link."""
