@@ -29,7 +29,7 @@ from firmware.service.controller import Controller
 from firmware.service.controller_state import Alert
 from firmware.service.floorlink import FloorConfig, FloorLink
 from firmware.service.journal import Journal
-from firmware.service.recovery import schedule_entries, store_table_setup
+from firmware.service.recovery import restore, schedule_entries, store_table_setup
 from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
@@ -135,8 +135,14 @@ class SimTable:
         if levels is not None:
             schedule = LevelSchedule.from_dicts(levels)
         self.journal = Journal(os.path.join(data_dir, "journal.sqlite"))
-        store_table_setup(self.journal, config, True, schedule_entries(schedule))
-        self.table = Table(config, deck_ready=True, schedule=schedule)
+        self.restored = self.journal.meta("table") is not None
+        """The table was rebuilt from a journal already in ``data_dir`` (a restarted room
+        goes on where it was; its own set-up, not the arguments, holds then)."""
+        if self.restored:
+            self.table = restore(self.journal)
+        else:
+            store_table_setup(self.journal, config, True, schedule_entries(schedule))
+            self.table = Table(config, deck_ready=True, schedule=schedule)
         self.controller = Controller(self.table, {}, TagRegistry(":memory:"), journal=self._journal)
         self.link: FloorLink | None = None
         if floor is not None:
@@ -155,7 +161,8 @@ class SimTable:
         self.bot = RandomBot(self.rng)
         self.buy_in = 200
         """A cash table's rebuy after a player busts."""
-        self.deck: list[int] = []
+        self.deck: list[int] = self._rest_of_deck()
+        """The virtual shoe: cards not yet drawn in the hand being played."""
         self.dealing = threading.Event()
         """Set while the dealer deals hands (cleared: the table waits, e.g. hand-for-hand)."""
         self.dealing.set()
@@ -168,6 +175,16 @@ class SimTable:
         """The last step's error, while steps keep failing ("" when the last one worked)."""
         self.faults = 0
         """Steps that raised (each reported; the table goes on trying)."""
+
+    def _rest_of_deck(self) -> list[int]:
+        """The cards a restored hand has not drawn yet, shuffled (none between hands)."""
+        th = self.table.hand
+        if th is None:
+            return []
+        seen = {d.card for d in th.draws}
+        deck = [card for card in range(52) if card not in seen]
+        self.rng.shuffle(deck)
+        return deck
 
     def _journal(self, event: te.TableEvent) -> None:
         self.journal.append(event)
