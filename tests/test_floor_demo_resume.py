@@ -11,8 +11,10 @@ place), the pool is paid exactly and every table's hands are stored once. A
 third start on the finished tournament says it is over instead of dealing a
 new one.
 
-The waits are on the demo's own lines and on the store's rows; none has a time
-limit, and a demo that exits early ends the wait with what it printed.
+The waits are on the demo's own lines and on the store's rows, never on the
+clock: a demo that exits early ends the wait with what it printed, and a
+resumed room in which nothing is stored for :data:`PATIENCE` looks in a row is
+stopped and fails the test with what it printed.
 """
 
 from __future__ import annotations
@@ -37,6 +39,11 @@ pytestmark = [pytest.mark.xdist_group("floor"), pytest.mark.slow]
 
 PLAYERS = 8
 BUY_IN = 100  # the demo's tournament
+POLL = 0.1
+"""Seconds between two looks at the store."""
+PATIENCE = 1200
+"""Looks in a row with nothing stored before a resumed room counts as standing still
+(two minutes: a playing room stores a hand every second or so)."""
 COMMAND = ["floor", "--demo", "--tables", "2", "--players", str(PLAYERS), "--seats", "5",
            "--port", "0", "--pace", "0.01"]  # fmt: skip
 
@@ -85,6 +92,38 @@ def _first_out(conninfo: str) -> list[tuple[Any, ...]]:
         ).fetchall()
 
 
+def _progress(conninfo: str) -> tuple[int, ...]:
+    """Counters that grow while the room plays: hands stored, players placed."""
+    with psycopg.connect(conninfo) as conn:
+        row = conn.execute(
+            "SELECT (SELECT count(*) FROM hands), "
+            "(SELECT count(*) FROM registrations WHERE place IS NOT NULL)"
+        ).fetchone()
+    assert row is not None
+    return tuple(int(v) for v in row)
+
+
+def _to_the_end(proc: subprocess.Popen[str], data: Path) -> str:
+    """Wait for the demo to exit; a demo whose room stands still (no hand stored, nobody
+    placed) for :data:`PATIENCE` looks in a row is stopped and the test fails with what
+    it printed, instead of waiting for ever."""
+    last: tuple[int, ...] = ()
+    quiet = 0
+    while proc.poll() is None:
+        time.sleep(POLL)
+        try:
+            now = _progress(_store(data))
+        except (psycopg.Error, AssertionError):  # starting or stopping: no store to ask
+            continue
+        quiet = quiet + 1 if now == last else 0
+        last = now
+        if quiet >= PATIENCE:
+            os.killpg(proc.pid, signal.SIGINT)
+            said = proc.communicate()[0]
+            raise AssertionError(f"The resumed room stood still at {now}:\n{said}")
+    return proc.communicate()[0]
+
+
 def _stop_when_someone_is_out(
     proc: subprocess.Popen[str], data: Path
 ) -> tuple[str, dict[Any, Any]]:
@@ -100,7 +139,7 @@ def _stop_when_someone_is_out(
     conninfo = _store(data)
     out: list[tuple[Any, ...]] = []
     while not out and proc.poll() is None:
-        time.sleep(0.1)  # between two looks at the store (no limit on the wait)
+        time.sleep(POLL)  # between two looks at the store
         out = _first_out(conninfo)
     places = dict(_first_out(conninfo)) if proc.poll() is None else {}
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in the terminal does
@@ -116,7 +155,7 @@ def test_a_demo_started_again_on_its_data_resumes_its_tournament(data: Path) -> 
     assert "Traceback" not in said, said
 
     second = _demo(data, "--exit-when-done")
-    said = second.communicate()[0]
+    said = _to_the_end(second, data)
     assert second.returncode == 0, said
     assert "Traceback" not in said, said
     assert "The tournament goes on where it was" in said, said
