@@ -176,8 +176,9 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
         await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
         if director.finished.is_set():
             # The director stores the end (finished, the winner) right after it says so:
-            # let it, or a demo started again on its data would resume a tournament over.
-            await asyncio.wait({running})
+            # let it, or a demo started again on its data would resume a tournament over
+            # (Ctrl-C still stops a director that waits for a table).
+            await asyncio.wait({running, stopped}, return_when=asyncio.FIRST_COMPLETED)
             for line in director.decisions[-3:]:
                 print(stored_text(line, lang), flush=True)
             st = director.standings
