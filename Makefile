@@ -27,7 +27,7 @@ run: $(STAMP)
 	$(BIN)/pokertable run --hands $(HANDS)
 
 floor-demo: $(STAMP)
-	$(BIN)/pokertable floor --demo
+	$(BIN)/pokertable floor --demo $(if $(DATA),--data $(DATA))
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

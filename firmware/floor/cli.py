@@ -20,7 +20,10 @@ them, and serves the dashboard and the clock. Staff login for the demo:
 badge ``floor1`` (technician: ``tech1``), PIN ``1234``. With
 ``--start-from-dashboard`` the floor person starts the tournament; with
 ``--confirm-moves`` seat moves wait for a confirmation on the dashboard.
-Ctrl-C stops everything and removes the folder.
+Ctrl-C stops everything and removes the folder; with ``--data DIR`` the
+servers' stores and the tables' journals stay in ``DIR``, and a demo started
+again on it picks its tournament up where it was (the tables rebuilt from their
+journals, the director from the store).
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from firmware.floor.startup import reach_postgres, until_reachable
 from firmware.floor.store import books
 from firmware.floor.store.dashboard import NoticeListener
 from firmware.floor.store.lease import LOST_EXIT, Lease
+from firmware.floor.tournament import director_state
 from firmware.floor.tournament.control import StaffDirector, TournamentControl
 from firmware.floor.tournament.run import open_director, spec_from_config
 from firmware.floor.tournament.spec import TournamentSpec
@@ -91,7 +95,8 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
         print(say(key, lang, **params), flush=True)
 
     nats = NatsServer(folder / "nats").start()
-    pg = PostgresServer.temporary().start()
+    # A demo on kept data keeps its PostgreSQL there too; otherwise a throw-away one.
+    pg = (PostgresServer(folder / "pg") if args.data else PostgresServer.temporary()).start()
     out("cli.floor.demo.servers", url=nats.url, folder=pg.folder)
     names = [f"T{n}" for n in range(1, args.tables + 1)]
     sims = [
@@ -124,9 +129,27 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
             late_until_level=2,  # late registration and one re-entry from the dashboard
             max_entries=2,
         )
-        director = StaffDirector(
-            spec, floor.conn, floor.command, random.SystemRandom(), confirm_moves=args.confirm_moves
-        )
+        resumed = await open_director(floor, None, lambda line: None) if args.data else None
+        if resumed is None and args.data and await director_state.load(floor.conn, spec.id):
+            out("cli.floor.demo.done_before", folder=folder)
+            return 0
+        if resumed is not None:  # started again on its data: the tournament goes on
+            director = resumed
+            director.confirm_moves = args.confirm_moves
+            st = director.standings
+            out(
+                "cli.floor.demo.resumed",
+                left=st.left if st is not None else args.players,
+                entries=st.entries if st is not None else args.players,
+            )
+        else:
+            director = StaffDirector(
+                spec,
+                floor.conn,
+                floor.command,
+                random.SystemRandom(),
+                confirm_moves=args.confirm_moves,
+            )
         control = TournamentControl(director, asyncio.get_running_loop())
         web = FloorWeb(
             pg.conninfo, staff, port=args.port, control=control, lang=cli_lang(args.lang)
@@ -135,24 +158,31 @@ async def _demo(args: argparse.Namespace, folder: Path, stop: asyncio.Event) -> 
         await notices.start(floor.nc)
         out("cli.floor.demo.dashboard", url=web.url, badge=DEMO_BADGE, pin=DEMO_PIN)
         out("cli.floor.demo.clock", url=web.url)
-        floor.ingestor.listeners.append(director.on_ingested)
-        await director.create()
-        for number in range(1, args.players + 1):
-            await director.register(f"Player {number:02d}")
+        if resumed is None:
+            floor.ingestor.listeners.append(director.on_ingested)
+            await director.create()
+            for number in range(1, args.players + 1):
+                await director.register(f"Player {number:02d}")
         ingest = asyncio.create_task(floor.ingest_forever())
-        if args.start_from_dashboard:
+        if resumed is not None:
+            pass  # drawn and playing already (or waiting for the dashboard's start)
+        elif args.start_from_dashboard:
             out("cli.floor.demo.registered", players=args.players)
             while director.standings is None and not stop.is_set():
                 await asyncio.sleep(0.2)
         else:
             await director.start_now()
         running = asyncio.create_task(director.run())
-        if director.standings is not None:
+        if director.standings is not None and resumed is None:
             out("cli.floor.demo.drawn", players=args.players, tables=len(names))
         finished = asyncio.create_task(director.finished.wait())
         stopped = asyncio.create_task(stop.wait())
         await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
         if director.finished.is_set():
+            # The director stores the end (finished, the winner) right after it says so:
+            # let it, or a demo started again on its data would resume a tournament over
+            # (Ctrl-C still stops a director that waits for a table).
+            await asyncio.wait({running, stopped}, return_when=asyncio.FIRST_COMPLETED)
             for line in director.decisions[-3:]:
                 print(stored_text(line, lang), flush=True)
             st = director.standings
@@ -355,6 +385,11 @@ def main_floor(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--exit-when-done", action="store_true", help=say("cli.help.floor.exit_when_done", lang)
     )
+    parser.add_argument(
+        "--data",
+        metavar=say("cli.help.metavar.dir", lang),
+        help=say("cli.help.floor.data", lang),
+    )
     lang_option(parser, lang)
     args = parser.parse_args(argv)
     lang = cli_lang(args.lang)
@@ -368,6 +403,10 @@ def main_floor(argv: list[str] | None = None) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
+        if args.demo and args.data:  # kept: a demo started again on it resumes
+            folder = Path(args.data).resolve()
+            folder.mkdir(parents=True, exist_ok=True)
+            return await _demo(args, folder, stop)
         if args.demo:
             folder = Path(tempfile.mkdtemp(prefix="pokertable-floor-"))
             try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import logging
 import os
 import random
 import threading
@@ -25,14 +26,17 @@ from firmware.engine.events import BetRaise, CheckCall, Fold, Muck, Show
 from firmware.engine.hand import Phase
 from firmware.engine.showdown import auto_showdown_event
 from firmware.service.controller import Controller
+from firmware.service.controller_state import Alert
 from firmware.service.floorlink import FloorConfig, FloorLink
 from firmware.service.journal import Journal
-from firmware.service.recovery import schedule_entries, store_table_setup
+from firmware.service.recovery import restore, schedule_entries, store_table_setup
 from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
 from firmware.table.tournament import LevelSchedule
+
+log = logging.getLogger(__name__)
 
 DEMO_LEVELS: list[dict[str, Any]] = [
     {"small_blind": 25, "big_blind": 50, "minutes": 1},
@@ -54,7 +58,8 @@ class Pacer:
     commands would wait behind the sleep): it asks the pacer to queue its next
     step on that thread after a delay. One pacer serves every table of a
     process, so a process of many slow tables needs one extra thread, not one
-    per table.
+    per table. A step that raises is logged and the pacer goes on with the
+    others: one table's fault never stops the other tables of the process.
     """
 
     def __init__(self) -> None:
@@ -79,7 +84,10 @@ class Pacer:
                     wait = self._due[0][0] - time.monotonic() if self._due else None
                     self._cond.wait(wait)
                 _, _, fn = heapq.heappop(self._due)
-            fn()
+            try:
+                fn()
+            except Exception:  # one step's fault must not stop every paced table
+                log.exception("A paced step failed; the pacer goes on with the other tables.")
 
 
 PACER = Pacer()
@@ -87,6 +95,8 @@ PACER = Pacer()
 
 WAIT = 0.05
 """Seconds a table with nothing to deal waits before it looks again."""
+STEP_FAILED_KEY = "alert.sim_step_failed"
+"""The catalog key of the alert a failed step raises."""
 
 
 class SimTable:
@@ -125,8 +135,14 @@ class SimTable:
         if levels is not None:
             schedule = LevelSchedule.from_dicts(levels)
         self.journal = Journal(os.path.join(data_dir, "journal.sqlite"))
-        store_table_setup(self.journal, config, True, schedule_entries(schedule))
-        self.table = Table(config, deck_ready=True, schedule=schedule)
+        self.restored = self.journal.meta("table") is not None
+        """The table was rebuilt from a journal already in ``data_dir`` (a restarted room
+        goes on where it was; its own set-up, not the arguments, holds then)."""
+        if self.restored:
+            self.table = restore(self.journal)
+        else:
+            store_table_setup(self.journal, config, True, schedule_entries(schedule))
+            self.table = Table(config, deck_ready=True, schedule=schedule)
         self.controller = Controller(self.table, {}, TagRegistry(":memory:"), journal=self._journal)
         self.link: FloorLink | None = None
         if floor is not None:
@@ -145,7 +161,8 @@ class SimTable:
         self.bot = RandomBot(self.rng)
         self.buy_in = 200
         """A cash table's rebuy after a player busts."""
-        self.deck: list[int] = []
+        self.deck: list[int] = self._rest_of_deck()
+        """The virtual shoe: cards not yet drawn in the hand being played."""
         self.dealing = threading.Event()
         """Set while the dealer deals hands (cleared: the table waits, e.g. hand-for-hand)."""
         self.dealing.set()
@@ -154,6 +171,20 @@ class SimTable:
         self._thread: threading.Thread | None = None
         self.running = False
         """Whether the dealer and the bots play (between :meth:`start` and :meth:`stop`)."""
+        self.fault = ""
+        """The last step's error, while steps keep failing ("" when the last one worked)."""
+        self.faults = 0
+        """Steps that raised (each reported; the table goes on trying)."""
+
+    def _rest_of_deck(self) -> list[int]:
+        """The cards a restored hand has not drawn yet, shuffled (none between hands)."""
+        th = self.table.hand
+        if th is None:
+            return []
+        seen = {d.card for d in th.draws}
+        deck = [card for card in range(52) if card not in seen]
+        self.rng.shuffle(deck)
+        return deck
 
     def _journal(self, event: te.TableEvent) -> None:
         self.journal.append(event)
@@ -250,7 +281,13 @@ class SimTable:
         self.running = True
 
         def again() -> None:
-            what = self.step()
+            try:
+                what = self.step()
+            except Exception as exc:  # reported, then tried again: never a silent stop
+                self._step_failed(exc)
+                what = "wait"
+            else:
+                self.fault = ""
             if what in ("wait", "none"):
                 PACER.later(WAIT, queue)  # nothing to do: commands and ticks go on meanwhile
             elif self.pace:
@@ -267,6 +304,32 @@ class SimTable:
             target=self.controller.run, name=f"table-{self.table_id}", daemon=True
         )
         self._thread.start()
+
+    def _step_failed(self, exc: Exception) -> None:
+        """A step of the dealer or a bot raised: log it and alert the table's console (and
+        through the link the floor), once per distinct fault while it lasts; the table
+        looks again after :data:`WAIT` (the floor's commands may have changed things)."""
+        self.faults += 1
+        error = f"{type(exc).__name__}: {exc}"
+        if error == self.fault:
+            return
+        self.fault = error
+        log.error(
+            "The simulated table %s failed a step (%s); it tries again.",
+            self.table_id,
+            error,
+            exc_info=exc,
+        )
+        self.controller.alerts.append(
+            Alert(
+                self.controller.table_time(),
+                f"The simulated table {self.table_id} failed a step ({error}); it tries "
+                "again. Report this fault with the log.",
+                None,
+                STEP_FAILED_KEY,
+                {"table": self.table_id, "error": error},
+            )
+        )
 
     def stop(self) -> None:
         """Stop the table (the journal keeps everything) and its link."""

@@ -71,6 +71,10 @@ NOTICE_EVERY = 10.0
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 BATCH = 64
 """Records published before waiting for their acknowledgements."""
+RETRY = 0.5
+"""Seconds the link waits after every node of its list refused it, before the next
+round. Journaled records do not cut the wait short: a table that plays while its
+network is gone would otherwise try again at every record, many times a second."""
 KEEP_REPLIES = 10_000
 """Command replies kept in ``floor.sqlite`` to answer a repeated id (the floor repeats
 only commands it has not settled, a handful at a time); older ones are deleted."""
@@ -329,6 +333,8 @@ class FloorLink:
         self._tasks: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
+        self._stop: asyncio.Event | None = None
+        """Set by :meth:`stop` (ends the wait between two rounds of attempts)."""
         self._lost = asyncio.Event()
         """Set when the connection to the current node is lost."""
         self._stopping = False
@@ -383,6 +389,9 @@ class FloorLink:
         if self._loop is not None and self._wake is not None:
             with contextlib.suppress(RuntimeError):
                 self._loop.call_soon_threadsafe(self._wake.set)
+        if self._loop is not None and self._stop is not None:
+            with contextlib.suppress(RuntimeError):
+                self._loop.call_soon_threadsafe(self._stop.set)
         if self._thread is not None:
             self._thread.join(30)
         self._db.close()
@@ -477,9 +486,11 @@ class FloorLink:
 
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
+        self._stop = asyncio.Event()
         while not self._stopping:
             nc = None
             self._lost = asyncio.Event()
+            refused = ""  # "node": a node refused, others remain; "round": every one did
             try:
                 # One node at a time, in turn: a node that is gone is left for the next
                 # at once, and a link that lost its node connects to the next one.
@@ -515,17 +526,27 @@ class FloorLink:
                 if not self._offline:  # one line per outage, not one per attempt
                     log.info("Floor link offline (%s); the table plays on.", exc)
                 self._offline = True
-                self._server += 1  # the next node of the cluster next time
+                # The next node of the cluster next time: at once after a lost connection
+                # or a node that refused while others remain to be tried; after a round in
+                # which every node refused, RETRY seconds later.
+                self._server += 1
+                if not self.connected:
+                    refused = "round" if self._server % len(servers) == 0 else "node"
             finally:
                 self.connected = False
                 self._changed()
                 if nc is not None:
                     with contextlib.suppress(Exception):
                         await nc.close()
-            if not self._stopping:
+            if self._stopping:
+                break
+            if refused == "round":
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._stop.wait(), RETRY)
+            elif refused != "node":
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), 0.5)
-                self._wake.clear()
+            self._wake.clear()
 
     async def _nats_lost(self) -> None:
         """The node went away: stop waiting for its acknowledgements."""
