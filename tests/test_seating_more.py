@@ -177,3 +177,29 @@ def test_tda_24_under_a_dead_button_one_of_two_arrivals_waits_and_the_other_play
     assert (plan.button, plan.small_blind_seat, plan.big_blind_seat) == (2, None, 7)
     assert "seat 3 arrived between the button and the blinds (TDA-24)" in plan.notes
     assert not any("seat 4" in note for note in plan.notes)
+
+
+def test_hg_13_a_player_out_of_chips_buys_in_again_within_the_limits() -> None:
+    """HG-13 with CC-16: a player who lost his last chip does not add on to nothing; his
+    rebuy is a new buy-in, held to the table's minimum (20 at blinds 1/2) and maximum
+    (200 here), the parts he declares counted together. A player with chips adds on:
+    no minimum, only the maximum."""
+    s = _seating("casino-cash", (), max_buy_in_multiple=100)
+    for seat in (1, 2, 3):
+        s.sit(seat, f"P{seat}", 150)
+    _play(s, busted=(2,))
+    assert s.seats[2].stack == 0
+    with pytest.raises(IllegalAction, match=r"minimum buy-in is 20 .*; 19 is not enough") as low:
+        s.declare_rebuy(2, 19)
+    assert low.value.key == "error.table.buy_in_low"
+    assert s.seats[2].rebuy == 0
+    s.declare_rebuy(2, 150)
+    with pytest.raises(IllegalAction, match="maximum buy-in at this table is 200; 210") as high:
+        s.declare_rebuy(2, 60)
+    assert high.value.key == "error.table.buy_in_high"
+    s.declare_rebuy(2, 50)
+    assert s.seats[2].rebuy == 200
+    s.declare_rebuy(1, 5)  # seat 1 still has 150 chips: an add-on of 5 is fine
+    assert s.seats[1].rebuy == 5
+    plan = s.plan_hand()
+    assert plan.start.stacks[plan.seats.index(2)] == 200
