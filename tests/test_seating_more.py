@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from firmware.engine.hand import Hand
 from firmware.errors import IllegalAction
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.seating import HandPlan, Seating
+from tests.kit import deal
 
 
 def _seating(
@@ -203,3 +205,29 @@ def test_hg_13_a_player_out_of_chips_buys_in_again_within_the_limits() -> None:
     assert s.seats[1].rebuy == 5
     plan = s.plan_hand()
     assert plan.start.stacks[plan.seats.index(2)] == 200
+
+
+def test_a_straddle_acts_last_even_when_a_returning_player_posts_as_much() -> None:
+    """At 2/2 with live missed blinds, a player back from sitting out posts big and small
+    blind, 4 chips, as much as the straddle: the action before the flop still starts
+    left of the straddler (seat 4), not left of the returning player."""
+    s = _seating(
+        "casino-cash",
+        (1, 2, 3, 4, 5, 6),
+        Stakes(small_blind=2, big_blind=2),
+        straddle=True,
+        dead_small_blind=False,
+    )
+    _play(s)
+    s.sit_out(5)
+    _play(s)
+    _play(s)  # seat 5 sat out in the big blind's place: he owes it
+    s.sit_out(5, False)
+    _play(s)  # he waits for the button to pass
+    s.straddle(3)
+    plan = s.plan_hand()
+    assert plan.button == 6 and plan.big_blind_seat == 2
+    assert _by_seat(plan, plan.start.blinds) == {1: 2, 2: 2, 3: 4, 5: 4}
+    hand = Hand.start(plan.start)
+    deal(hand, "AsKs", "AhKh", "AdKd", "AcKc", "QsJs", "QhJh")
+    assert hand.actor is not None and plan.seats[hand.actor] == 4
