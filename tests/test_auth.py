@@ -170,6 +170,18 @@ def _directory_with_ana() -> StaffDirectory:
             "config.terminals.short",
             {"name": "seat2"},
         ),
+        (
+            lambda: TerminalSecrets({"seat11": "x" * 16}),
+            "'seat11' is no terminal; terminals are seat1 to seat10, console and broadcast.",
+            "config.terminals.unknown",
+            {"name": "'seat11'"},
+        ),
+        (
+            lambda: TerminalSecrets({"seat1": "x" * 16, "console": "x" * 16}),
+            "Two terminals share a secret; give each terminal its own.",
+            "config.terminals.shared",
+            {},
+        ),
     ],
 )
 def test_staff_and_terminal_configuration_refusals_word_for_word(
@@ -185,3 +197,21 @@ def test_staff_and_terminal_configuration_refusals_word_for_word(
 
 def test_a_sixteen_character_terminal_secret_is_long_enough() -> None:
     assert TerminalSecrets({"seat1": "s" * 16}).check("seat1", "s" * 16) == "seat1"
+
+
+def test_the_floor_web_login_check_neither_counts_nor_locks() -> None:
+    """StaffDirectory.verify (the floor's web login, which keeps its own back-off): the
+    right PIN gives that badge's own account; a wrong PIN, another badge's PIN or an
+    unknown badge gives nothing; and no number of wrong PINs locks the badge for the
+    table's console."""
+    staff = StaffDirectory(max_failures=2)
+    ana = staff.add("B1", "Ana", "floor", "2468")
+    bea = staff.add("B2", "Bea", "dealer", "1357")
+    assert staff.verify("B1", "2468") is ana
+    assert staff.verify("B2", "1357") is bea
+    assert staff.verify("B2", "2468") is None
+    assert staff.verify("B9", "2468") is None
+    assert staff.verify("", "") is None
+    for _ in range(5):
+        assert staff.verify("B1", "0000") is None
+    assert staff.login("B1", "2468") is ana

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
-from firmware.errors import IllegalAction
+from firmware.errors import ConfigError, IllegalAction
 from firmware.floor.tournament import mtt
+from firmware.i18n import tr
 
 
 def _room(draw: dict[str, mtt.Seat[str]]) -> dict[str, dict[int, str]]:
@@ -210,3 +212,180 @@ def test_floor_late_entry_window_re_entry_only_after_the_bust_and_a_maximum() ->
         rules.check(level=1, entries=2, playing=False)
     with pytest.raises(IllegalAction, match="no entries after the start"):
         mtt.EntryRules().check(level=1, entries=0, playing=False)  # no late entries
+
+
+def _refusal(act: Callable[[], object]) -> tuple[str, str | None, dict[str, object]]:
+    with pytest.raises(IllegalAction) as refused:
+        act()
+    return str(refused.value), refused.value.key, refused.value.params
+
+
+@pytest.mark.parametrize(
+    ("rules", "level", "entries", "playing", "refusal"),
+    [
+        (
+            mtt.EntryRules(),
+            1,
+            0,
+            False,
+            ("This tournament takes no entries after the start.", "floor.entry.none", {}),
+        ),
+        (
+            mtt.EntryRules(late_until_level=3, max_entries=2),
+            4,
+            0,
+            False,
+            (
+                "Late registration and re-entry closed at the end of level 3.",
+                "floor.entry.closed",
+                {"level": 3},
+            ),
+        ),
+        (
+            mtt.EntryRules(late_until_level=3, max_entries=2),
+            2,
+            1,
+            True,
+            (
+                "A player re-enters only after his last entry is eliminated.",
+                "floor.entry.playing",
+                {},
+            ),
+        ),
+        (
+            mtt.EntryRules(late_until_level=3, max_entries=1),
+            2,
+            1,
+            False,
+            (
+                "This tournament takes at most 1 entry per player.",
+                "floor.entry.max_one",
+                {"max": 1},
+            ),
+        ),
+        (
+            mtt.EntryRules(late_until_level=3, max_entries=3),
+            2,
+            3,
+            False,
+            (
+                "This tournament takes at most 3 entries per player.",
+                "floor.entry.max",
+                {"max": 3},
+            ),
+        ),
+    ],
+)
+def test_floor_late_entry_refusals_word_for_word(
+    rules: mtt.EntryRules,
+    level: int,
+    entries: int,
+    playing: bool,
+    refusal: tuple[str, str, dict[str, object]],
+) -> None:
+    """The registration desk shows each refusal from its key and parameters (one entry
+    and several read differently in Spanish), so all three are pinned."""
+    assert _refusal(lambda: rules.check(level=level, entries=entries, playing=playing)) == refusal
+    _, key, params = refusal
+    for lang in ("en", "es"):
+        assert "{" not in tr(key, lang, **params)
+
+
+def test_tda_24_each_move_of_a_breaking_table_names_the_seat_left() -> None:
+    """The floor's move slip says where the player gets up as well as where he sits."""
+    room = {"A": {1: "a1", 2: "a2"}, "B": {3: "b3", 7: "b7"}, "C": {4: "c4", 9: "c9"}}
+    moves = mtt.break_table(room, "C", 9, random.Random(1))
+    assert {(m.player, m.from_table, m.from_seat) for m in moves} == {
+        ("c4", "C", 4),
+        ("c9", "C", 9),
+    }
+    assert all(m.to_table in ("A", "B") and 1 <= m.to_seat <= 9 for m in moves)
+
+
+def test_tda_25_balancing_six_seat_tables_uses_seats_one_to_six_only() -> None:
+    """At six-seat tables the seat closest after the big blind wraps from seat 6 to
+    seat 2, never to a seat 7 the table does not have."""
+    room = {"A": {s: f"a{s}" for s in range(1, 7)}, "B": {1: "b1", 6: "b6"}}
+    moves = mtt.balance_room(room, {"A": 3, "B": 6}, seats_per_table=6)
+    assert [(m.to_table, m.to_seat) for m in moves] == [("B", 2), ("B", 3)]
+    assert all(1 <= m.from_seat <= 6 for m in moves)
+
+
+def test_hg_5_the_final_table_draw_uses_every_seat_of_the_table_and_no_other() -> None:
+    """Nine players at a nine-seat final table take seats 1 to 9; a tenth cannot sit."""
+    room = {"A": {s: f"a{s}" for s in range(1, 6)}, "B": {s: f"b{s}" for s in range(1, 5)}}
+    seats = mtt.final_table_draw(room, "A", 9, random.Random(4))
+    assert sorted(seats.values()) == list(range(1, 10))
+    room["B"][5] = "b5"
+    assert _refusal(lambda: mtt.final_table_draw(room, "A", 9, random.Random(4))) == (
+        "10 players do not fit at the final table of 9 seats.",
+        None,
+        {},
+    )
+
+
+def test_the_winner_is_recorded_only_with_one_player_left_word_for_word() -> None:
+    st = mtt.Standings(entries=3, prizes=[70, 30])
+    assert _refusal(lambda: st.winner("a")) == (
+        "The winner is recorded when exactly one player is left.",
+        None,
+        {},
+    )
+
+
+def test_floor_hfh_two_tables_breaking_at_once_each_close_their_own_round() -> None:
+    """C and D break together while A and B have finished the round's hand and
+    neither C's nor D's hand is done: C's break leaves the round open for D until D's
+    own break is reported, which ends it."""
+    hfh = mtt.HandForHand(frozenset({"A", "B", "C", "D"}))
+    assert not hfh.hand_finished("A") and not hfh.hand_finished("B")
+    assert not hfh.table_broke("C", frozenset({"A", "B"}), playing=False)
+    assert hfh.round == 1 and not hfh.may_deal("A")
+    assert hfh.table_broke("D", frozenset({"A", "B"}), playing=False)
+    assert hfh.round == 2 and hfh.tables == {"A", "B"}
+
+
+def test_floor_pay_a_row_covers_up_to_and_including_its_entry_count() -> None:
+    """Six entries still pay two places (the row "up to 6"), seven pay three; a house
+    table without a last row for any count is refused, saying what is missing."""
+    assert mtt.payout_percentages(6) == (70, 30)
+    assert mtt.payout_percentages(7) == (50, 30, 20)
+    assert mtt.payout_percentages(10) == (50, 30, 20)
+    assert mtt.payout_percentages(11) == (40, 25, 15, 12, 8)
+    with pytest.raises(ConfigError) as caught:
+        mtt.payout_percentages(11, ((10, (60, 40)),))
+    assert str(caught.value) == (
+        "The payout table needs a last row that covers any number of entries."
+    )
+
+
+def test_floor_pay_amounts_are_whole_chip_units_and_the_remainder_goes_to_first() -> None:
+    """With a unit of 7 every place below the first is a whole number of units, the
+    first takes what rounding left over, and nothing is lost; a place may be given a
+    share of 0, only a negative share is refused."""
+    amounts = mtt.payouts(1000, (50, 30, 20), unit=7)
+    assert amounts == [510, 294, 196]
+    assert all(type(a) is int for a in amounts) and sum(amounts) == 1000
+    assert mtt.payouts(1000, (100, 0)) == [1000, 0]
+    with pytest.raises(ConfigError):
+        mtt.payouts(1000, (101, -1))
+
+
+def test_floor_hfh_tied_places_share_the_odd_unit_to_the_first_and_lose_nothing() -> None:
+    """Places 2 and 3 pay 26 and 25: two players tied for them get 26 and 25."""
+    st = mtt.Standings(entries=4, prizes=[49, 26, 25])
+    assert st.prize_for(2, 2) == [26, 25]
+    st.eliminate([mtt.Bust("d", "A", 3, 100)])
+    st.eliminate([mtt.Bust("b", "A", 7, 300, round=2), mtt.Bust("c", "B", 9, 200, round=2)])
+    assert sorted(st.won.values()) == [25, 26]
+
+
+def test_the_last_player_cannot_be_eliminated_word_for_word() -> None:
+    st = mtt.Standings(entries=2, prizes=[100])
+    assert _refusal(
+        lambda: st.eliminate([mtt.Bust("a", "A", 1, 100), mtt.Bust("b", "A", 1, 50)])
+    ) == (
+        "At least one player must stay in the tournament.",
+        None,
+        {},
+    )

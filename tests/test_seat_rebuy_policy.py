@@ -6,12 +6,16 @@ chips, within the table's buy-in limits. Review found a seat sending
 ``rebuy`` with a billion chips and getting them.
 """
 
+from collections.abc import Callable
+
 import pytest
 
 from firmware.errors import IllegalAction
 from firmware.protocol.schema import REQUESTS
 from firmware.table import events as te
+from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.script import run_script
+from firmware.table.seating import Seating
 
 HEAD = "stakes NL 1/2\ndeck-ready\nseat 1 Ana 200\nseat 2 Bruno 200\nbutton 1\n"
 BUST = "shuffle\ncut\ndraw Ah Kd As Kh\n1 allin\n2 call\ndraw 2c 7d 9h Jc 3s 4d 8c 5h\n"
@@ -79,3 +83,70 @@ def test_two_seat_requests_cannot_stack_up() -> None:
     with pytest.raises(IllegalAction):
         table.apply(te.SeatRebuy(1, 20))
     assert table.seating.seats[1].rebuy == 20
+
+
+def _busted_seating(profile: str, **opts: object) -> Seating:
+    """Three players with 200; seat 1 loses everything in the first hand."""
+    s = Seating(TableConfig(profile, profile_options(profile, **opts), Stakes()))
+    for seat in (1, 2, 3):
+        s.sit(seat, f"P{seat}", 200)
+    plan = s.plan_hand()
+    s.begin_hand(plan)
+    s.finish_hand(plan, tuple(0 if x == 1 else 200 for x in plan.seats))
+    return s
+
+
+def _refusal(act: Callable[[], object]) -> tuple[str, str | None, dict[str, object]]:
+    with pytest.raises(IllegalAction) as refused:
+        act()
+    return str(refused.value), refused.value.key, refused.value.params
+
+
+def test_hg_13_the_seat_screens_limit_counts_chips_already_bought_by_others() -> None:
+    """Without a table maximum the seat may ask for up to the biggest stack at the table,
+    a rebuy another player has declared counted in it (seat 2: 200 + 100); the refusal
+    names the most and the amount asked, for the seat's screen to translate."""
+    s = _busted_seating("casino-cash")
+    s.declare_rebuy(2, 100)  # the dealer's add-on for seat 2: 300 in play next hand
+    assert _refusal(lambda: s.declare_rebuy(1, 301, own=True)) == (
+        "A rebuy asked for on the seat's screen may be at most 300 chips; for 301, ask the dealer.",
+        "error.rebuy.own_high",
+        {"most": 300, "amount": 301},
+    )
+    s.declare_rebuy(1, 300, own=True)
+    assert s.seats[1].rebuy == 300
+
+
+def test_hg_13_one_chip_is_chips_and_one_request_a_hand_word_for_word() -> None:
+    """At a cash table with no minimum buy-in a player with a single chip still has chips,
+    and a busted player's request of one chip is his one request before the hand: both
+    are sent to the dealer, naming the seat."""
+    s = _busted_seating("casino-cash", min_buy_in_multiple=0)
+    s.sit(4, "P4", 1)
+    sentence = (
+        "Seat {n} may ask for a rebuy on its screen only when out of chips (HG-13); for an "
+        "add-on, ask the dealer."
+    )
+    assert _refusal(lambda: s.declare_rebuy(4, 10, own=True)) == (
+        sentence.format(n=4),
+        "error.rebuy.own_not_busted",
+        {"seat": 4},
+    )
+    s.declare_rebuy(1, 1, own=True)
+    assert _refusal(lambda: s.declare_rebuy(1, 1, own=True)) == (
+        sentence.format(n=1),
+        "error.rebuy.own_not_busted",
+        {"seat": 1},
+    )
+    assert s.seats[1].rebuy == 1
+
+
+def test_a_tournament_seat_screen_refusal_word_for_word() -> None:
+    """At a tournament table the refusal says where a rebuy is made."""
+    s = _busted_seating("tda-tournament")
+    assert _refusal(lambda: s.declare_rebuy(1, 200, own=True)) == (
+        "At a tournament table a rebuy is made with the dealer or the floor, not from the "
+        "seat's screen.",
+        "error.rebuy.own_tournament",
+        {},
+    )

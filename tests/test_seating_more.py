@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from firmware.engine.hand import Hand
 from firmware.errors import IllegalAction
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.seating import HandPlan, Seating
+from tests.kit import deal
 
 
 def _seating(
@@ -177,3 +179,55 @@ def test_tda_24_under_a_dead_button_one_of_two_arrivals_waits_and_the_other_play
     assert (plan.button, plan.small_blind_seat, plan.big_blind_seat) == (2, None, 7)
     assert "seat 3 arrived between the button and the blinds (TDA-24)" in plan.notes
     assert not any("seat 4" in note for note in plan.notes)
+
+
+def test_hg_13_a_player_out_of_chips_buys_in_again_within_the_limits() -> None:
+    """HG-13 with CC-16: a player who lost his last chip does not add on to nothing; his
+    rebuy is a new buy-in, held to the table's minimum (20 at blinds 1/2) and maximum
+    (200 here), the parts he declares counted together. A player with chips adds on:
+    no minimum, only the maximum."""
+    s = _seating("casino-cash", (), max_buy_in_multiple=100)
+    for seat in (1, 2, 3):
+        s.sit(seat, f"P{seat}", 150)
+    _play(s, busted=(2,))
+    assert s.seats[2].stack == 0
+    with pytest.raises(IllegalAction, match=r"minimum buy-in is 20 .*; 19 is not enough") as low:
+        s.declare_rebuy(2, 19)
+    assert low.value.key == "error.table.buy_in_low"
+    assert s.seats[2].rebuy == 0
+    s.declare_rebuy(2, 150)
+    with pytest.raises(IllegalAction, match="maximum buy-in at this table is 200; 210") as high:
+        s.declare_rebuy(2, 60)
+    assert high.value.key == "error.table.buy_in_high"
+    s.declare_rebuy(2, 50)
+    assert s.seats[2].rebuy == 200
+    s.declare_rebuy(1, 5)  # seat 1 still has 150 chips: an add-on of 5 is fine
+    assert s.seats[1].rebuy == 5
+    plan = s.plan_hand()
+    assert plan.start.stacks[plan.seats.index(2)] == 200
+
+
+def test_a_straddle_acts_last_even_when_a_returning_player_posts_as_much() -> None:
+    """At 2/2 with live missed blinds, a player back from sitting out posts big and small
+    blind, 4 chips, as much as the straddle: the action before the flop still starts
+    left of the straddler (seat 4), not left of the returning player."""
+    s = _seating(
+        "casino-cash",
+        (1, 2, 3, 4, 5, 6),
+        Stakes(small_blind=2, big_blind=2),
+        straddle=True,
+        dead_small_blind=False,
+    )
+    _play(s)
+    s.sit_out(5)
+    _play(s)
+    _play(s)  # seat 5 sat out in the big blind's place: he owes it
+    s.sit_out(5, False)
+    _play(s)  # he waits for the button to pass
+    s.straddle(3)
+    plan = s.plan_hand()
+    assert plan.button == 6 and plan.big_blind_seat == 2
+    assert _by_seat(plan, plan.start.blinds) == {1: 2, 2: 2, 3: 4, 5: 4}
+    hand = Hand.start(plan.start)
+    deal(hand, "AsKs", "AhKh", "AdKd", "AcKc", "QsJs", "QhJh")
+    assert hand.actor is not None and plan.seats[hand.actor] == 4

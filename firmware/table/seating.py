@@ -145,7 +145,10 @@ class Seating(SeatMoney):
             )
         if own:
             self.check_own_rebuy(s, amount)
-        if s.busted or s.stack == 0:
+        # No chips on the table (busted, or the stack lost in the last hand): the rebuy
+        # is a new buy-in, held to the minimum and maximum with what is declared already.
+        # (`busted` is set exactly when a stack becomes 0, so it adds nothing here.)
+        if s.stack == 0:
             self.check_buy_in(amount + s.rebuy)
         else:
             self.check_add_on(s, amount)

@@ -13,9 +13,16 @@ them and counts. See docs/testing.md.
 
 The score cannot flatter:
 
-- *killed* is a mutant whose tests failed (pytest's exit status 1), or a
-  timeout confirmed by running the mutant's tests again alone under a
-  generous limit (:data:`RECHECK_LIMIT`). Any other outcome (a collection or
+- *killed* is a mutant whose tests failed (pytest's exit status 1).
+- *timeout* is a mutant that made its tests hang (a loop that never ends):
+  mutmut stops it at its CPU limit (``timeout_multiplier`` in pyproject.toml),
+  then its tests run again alone under a CPU-time limit of
+  :data:`RECHECK_FACTOR` times their measured time (at least
+  :data:`RECHECK_MIN_CPU` seconds; CPU time, so a busy machine cannot
+  cause it). Only if they exceed it again is it a timeout: a real
+  detection (a table that freezes is a failure anyone sees), so it counts
+  like a kill, but it is shown in its own column. If they finish, their
+  exit status decides as for any other mutant. Any other outcome (a collection or
   internal error, an interrupted run, a crash, a kill by the system) is an
   *error*: reported apart, never counted as killed, and left in the
   denominator, so errors can only lower the score.
@@ -36,6 +43,7 @@ The score cannot flatter:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import json
 import os
@@ -46,7 +54,6 @@ import sys
 import time
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 MODULES = (
@@ -73,8 +80,12 @@ NOT_KILLED = {0, 5, 33}
 """The tests ran and passed (0), or no test reaches the mutant (5, and mutmut's 33)."""
 TIMEOUTS = {36, -24, 24, 152, 255}
 """mutmut's timeouts (its own 36; SIGXCPU seen as -24, 24, 152 or 255): checked again."""
-RECHECK_LIMIT = 600.0
-"""Seconds a timed-out mutant's tests get when run again alone: only a real hang exceeds it."""
+RECHECK_FACTOR = 5.0
+"""A timed-out mutant's tests, run again alone, get this many times their measured time."""
+RECHECK_MIN_CPU = 60
+"""... and at least this many CPU seconds: only a real hang exceeds it."""
+RECHECK_WALL = 3600.0
+"""A last guard in wall-clock seconds, for a mutant that hangs without using the CPU."""
 
 
 # -- what mutmut made and ran -----------------------------------------------------
@@ -140,7 +151,7 @@ def _function(name: str) -> str:
 # -- equivalents, by content ------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Equivalent:
     """One declared equivalent mutation: where, what it changes, and why it cannot matter."""
 
@@ -223,11 +234,26 @@ def _tests_of(name: str) -> list[str]:
     )
 
 
+def _recheck_cpu(tests: list[str]) -> int:
+    """The CPU seconds a timed-out mutant's tests get when run again alone."""
+    stats = json.loads((ROOT / "mutants" / "mutmut-stats.json").read_text())
+    measured = sum(stats["duration_by_test"].get(t, 0.0) for t in tests)
+    return max(RECHECK_MIN_CPU, int(RECHECK_FACTOR * (measured + 1)))
+
+
+def _limit_cpu(seconds: int) -> None:
+    """In the child, before exec: SIGXCPU after ``seconds`` of CPU time."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+
+
 def recheck_timeout(name: str) -> str:
-    """Run a timed-out mutant's tests again, alone: 'killed', 'survived' or 'error'."""
+    """Run a timed-out mutant's tests again, alone: 'timeout', 'killed', 'survived' or 'error'."""
     tests = _tests_of(name)
     if not tests:
         return "survived"
+    cpu = _recheck_cpu(tests)
     mutants = ROOT / "mutants"
     code = (
         "import sys, pathlib; root = pathlib.Path(sys.argv[1]).resolve();"
@@ -243,11 +269,14 @@ def recheck_timeout(name: str) -> str:
             cwd=mutants,
             env=env,
             capture_output=True,
-            timeout=RECHECK_LIMIT,
+            timeout=RECHECK_WALL,
+            preexec_fn=lambda: _limit_cpu(cpu),
             check=False,
         )
     except subprocess.TimeoutExpired:
-        return "killed"  # a real hang: the mutant never finishes
+        return "timeout"  # hangs without using the CPU: never finishes either
+    if done.returncode == -24:  # SIGXCPU: the CPU-time limit was reached
+        return "timeout"  # a real hang: the tests never finish
     if done.returncode in KILLED:
         return "killed"
     if done.returncode in NOT_KILLED:
@@ -256,7 +285,7 @@ def recheck_timeout(name: str) -> str:
 
 
 def outcome(name: str, code: int | None) -> str:
-    """'killed', 'survived' or 'error' for one mutant's mutmut exit code."""
+    """'killed', 'timeout', 'survived' or 'error' for one mutant's mutmut exit code."""
     if code in KILLED:
         return "killed"
     if code in NOT_KILLED:
@@ -266,7 +295,7 @@ def outcome(name: str, code: int | None) -> str:
     return "error"
 
 
-@dataclass
+@dataclasses.dataclass
 class Row:
     """One module's figures for one seed."""
 
@@ -277,6 +306,8 @@ class Row:
     killed: int
     survived: list[str]
     errors: list[str]
+    timeouts: list[str] = dataclasses.field(default_factory=list)
+    """Mutants whose tests hung (confirmed): detected, so they count like kills."""
 
     @property
     def counted(self) -> int:
@@ -284,7 +315,7 @@ class Row:
 
     @property
     def score(self) -> float:
-        return self.killed / self.counted if self.counted else 0.0
+        return (self.killed + len(self.timeouts)) / self.counted if self.counted else 0.0
 
 
 def tally(
@@ -306,6 +337,7 @@ def tally(
                 sum(1 for n in counted if outcomes[n] == "killed"),
                 [n for n in counted if outcomes[n] == "survived"],
                 [n for n in counted if outcomes[n] == "error"],
+                [n for n in counted if outcomes[n] == "timeout"],
             )
         )
     return rows
@@ -334,16 +366,21 @@ def report(result: dict[str, object]) -> int:
     )
     print(
         f"{'module':30} {'seed':>6} {'drawn':>5} {'equiv':>5} {'killed':>6} "
-        f"{'surv':>4} {'error':>5} {'score':>6}"
+        f"{'timeout':>7} {'surv':>4} {'error':>5} {'score':>6}"
     )
     status = 0
     for row in rows:
         print(
             f"{row.module:30} {row.seed:6} {row.drawn:5} {row.equivalent:5} {row.killed:6} "
-            f"{len(row.survived):4} {len(row.errors):5} {row.score:6.1%}"
+            f"{len(row.timeouts):7} {len(row.survived):4} {len(row.errors):5} {row.score:6.1%}"
         )
         if (row.counted and row.score < 0.9) or row.errors:
             status = 1
+    timeouts = sorted({n for r in rows for n in r.timeouts})
+    if timeouts:
+        print("\nTimeouts (the tests hung again when run alone; counted as detected):")
+        for name in timeouts:
+            print(f"  {name}")
     errors = sorted({n for r in rows for n in r.errors})
     if errors:
         print("\nErrors (neither killed nor survived; they count against the score):")
