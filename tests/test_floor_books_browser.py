@@ -22,7 +22,6 @@ import pytest
 
 from firmware.floor.store import books, dashboard
 from firmware.floor.store.ingest import Ingested
-from firmware.floor.tournament.director import LOG_SCHEMA
 from firmware.floor.web.app import FloorWeb
 from firmware.protocol.auth import StaffDirectory
 from tests.floor_kit import pg_conninfo, pg_server, run
@@ -40,9 +39,7 @@ NIGHT_DAY = "2026-03-09"
 
 @pytest.fixture
 def web(pg_conninfo: str, tmp_path: Path) -> Iterator[FloorWeb]:
-    dashboard.create_schema(pg_conninfo)
-    with psycopg.connect(pg_conninfo, autocommit=True) as conn:
-        conn.execute(LOG_SCHEMA)
+    dashboard.create_schema(pg_conninfo)  # the migrations make every table
     books.set_room_zone(pg_conninfo, ZONE)
     for night in (_play_t1(tmp_path / "T1"), _play_t2(tmp_path / "T2")):
         done = run(_ingest(pg_conninfo, night.bodies()))
