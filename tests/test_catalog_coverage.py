@@ -61,7 +61,8 @@ NOT_SHOWN = {
 }  # fmt: skip
 """Refusals no screen shows, by file and the start of their sentence, with why."""
 NOT_SHOWN_FILES = {
-    "service/floorlink.py": "answers to the floor's server (its web pages), not the table's screens"
+    "service/floorlink.py": "answers to the floor's server (its web pages), not the table's screens",
+    "service/floorwire.py": "the floor's commands' checks: answers to the floor, not the table's screens",
 }
 
 

@@ -37,7 +37,7 @@ from psycopg.types.json import Jsonb
 from firmware.errors import IllegalAction
 from firmware.floor.store import books, central, intake
 from firmware.floor.store.intake import Incoming
-from firmware.service.floorlink import EVENTS, STREAM
+from firmware.service.floorwire import EVENTS, STREAM
 from firmware.service.journal import META_KIND
 from firmware.service.recovery import table_from_setup
 from firmware.table import events as te
