@@ -26,6 +26,7 @@ from firmware.table.chiprace import ChipRaceResult
 from firmware.table.dealing import TableHand
 from firmware.table.jackpot_table import JackpotBook
 from firmware.table.options import TableConfig
+from firmware.table.penalties import PenaltyBook
 from firmware.table.report import hand_record, same_record
 from firmware.table.seating import HandPlan, Seating
 from firmware.table.seating_floor import ButtonDrawResult, FloorCalls, button_draw
@@ -35,7 +36,7 @@ from firmware.table.table_deck import check_deck_ready, deck_change, deck_step, 
 from firmware.table.table_deck import deck_scan_problems as deck_scan_problems
 from firmware.table.table_deck import verify_deck_scan as verify_deck_scan
 from firmware.table.table_rulings import AuditEntry
-from firmware.table.tournament import LevelSchedule, PenaltyBook, TournamentClock
+from firmware.table.tournament import LevelSchedule, TournamentClock
 
 
 class Table:

@@ -25,8 +25,9 @@ from firmware.table import events as te
 from firmware.table.chiprace import ChipRaceResult, chip_race
 from firmware.table.dealing import TableHand
 from firmware.table.options import TableConfig
+from firmware.table.penalties import Penalty, PenaltyBook, PenaltyKind
 from firmware.table.seating import Seating
-from firmware.table.tournament import Penalty, PenaltyBook, PenaltyKind, TournamentClock
+from firmware.table.tournament import TournamentClock
 
 
 @dataclass
