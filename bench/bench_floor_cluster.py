@@ -42,7 +42,7 @@ from firmware.floor.servers import NatsCluster, NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import SimTable
 from firmware.floor.startup import until_reachable
-from firmware.service.floorlink import STREAM, FloorConfig
+from firmware.service.floorwire import STREAM, FloorConfig
 
 PLAYERS = ({1: ("ana", 500), 2: ("beto", 500), 3: ("carla", 500), 4: ("dora", 500)},)
 

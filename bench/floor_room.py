@@ -128,7 +128,7 @@ def child_main(spec: dict[str, Any]) -> None:
     stop = {"now": False}  # first: a SIGTERM during start-up must not kill the child
     signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
     from firmware.floor.simroom import SimTable
-    from firmware.service.floorlink import FloorConfig
+    from firmware.service.floorwire import FloorConfig
 
     levels = spec.get("levels")
     sims: list[SimTable] = []
@@ -167,7 +167,8 @@ def child_main(spec: dict[str, Any]) -> None:
 
 def _flush(url: str, sims: list[Any], hands: dict[str, int]) -> dict[str, dict[str, Any]]:
     """Publish what the links had not sent (from the journals), then the report."""
-    from firmware.service.floorlink import FloorConfig, FloorLink
+    from firmware.service.floorlink import FloorLink
+    from firmware.service.floorwire import FloorConfig
     from firmware.service.journal import Journal
 
     links = []

@@ -23,6 +23,7 @@ from firmware.service.controller import Controller
 from firmware.service.journal import Journal
 from firmware.service.recovery import restore, store_table_setup
 from firmware.service.registry import TagRegistry
+from firmware.table import event_records
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
@@ -51,10 +52,12 @@ def table_fingerprint(table: Table) -> dict[str, Any]:
     """What two tables must share to be the same table: every event applied,
     every stack, the hand in progress and the finished hands' records."""
     return {
-        "log": [te.to_record(e) for e in table.log],
+        "log": [event_records.to_record(e) for e in table.log],
         "stacks": {n: (s.player, s.stack) for n, s in table.seating.seats.items()},
         "hand_number": table.hand_number,
-        "hand_log": [te.to_record(e) for e in table.hand.log] if table.hand is not None else None,
+        "hand_log": [event_records.to_record(e) for e in table.hand.log]
+        if table.hand is not None
+        else None,
         "records": table.records,
         "now": table.now,
     }

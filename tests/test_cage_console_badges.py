@@ -18,7 +18,7 @@ import pytest
 from firmware.hal import IdCardInserted
 from firmware.i18n import tr
 from firmware.protocol.client import TableClient
-from firmware.table import events as te
+from firmware.table import event_records
 from tests.hardening_kit import BADGES, GUARD, JournaledRig, answer
 
 
@@ -30,7 +30,11 @@ def rig(tmp_path: pathlib.Path) -> Iterator[JournaledRig]:
 
 
 def _bank_records(rig: JournaledRig) -> list[dict[str, Any]]:
-    return [te.to_record(e) for e in rig.journal.events() if e.kind.startswith(("bank", "shift"))]
+    return [
+        event_records.to_record(e)
+        for e in rig.journal.events()
+        if e.kind.startswith(("bank", "shift"))
+    ]
 
 
 def _switch(rig: JournaledRig, client: TableClient, role: str) -> None:

@@ -44,8 +44,8 @@ NOT_SHOWN = {
     ("table/dealing.py", "{card!r} is not a card number"): "a card number from the code",
     ("engine/events.py", "The record {record!r} names"): "a journal record that does not parse",
     ("engine/events.py", "The {kind} record {record!r}"): "a journal record that does not parse",
-    ("table/events.py", "The record {record!r} names"): "a journal record that does not parse",
-    ("table/events.py", "The {cls.kind} record {record!r}"): "a journal record that does not parse",
+    ("table/event_records.py", "The record {record!r} names"): "a journal record that won't parse",
+    ("table/event_records.py", "The {cls.kind} record"): "a journal record that won't parse",
     ("engine/hand.py", "A hand's events must begin"): "a journal that does not parse",
     ("engine/hand.py", "The event {event!r} cannot be applied"): "never sent by the table",
     ("engine/hand.py", "There is no player {player!r}"): "an engine position the table computed",
@@ -61,7 +61,8 @@ NOT_SHOWN = {
 }  # fmt: skip
 """Refusals no screen shows, by file and the start of their sentence, with why."""
 NOT_SHOWN_FILES = {
-    "service/floorlink.py": "answers to the floor's server (its web pages), not the table's screens"
+    "service/floorlink.py": "answers to the floor's server (its pages), not the table's screens",
+    "service/floorwire.py": "checks of the floor's commands: answered to the floor, not shown",
 }
 
 

@@ -17,8 +17,8 @@ import typing
 
 import pytest
 
+from firmware.table import event_records, script
 from firmware.table import events as te
-from firmware.table import script
 from firmware.table.options import (
     OPTION_NAMES,
     PROFILES,
@@ -166,7 +166,7 @@ def _event_keywords() -> set[str]:
     """Keywords of every event line, from formatting every table event type."""
     table = Table(parse_script("").config, deck_ready=True)
     keywords = set()
-    for cls in te.TABLE_EVENT_TYPES.values():
+    for cls in event_records.TABLE_EVENT_TYPES.values():
         for event in _instances(cls):
             line = format_event(event)
             # The parser reads back what format_event writes.

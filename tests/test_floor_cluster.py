@@ -33,7 +33,7 @@ from firmware.floor import servers
 from firmware.floor.messaging.stream import StreamSettings, ensure_stream
 from firmware.floor.servers import NatsCluster, free_port
 from firmware.floor.startup import until_reachable
-from firmware.service.floorlink import STREAM
+from firmware.service.floorwire import STREAM
 from tests.floor_kit import run
 
 pytestmark = [pytest.mark.xdist_group("floor"), pytest.mark.slow]

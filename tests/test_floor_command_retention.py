@@ -18,7 +18,7 @@ from firmware.floor.servers import NatsServer
 from firmware.floor.simroom import SimTable
 from firmware.floor.store import central, outbox
 from firmware.service import floorlink
-from firmware.service.floorlink import FloorConfig
+from firmware.service.floorwire import FloorConfig
 from tests.floor_kit import nats_server, pg_conninfo, pg_server, run
 
 __all__ = ["nats_server", "pg_conninfo", "pg_server"]

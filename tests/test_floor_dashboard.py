@@ -34,7 +34,7 @@ from firmware.floor.web.app import IDLE_SECONDS, FloorWeb
 from firmware.hal.messages import DeviceFault
 from firmware.protocol.auth import StaffDirectory
 from firmware.service.controller_state import Alert
-from firmware.service.floorlink import NOTICES, FloorConfig
+from firmware.service.floorwire import NOTICES, FloorConfig
 from tests.floor_kit import wait_until
 from tests.floor_login import post_login
 

@@ -22,7 +22,7 @@ from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import SimTable
 from firmware.floor.tournament.director import Director, TournamentSpec
-from firmware.service.floorlink import FloorConfig
+from firmware.service.floorwire import FloorConfig
 from tests.floor_kit import TOURNAMENT_LEVELS, run
 
 pytestmark = [pytest.mark.xdist_group("floor"), pytest.mark.slow]

@@ -15,7 +15,8 @@ import pytest
 from firmware.floor.servers import NatsServer, PostgresServer
 from firmware.floor.service import Floor
 from firmware.floor.simroom import SimTable
-from firmware.service.floorlink import FloorConfig, FloorLink
+from firmware.service.floorlink import FloorLink
+from firmware.service.floorwire import FloorConfig
 from firmware.service.journal import Journal
 from tests.floor_kit import run
 

@@ -20,7 +20,7 @@ from firmware.floor.servers import NatsServer
 from firmware.floor.simroom import SimTable
 from firmware.floor.store.central import create_schema
 from firmware.floor.store.ingest import Gap, Ingestor, ensure_stream
-from firmware.service.floorlink import FloorConfig, read_outbox
+from firmware.service.floorwire import FloorConfig, read_outbox
 from tests.floor_kit import run, wait_until
 
 pytestmark = pytest.mark.xdist_group("floor")

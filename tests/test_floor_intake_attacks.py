@@ -26,7 +26,7 @@ from firmware.floor.simroom import SimTable
 from firmware.floor.store import dashboard
 from firmware.floor.store.dashboard import CALL_KEY, NoticeListener
 from firmware.floor.store.ingest import ensure_stream
-from firmware.service.floorlink import EVENTS, NOTICES, FloorConfig, read_outbox
+from firmware.service.floorwire import EVENTS, NOTICES, FloorConfig, read_outbox
 from tests.floor_kit import pg_conninfo, pg_server, run, wait_until
 
 __all__ = ["pg_conninfo", "pg_server"]

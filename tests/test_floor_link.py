@@ -24,7 +24,8 @@ from firmware.floor.messaging.natsconf import room_config
 from firmware.floor.servers import NatsServer
 from firmware.floor.simroom import SimTable
 from firmware.floor.store.ingest import ensure_stream
-from firmware.service.floorlink import STREAM, FloorConfig, FloorLink
+from firmware.service.floorlink import FloorLink
+from firmware.service.floorwire import STREAM, FloorConfig
 from firmware.service.journal import Journal
 from tests.floor_kit import run, wait_until
 

@@ -21,7 +21,7 @@ import pytest
 from firmware.floor.servers import NatsServer, free_port
 from firmware.floor.simroom import SimTable
 from firmware.floor.store.ingest import ensure_stream
-from firmware.service.floorlink import FloorConfig
+from firmware.service.floorwire import FloorConfig
 from tests.floor_kit import run, wait_until
 
 pytestmark = pytest.mark.xdist_group("floor")

@@ -26,7 +26,7 @@ from firmware.floor.messaging.commands import send_command
 from firmware.floor.servers import NatsServer
 from firmware.floor.simroom import SimTable
 from firmware.floor.store.ingest import ensure_stream
-from firmware.service.floorlink import FloorConfig
+from firmware.service.floorwire import FloorConfig
 from firmware.service.journal import Journal
 from firmware.service.recovery import restore
 from firmware.table import events as te

@@ -21,7 +21,7 @@ import pytest
 
 from firmware.floor.servers import NatsServer
 from firmware.floor.simroom import SimTable
-from firmware.service.floorlink import FloorConfig
+from firmware.service.floorwire import FloorConfig
 from tests.floor_kit import TOURNAMENT_LEVELS, wait_until
 from tests.test_floor_standby import FloorProcess
 

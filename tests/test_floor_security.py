@@ -31,7 +31,7 @@ from firmware.floor.messaging.natsconf import (
 from firmware.floor.servers import NatsServer
 from firmware.floor.simroom import SimTable
 from firmware.floor.store.ingest import ensure_stream
-from firmware.service.floorlink import NOTICES, STREAM, FloorConfig
+from firmware.service.floorwire import NOTICES, STREAM, FloorConfig
 from tests.floor_kit import run, wait_until
 from tests.test_protocol import make_ca, make_cert
 

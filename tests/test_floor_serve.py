@@ -15,7 +15,7 @@ import pytest
 from firmware.floor.messaging.natsconf import ServerTls, room_config
 from firmware.floor.servers import NatsServer
 from firmware.floor.store.ingest import ensure_stream
-from firmware.service.floorlink import STREAM
+from firmware.service.floorwire import STREAM
 from tests.floor_kit import run, wait_until
 from tests.test_protocol import make_ca, make_cert
 

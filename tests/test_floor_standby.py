@@ -21,7 +21,7 @@ import pytest
 
 from firmware.floor.servers import NatsServer
 from firmware.floor.simroom import SimTable
-from firmware.service.floorlink import FloorConfig
+from firmware.service.floorwire import FloorConfig
 from tests.floor_kit import wait_until
 
 pytestmark = [pytest.mark.xdist_group("floor"), pytest.mark.slow]

@@ -19,7 +19,7 @@ from firmware.floor.simroom import SimTable
 from firmware.floor.store import central
 from firmware.floor.store.ingest import Ingestor
 from firmware.floor.store.lease import Lease
-from firmware.service.floorlink import read_outbox
+from firmware.service.floorwire import read_outbox
 from tests.floor_kit import pg_conninfo, pg_server, run, wait_until
 
 __all__ = ["pg_conninfo", "pg_server"]

@@ -23,7 +23,7 @@ from firmware.floor.service import Floor
 from firmware.floor.simroom import SimTable
 from firmware.floor.tournament import mtt
 from firmware.floor.tournament.director import Director, TournamentSpec
-from firmware.service.floorlink import FloorConfig
+from firmware.service.floorwire import FloorConfig
 from firmware.service.journal import Journal
 from tests.floor_kit import run
 

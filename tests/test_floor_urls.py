@@ -17,7 +17,7 @@ from firmware.cli.config_check import check_problems
 from firmware.errors import ConfigError
 from firmware.floor.messaging.stream import StreamSettings
 from firmware.i18n import tr
-from firmware.service.floorlink import FloorConfig
+from firmware.service.floorwire import FloorConfig
 
 NODES = ["nats://10.0.0.5:4222", "nats://10.0.0.6:4222", "tls://nats3.room:4222"]
 

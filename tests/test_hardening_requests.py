@@ -30,6 +30,7 @@ from firmware.protocol.limits import Limits
 from firmware.protocol.schema import REQUESTS, Field, allowed_events
 from firmware.service.journal import Journal
 from firmware.service.recovery import restore
+from firmware.table import event_records
 from firmware.table import events as te
 from tests.hardening_kit import JournaledRig, answer, table_fingerprint
 
@@ -109,7 +110,7 @@ def test_every_event_kind_through_every_request_type_for_every_role(
             else rig.console(None if role == "console" else role)
         )
         accepted = 0
-        for kind, cls in sorted(te.TABLE_EVENT_TYPES.items()):
+        for kind, cls in sorted(event_records.TABLE_EVENT_TYPES.items()):
             names = [f.name for f in dataclasses.fields(cls)]
             clean = {n: SAMPLE[n] for n in names if n in SAMPLE and n not in SERVER_ONLY}
             server = {n: SAMPLE[n] for n in names if n in SERVER_ONLY}

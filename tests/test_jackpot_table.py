@@ -26,6 +26,7 @@ import pytest
 
 from firmware.hal import IdCardInserted
 from firmware.i18n import tr
+from firmware.table import event_records
 from firmware.table import events as te
 from firmware.table.options import load_table_config
 from firmware.table.script import parse_event
@@ -106,7 +107,7 @@ def play(rig: JournaledRig, text: str) -> None:
 
 
 def journal(rig: JournaledRig) -> list[dict[str, Any]]:
-    return rig.on_loop(lambda: [te.to_record(e) for e in rig.journal.events()])  # type: ignore[no-any-return]
+    return rig.on_loop(lambda: [event_records.to_record(e) for e in rig.journal.events()])  # type: ignore[no-any-return]
 
 
 def insert(rig: JournaledRig, card: str) -> None:

@@ -22,6 +22,7 @@ from firmware.service.controller import Controller
 from firmware.service.journal import Journal
 from firmware.service.recovery import restore, store_table_setup
 from firmware.service.registry import TagRegistry
+from firmware.table import event_records
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
@@ -66,7 +67,7 @@ def play_raked_hand(controller: Controller) -> int:
 
 
 def zone_records(journal: Journal) -> list[dict[str, object]]:
-    return [te.to_record(e) for e in journal.events() if isinstance(e, te.RakeZone)]
+    return [event_records.to_record(e) for e in journal.events() if isinstance(e, te.RakeZone)]
 
 
 @pytest.fixture

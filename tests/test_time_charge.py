@@ -18,6 +18,7 @@ from firmware.service.controller import Controller
 from firmware.service.journal import Journal
 from firmware.service.recovery import restore, store_table_setup
 from firmware.service.registry import TagRegistry
+from firmware.table import event_records
 from firmware.table import events as te
 from firmware.table.house import due_time_charges
 from firmware.table.options import Stakes, TableConfig, load_table_config, profile_options
@@ -61,7 +62,7 @@ def test_each_seat_pays_at_the_period_boundary_and_the_chips_leave_the_table(
     assert stacks(controller) == {1: 200, 2: 300, 3: 100} and not charges(journal)
     assert controller.tick(PERIOD) is True
     assert stacks(controller) == {1: 190, 2: 290, 3: 90}
-    assert [te.to_record(c) for c in charges(journal)] == [
+    assert [event_records.to_record(c) for c in charges(journal)] == [
         {"kind": "time_charge", "seat": n, "player": f"C{n}", "amount": 10, "minutes": 30}
         for n in (1, 2, 3)
     ]

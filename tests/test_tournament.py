@@ -12,15 +12,8 @@ from firmware.engine.rules import Structure
 from firmware.errors import ConfigError, IllegalAction
 from firmware.table.draws import draw_for_button, draw_seats, suggest_move, table_should_pause
 from firmware.table.options import Stakes
-from firmware.table.tournament import (
-    Level,
-    LevelSchedule,
-    Penalty,
-    PenaltyBook,
-    PenaltyKind,
-    TournamentClock,
-    hands_to_miss,
-)
+from firmware.table.penalties import Penalty, PenaltyBook, PenaltyKind, hands_to_miss
+from firmware.table.tournament import Level, LevelSchedule, TournamentClock
 
 LEVELS = [
     {"small_blind": 25, "big_blind": 50, "minutes": 20},

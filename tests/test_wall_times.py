@@ -20,6 +20,7 @@ from firmware.service.history import HandHistory
 from firmware.service.journal import Journal
 from firmware.service.recovery import restore
 from firmware.service.registry import TagRegistry
+from firmware.table import event_records
 from firmware.table import events as te
 from firmware.table.options import table_config_from
 from firmware.table.snapshot import restore_state, table_state
@@ -156,7 +157,7 @@ def test_a_bad_wall_clock_record_is_refused() -> None:
         with pytest.raises(IllegalAction):
             te.WallClock(wall)  # type: ignore[arg-type]
     with pytest.raises(IllegalAction):
-        te.from_record({"kind": "wall_clock", "wall": "yesterday"})
+        event_records.from_record({"kind": "wall_clock", "wall": "yesterday"})
 
 
 def test_the_time_zone_is_checked_and_shown_in_the_diagnostics() -> None:

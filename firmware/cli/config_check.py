@@ -270,7 +270,7 @@ def _problems(
             add(problem, Where("jackpot"))
     floor = data.get("floor")
     if floor is not None:  # the floor's NATS: one address or a cluster's list
-        from firmware.service.floorlink import FloorConfig
+        from firmware.service.floorwire import FloorConfig
 
         attempt(lambda: FloorConfig.from_config(dict(floor)), Where("floor"))
     terminals = data.get("terminals", {})

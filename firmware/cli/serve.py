@@ -159,7 +159,8 @@ def build(
     if "floor" in data:
         # A table with a floor: its journal goes to NATS; without [floor] nothing changes
         # (not even an import).
-        from firmware.service.floorlink import FloorConfig, FloorLink
+        from firmware.service.floorlink import FloorLink
+        from firmware.service.floorwire import FloorConfig
 
         link = FloorLink(
             FloorConfig.from_config(dict(data["floor"])),

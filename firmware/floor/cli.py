@@ -58,7 +58,7 @@ from firmware.floor.tournament.spec import TournamentSpec
 from firmware.floor.web.app import FloorWeb
 from firmware.floor.web.texts import stored_text
 from firmware.protocol.auth import StaffDirectory
-from firmware.service.floorlink import FloorConfig
+from firmware.service.floorwire import FloorConfig
 from firmware.service.natsurls import server_urls
 
 DEMO_BADGE = "floor1"

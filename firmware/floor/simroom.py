@@ -27,7 +27,8 @@ from firmware.engine.hand import Phase
 from firmware.engine.showdown import auto_showdown_event
 from firmware.service.controller import Controller
 from firmware.service.controller_state import Alert
-from firmware.service.floorlink import FloorConfig, FloorLink
+from firmware.service.floorlink import FloorLink
+from firmware.service.floorwire import FloorConfig
 from firmware.service.journal import Journal
 from firmware.service.recovery import restore, schedule_entries, store_table_setup
 from firmware.service.registry import TagRegistry

@@ -48,6 +48,7 @@ from firmware.hal import (
     ShoeState,
 )
 from firmware.hal.backends import open_devices
+from firmware.service.buttons import TableButtons
 from firmware.service.chipbets import ChipBets
 from firmware.service.controller_state import (
     Alert,
@@ -66,13 +67,12 @@ from firmware.table import events as te
 from firmware.table.table import Table
 
 GAME_INPUT = (te.CardDrawn, te.DeckEmpty)
-
-BET_ZONE = re.compile(r"seat(\d+)\.bet")
-SEAT_BUTTON = re.compile(r"seat(\d+)\.(action|raise|time)")
 """Table events that come from the devices and must wait while the hand is paused."""
 
+BET_ZONE = re.compile(r"seat(\d+)\.bet")
 
-class Controller(Stops, TechnicianMode, HouseMoney, TableTime):
+
+class Controller(Stops, TechnicianMode, HouseMoney, TableTime, TableButtons):
     """Runs the table from device events.
 
     :param table: The table it owns.
@@ -510,57 +510,6 @@ class Controller(Stops, TechnicianMode, HouseMoney, TableTime):
     def _chips_on_table(self) -> int:
         """Value of every registered chip read in any zone (seats, pot, bank)."""
         return sum(self.registry.chips_value(tags)[0] for tags in self.state.zones.values())
-
-    def _button(self, event: ButtonPressed) -> None:
-        name = event.button
-        if name == "dealer.next":
-            if self.table.hand is None:
-                self.apply(te.Shuffle())  # the hand starts at the shuffle (TDA-17)
-        elif name == "dealer.misdeal":
-            self.apply(te.Misdeal("declared with the dealer's misdeal button"))
-        elif name == "dealer.pause":
-            self.state.manual_pause = not self.state.manual_pause
-            if self.paused:
-                self._alert("The dealer paused the hand.", None, "alert.dealer.paused")
-            else:
-                self._alert("The hand resumes.", None, "alert.dealer.resumed")
-            self._release_held()
-            self._outputs()  # the attention LED follows the pause
-        elif SEAT_BUTTON.fullmatch(name):
-            self._seat_button(event)
-        elif name.startswith("seat") and name.endswith(".sitout"):
-            seat = int(name[4:].split(".")[0])
-            current = self.table.seating.seats.get(seat)
-            if current is not None:
-                self.apply(te.SitOut(seat, not current.sitting_out))
-
-    def _seat_button(self, event: ButtonPressed) -> None:
-        """A seat's action, raise-declaration or time button (physical chips)."""
-        match = SEAT_BUTTON.fullmatch(event.button)
-        assert match is not None
-        seat, what = int(match.group(1)), match.group(2)
-        if what == "raise":
-            self.apply(te.DeclareRaise(seat))
-        elif what == "time":
-            actor = self.table.prompt()
-            self.alerts.append(
-                Alert(
-                    self.table_time(),
-                    f"Seat {seat} asks for the clock ({actor}); confirm it on the console.",
-                    key="alert.ask_clock",
-                    params={"seat": seat},
-                )
-            )
-        else:
-            try:
-                act, notes = self.chip_bets.action(self.table, seat)
-            except IllegalAction as exc:
-                self._refusal(exc, event.device)
-                return
-            for text, key, params in notes:
-                self._alert(text, event.device, key, **params)
-            if act is not None:
-                self.apply(act)
 
     def _alert(
         self, text: str, source: str | None = None, key: str | None = None, **params: Any

@@ -24,7 +24,7 @@ from firmware.engine.events import StartHand, from_record, to_record
 from firmware.engine.hand import Hand
 from firmware.engine.rules import GameKind
 from firmware.service.storage import opening
-from firmware.table import events as te
+from firmware.table import event_records
 from firmware.table.walltime import local_time
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ class HandHistory:
         seats = "," + ",".join(str(s) for s in record["seats"]) + ","
         players = "\x1f".join(record["players"].values())
         engine = msgpack.packb([to_record(e) for e in hand.hand.events])
-        script = msgpack.packb([te.to_record(e) for e in hand.log])
+        script = msgpack.packb([event_records.to_record(e) for e in hand.log])
         with self._db:
             self._db.execute(
                 "INSERT OR REPLACE INTO hands VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -185,7 +185,7 @@ class HandHistory:
         row = self._db.execute("SELECT script FROM hands WHERE number = ?", (number,)).fetchone()
         if row is None:
             raise KeyError(f"There is no hand {number} in the history.")
-        events = [te.from_record(r) for r in msgpack.unpackb(row[0])]
+        events = [event_records.from_record(r) for r in msgpack.unpackb(row[0])]
         return "\n".join(["shuffle", "cut", *(format_event(e) for e in events)]) + "\n"
 
     def to_pokerstars(

@@ -47,6 +47,7 @@ from firmware.service.chain import CHAIN_V2 as CHAIN_V2
 from firmware.service.chain import digest_v1 as _digest
 from firmware.service.chain import digest_v2 as _digest_v2
 from firmware.service.chain import link_problem as _link_problem
+from firmware.table import event_records
 from firmware.table import events as te
 
 GENESIS = b"\x00" * 32
@@ -277,7 +278,7 @@ class Journal:
 
     def append(self, event: te.TableEvent) -> int:
         """Commit ``event`` durably and return its record number."""
-        return self._write(event.kind, msgpack.packb(te.to_record(event)))
+        return self._write(event.kind, msgpack.packb(event_records.to_record(event)))
 
     def _write(self, kind: str, record: bytes, meta: tuple[str, bytes] | None = None) -> int:
         """Commit one chained record (and a metadata row with it); keep the head."""
@@ -472,7 +473,7 @@ class Journal:
             "SELECT kind, record FROM events WHERE id > ? ORDER BY id", (after,)
         ):
             if kind != META_KIND:
-                yield te.from_record(msgpack.unpackb(record))
+                yield event_records.from_record(msgpack.unpackb(record))
 
     def verify(self, after: int = 0, check_head: bool = True) -> VerifyReport:
         """Check that no record was edited, inserted or deleted (from record ``after``

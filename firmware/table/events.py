@@ -1,13 +1,12 @@
 """Table events: what the card source, the dealer, the players, the floor and
 the timers report. Each is a plain frozen record (msgpack-serializable via
-:func:`to_record`), journaled before it takes effect.
+:func:`firmware.table.event_records.to_record`), journaled before it takes effect.
 
 Seats are seat numbers (1-10), not engine positions; the table maps them.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -562,87 +561,3 @@ class GivePenalty(TableEvent):
     rounds: int = 0
     next_hand: bool = False
     staff: str = "floor"
-
-
-TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
-    cls.kind: cls
-    for cls in (
-        SitDown,
-        SitOut,
-        Away,
-        Rebuy,
-        SeatRebuy,
-        CashOut,
-        TimeCharge,
-        RakeZone,
-        Shuffle,
-        Cut,
-        Tick,
-        CardDrawn,
-        DeckEmpty,
-        ExposedCard,
-        Misdeal,
-        FaceUpInDeck,
-        PrematureCard,
-        BurnError,
-        EmptySeatDealt,
-        MarkedCard,
-        Act,
-        Advance,
-        DeclareRaise,
-        ShowCards,
-        MuckCards,
-        KillSeat,
-        CallClock,
-        DeckStep,
-        DeckChange,
-        RepairCard,
-        WithdrawCard,
-        SetButton,
-        DrawButton,
-        FloorCall,
-        FloorAnswer,
-        JackpotAward,
-        AdjustStack,
-        AwardPot,
-        VoidByFloor,
-        UndoLast,
-        LevelClock,
-        WallClock,
-        DealOrder,
-        GivePenalty,
-        BankOpen,
-        BankFill,
-        BankCredit,
-        ShiftCount,
-        BuyButton,
-        Straddle,
-        ChipRace,
-        Restore,
-    )
-}
-
-
-def to_record(event: TableEvent) -> dict[str, Any]:
-    """Return ``event`` as a plain dict."""
-    record: dict[str, Any] = {"kind": event.kind}
-    for field in dataclasses.fields(event):
-        value = getattr(event, field.name)
-        record[field.name] = list(value) if isinstance(value, tuple) else value
-    return record
-
-
-def from_record(record: dict[str, Any]) -> TableEvent:
-    """Rebuild a table event from :func:`to_record` output."""
-    cls = TABLE_EVENT_TYPES.get(record.get("kind", ""))
-    if cls is None:
-        raise IllegalAction(f"The record {record!r} names no known table event.")
-    values = {
-        f.name: tuple(record[f.name]) if isinstance(record.get(f.name), list) else record[f.name]
-        for f in dataclasses.fields(cls)
-        if f.name in record
-    }
-    try:
-        return cls(**values)
-    except TypeError as exc:
-        raise IllegalAction(f"The {cls.kind} record {record!r} is incomplete: {exc}.") from exc

@@ -17,6 +17,7 @@ from typing import Any
 from firmware.engine.cards import parse_card, parse_cards
 from firmware.engine.rules import Structure
 from firmware.errors import CardError, ConfigError, PokerTableError
+from firmware.table import event_records
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.script_expect import (
@@ -196,7 +197,7 @@ def parse_event(line: str, number: int, table: Table) -> list[te.TableEvent]:
     if line.startswith("jackpot "):
         try:
             record = json.loads(line[len("jackpot ") :])
-            return [te.from_record({**record, "kind": te.JackpotAward.kind})]
+            return [event_records.from_record({**record, "kind": te.JackpotAward.kind})]
         except (ValueError, TypeError, PokerTableError) as exc:
             raise ScriptError(
                 f"Line {number}: 'jackpot' takes the award's record as JSON."

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from firmware.engine.cards import format_card, format_cards
+from firmware.table import event_records
 from firmware.table import events as te
 from firmware.table.options import TableConfig, profile_options
 from firmware.table.script_text import ScriptError, quote_text
@@ -109,7 +110,7 @@ def format_event(event: te.TableEvent) -> str:
     if isinstance(event, te.Restore):
         return "restore " + json.dumps(event.state, separators=(",", ":"), ensure_ascii=False)
     if isinstance(event, te.JackpotAward):
-        record = {k: v for k, v in te.to_record(event).items() if k != "kind"}
+        record = {k: v for k, v in event_records.to_record(event).items() if k != "kind"}
         return "jackpot " + json.dumps(record, separators=(",", ":"), ensure_ascii=False)
     if isinstance(event, te.BuyButton):
         return f"buybutton {event.seat}"

@@ -17,15 +17,10 @@ from firmware.table.bank import BankState
 from firmware.table.dealing import TableHand
 from firmware.table.house import HouseBook
 from firmware.table.jackpot_table import JackpotBook
+from firmware.table.penalties import Penalty, PenaltyBook, PenaltyKind, PenaltyRecord
 from firmware.table.seating import Seat, Seating
 from firmware.table.seating_floor import ButtonDrawResult, FloorCalls, restore_button_draw
-from firmware.table.tournament import (
-    Penalty,
-    PenaltyBook,
-    PenaltyKind,
-    PenaltyRecord,
-    TournamentClock,
-)
+from firmware.table.tournament import TournamentClock
 
 
 @dataclass

@@ -6,26 +6,27 @@ and cash-outs and runs the deck procedures; a shuffle starts a hand (TDA-17,
 PE-3); during the hand it forwards events to the :class:`TableHand`; when the
 hand ends it settles the stacks, moves the button (not after a void) and keeps
 the hand's record. Floor overrides need a reason and land in the audit log
-(TDA-1).
+(TDA-1); they, penalties, chip races and the level clock are applied by
+:mod:`firmware.table.table_rulings`, the house's money by
+:mod:`firmware.table.house` and :mod:`firmware.table.bank`.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
-import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from firmware.errors import IllegalAction
 from firmware.table import bank as tb
 from firmware.table import events as te
-from firmware.table import house
-from firmware.table.chiprace import ChipRaceResult, chip_race
+from firmware.table import house, table_rulings
+from firmware.table.chiprace import ChipRaceResult
 from firmware.table.dealing import TableHand
 from firmware.table.jackpot_table import JackpotBook
 from firmware.table.options import TableConfig
+from firmware.table.penalties import PenaltyBook
 from firmware.table.report import hand_record, same_record
 from firmware.table.seating import HandPlan, Seating
 from firmware.table.seating_floor import ButtonDrawResult, FloorCalls, button_draw
@@ -34,24 +35,8 @@ from firmware.table.table_deck import CHECKLIST as CHECKLIST
 from firmware.table.table_deck import check_deck_ready, deck_change, deck_step, repair_card
 from firmware.table.table_deck import deck_scan_problems as deck_scan_problems
 from firmware.table.table_deck import verify_deck_scan as verify_deck_scan
-from firmware.table.tournament import (
-    LevelSchedule,
-    Penalty,
-    PenaltyBook,
-    PenaltyKind,
-    TournamentClock,
-)
-
-
-@dataclass
-class AuditEntry:
-    """A floor override or another decision that must be traceable (TDA-1)."""
-
-    time: float
-    staff: str
-    action: str
-    reason: str
-    detail: str = ""
+from firmware.table.table_rulings import AuditEntry
+from firmware.table.tournament import LevelSchedule, TournamentClock
 
 
 class Table:
@@ -188,17 +173,17 @@ class Table:
             self.wall_anchor = (self.now, float(event.wall))
             return
         if isinstance(event, te.AdjustStack | te.AwardPot | te.VoidByFloor | te.UndoLast):
-            self._override(event)
+            table_rulings.override(self, event)
             return
         if isinstance(event, te.GivePenalty):
-            self._penalty(event)
+            table_rulings.give_penalty(self, event)
             return
         if isinstance(event, te.BankOpen | te.ShiftCount):
             tb.apply_bank(self.bank, event, self.seating, self.hand is not None, self.now)
             self.audit.append(AuditEntry(self.now, *tb.bank_audit(event)))  # who, what, how much
             return
         if isinstance(event, te.LevelClock):
-            self._level_clock(event)
+            table_rulings.level_clock(self, event)
             return
         if isinstance(event, te.FloorCall):
             self.floor_calls.call(event.seat, self.now)
@@ -313,7 +298,7 @@ class Table:
         elif isinstance(event, te.Straddle):
             seating.straddle(event.seat)
         elif isinstance(event, te.ChipRace):
-            self._chip_race(event)
+            table_rulings.race_chips(self, event)
         elif isinstance(event, te.Shuffle):
             self._start_hand()
         elif isinstance(event, te.Cut):
@@ -428,185 +413,10 @@ class Table:
         self.penalties.hand_over(voided=voided)
         for seat in list(self.seating.seats):
             if self.penalties.is_disqualified(seat):
-                self._remove_disqualified(seat)
+                table_rulings.remove_disqualified(self, seat)
         # Listeners (history, retention snapshots) see the table as it now stands.
         for listener in self.hand_listeners:
             listener(record, hand)
-
-    # ------------------------------------------------------------ tournament
-
-    def _level_clock(self, event: te.LevelClock) -> None:
-        if self.levels is None:
-            raise IllegalAction(
-                "This table has no blind structure; it plays fixed stakes.", key="error.levels.none"
-            )
-        actions = {
-            "start": self.levels.start,
-            "pause": self.levels.pause,
-            "resume": self.levels.resume,
-        }
-        if event.action not in actions:
-            raise IllegalAction(
-                f"The level clock can start, pause or resume, not {event.action!r}.",
-                key="error.levels.action",
-                action=event.action,
-            )
-        at = event.at
-        if at is not None and (
-            isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at)
-        ):  # NaN or infinity would stop every later clock reading (issue 27, item 12)
-            raise IllegalAction(
-                "The level clock's moment must be a finite time in seconds; the command was "
-                "not carried out.",
-                key="error.levels.at",
-            )
-        actions[event.action](self.now if at is None else at)
-
-    def _penalty(self, event: te.GivePenalty) -> None:
-        kinds = {
-            "warning": PenaltyKind.WARNING,
-            "rounds": PenaltyKind.ROUNDS,
-            "disqualification": PenaltyKind.DISQUALIFICATION,
-        }
-        if event.penalty not in kinds:
-            raise IllegalAction(
-                f"A penalty is a warning, rounds or disqualification, not {event.penalty!r} "
-                "(TDA-7).",
-                key="error.penalty.kind",
-                penalty=event.penalty,
-            )
-        seat = self.seating.seat_of(event.seat)
-        penalty = Penalty(kinds[event.penalty], event.rounds)
-        record = self.penalties.give(
-            event.seat,
-            penalty,
-            event.reason,
-            self.now,
-            players_at_table=len(self.seating.seats),
-            starts_next_hand=event.next_hand,
-            chips=seat.stack,
-        )
-        self.audit.append(
-            AuditEntry(
-                self.now,
-                event.staff,
-                f"penalty {event.penalty}",
-                event.reason,
-                f"seat {event.seat}: {record.hands_total} hand(s)",
-            )
-        )
-        th = self.hand
-        in_hand = th is not None and event.seat in th.plan.seats
-        if (
-            record.kill_now
-            and th is not None
-            and in_hand
-            and not th.hand.folded[th.position(event.seat)]
-        ):
-            th.apply(te.KillSeat(event.seat, f"penalty: {event.reason} (TDA-7)"))
-        if self.hand is None and self.penalties.is_disqualified(event.seat):
-            self._remove_disqualified(event.seat)
-
-    def _chip_race(self, event: te.ChipRace) -> None:
-        """Colour up between hands (TDA-2, HG-19); stacks change by the race's result."""
-        seats = self.seating.seats
-        removed = {x: (s.stack % event.new) // event.old for x, s in seats.items()}
-        other = {x: s.stack - removed[x] * event.old for x, s in seats.items()}
-        cards = iter(event.cards)
-
-        def deal() -> int:
-            try:
-                return next(cards)
-            except StopIteration:
-                raise IllegalAction(
-                    f"The chip race needs more cards than the {len(event.cards)} given; deal "
-                    "one card per odd chip.",
-                    key="error.chiprace.cards",
-                ) from None
-
-        result = chip_race(
-            removed,
-            event.old,
-            event.new,
-            deal,
-            round_up=self.config.options.chip_race_round_up,
-            other_chips=other,
-        )
-        for x, seat in seats.items():
-            seat.stack = other[x] + result.value_after[x]
-        self.audit.append(
-            AuditEntry(
-                self.now,
-                "dealer",
-                "chip race",
-                f"colour-up {event.old} -> {event.new}",
-                f"rounding {result.rounding_difference:+d}, guarantee {result.guarantee_value}",
-            )
-        )
-        self.chip_races.append(result)
-        self.raced_unit = max(self.raced_unit, event.new)
-
-    def _remove_disqualified(self, seat: int) -> None:
-        removed = self.seating.seats.pop(seat)
-        self.penalties.seat_vacated(seat)
-        self.audit.append(
-            AuditEntry(
-                self.now,
-                "floor",
-                "disqualified",
-                "TDA-7",
-                f"seat {seat} ({removed.player}): {removed.stack} chips removed from play",
-            )
-        )
-
-    # ------------------------------------------------------------ overrides
-
-    def _override(self, event: te.AdjustStack | te.AwardPot | te.VoidByFloor | te.UndoLast) -> None:
-        if not event.reason.strip():
-            raise IllegalAction(
-                "Every floor override needs a reason; it is written to the audit log (TDA-1).",
-                key="error.ruling.no_reason",
-            )
-        if isinstance(event, te.AdjustStack):
-            if self.hand is not None:
-                raise IllegalAction(
-                    "Stacks are adjusted between hands; finish or void the hand first.",
-                    key="error.adjust.in_hand",
-                )
-            seat = self.seating.seat_of(event.seat)
-            detail = f"seat {event.seat}: {seat.stack} -> {event.chips}"
-            if event.chips < 0:
-                raise IllegalAction("A stack cannot be negative.", key="error.adjust.negative")
-            seat.stack = event.chips
-            seat.busted = event.chips == 0
-        else:
-            if self.hand is None:
-                raise IllegalAction(
-                    "There is no hand in progress to rule on.", key="error.ruling.no_hand"
-                )
-            if isinstance(event, te.UndoLast):
-                detail = self._undo()
-            else:
-                detail = repr(event)
-                self.hand.apply(event)
-        self.audit.append(AuditEntry(self.now, event.staff, event.kind, event.reason, detail))
-
-    def _undo(self) -> str:
-        hand = self.hand
-        assert hand is not None
-        acts = [i for i, e in enumerate(hand.log) if isinstance(e, te.Act)]
-        if not acts:
-            raise IllegalAction("No player action to undo in this hand.", key="error.undo.nothing")
-        last = acts[-1]
-        if any(isinstance(e, te.CardDrawn) for e in hand.log[last + 1 :]):
-            raise IllegalAction(
-                "Cards were dealt after the last action; it cannot be undone. Void the hand or "
-                "award the pot instead.",
-                key="error.ruling.undo_late",
-            )
-        kept = hand.log[:last] + hand.log[last + 1 :]
-        self.hand = hand.rebuilt(kept)
-        return f"undid {hand.log[last]!r}"
 
     # ------------------------------------------------------------ views
 

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import msgpack
 
 from firmware.errors import IllegalAction
-from firmware.service.floorlink import COMMANDS
+from firmware.service.floorwire import COMMANDS
 
 log = logging.getLogger(__name__)
 

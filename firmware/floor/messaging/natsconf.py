@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from firmware.errors import ConfigError
-from firmware.service.floorlink import COMMANDS, EVENTS, NOTICES, TABLE_ID
+from firmware.service.floorwire import COMMANDS, EVENTS, NOTICES, TABLE_ID
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware.errors import ConfigError
-from firmware.service.floorlink import EVENTS, STREAM
+from firmware.service.floorwire import EVENTS, STREAM
 
 CONSUMER = "floor-ingest"
 """The floor's durable consumer (the name the ingest binds to)."""

@@ -29,7 +29,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from firmware.floor.store.central import migrate
-from firmware.service.floorlink import NOTICES, TABLE_ID
+from firmware.service.floorwire import NOTICES, TABLE_ID
 
 log = logging.getLogger(__name__)
 

@@ -37,10 +37,10 @@ from psycopg.types.json import Jsonb
 from firmware.errors import IllegalAction
 from firmware.floor.store import books, central, intake
 from firmware.floor.store.intake import Incoming
-from firmware.service.floorlink import EVENTS, STREAM
+from firmware.service.floorwire import EVENTS, STREAM
 from firmware.service.journal import META_KIND
 from firmware.service.recovery import table_from_setup
-from firmware.table import events as te
+from firmware.table import event_records
 from firmware.table.table import Table
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ class Replica:
         """
         pending = books.seat_move(self.table, record)
         try:
-            self.table.apply(te.from_record(record))
+            self.table.apply(event_records.from_record(record))
         except IllegalAction:
             pending = None
         if pending is not None:

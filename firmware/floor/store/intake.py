@@ -22,7 +22,7 @@ from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 
 from firmware.i18n import tr
-from firmware.service.floorlink import EVENTS, TABLE_ID
+from firmware.service.floorwire import EVENTS, TABLE_ID
 
 MAX_KIND = 64
 PARKED_KEY = "floor.parked"

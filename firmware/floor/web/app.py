@@ -16,7 +16,8 @@ never slow the ingest. Pages (:mod:`firmware.floor.web.pages`):
 **Staff.** Staff log in with the badge and PIN accounts of the tables
 (:class:`firmware.protocol.auth.StaffDirectory`: scrypt hashes, a badge
 locked after five wrong PINs). Only the ``floor`` and ``technician`` roles
-may log in, and each action names the roles allowed (:data:`ACTIONS`): a
+may log in, and each action names the roles allowed
+(:data:`firmware.floor.web.actions.ACTIONS`, which also carries them out): a
 technician acknowledges alerts and faults but neither runs the tournament
 nor the waiting list. A session is a random token in an ``HttpOnly``,
 ``SameSite=Strict`` cookie, kept in memory, ended by logging out, after
@@ -45,10 +46,11 @@ from urllib.parse import parse_qs, urlparse
 
 import psycopg
 
-from firmware.errors import IllegalAction, PokerTableError
+from firmware.errors import PokerTableError
 from firmware.floor.store import dashboard
 from firmware.floor.tournament.control import TournamentControl
 from firmware.floor.web import bookpages, clockpage, pages
+from firmware.floor.web.actions import ACTIONS, NAME_LIMIT, STAFF_ROLES, Refusal, do_action
 from firmware.floor.web.httpserver import GuardedHandler, GuardedServer, StreamSlots
 from firmware.floor.web.loginguard import LoginGuard, client_address
 from firmware.floor.web.texts import page_lang, plural
@@ -57,20 +59,6 @@ from firmware.protocol.auth import StaffDirectory
 
 log = logging.getLogger(__name__)
 
-STAFF_ROLES = ("floor", "technician")
-ACTIONS: dict[str, tuple[str, ...]] = {
-    "logout": STAFF_ROLES,
-    "ack": STAFF_ROLES,
-    "wait_add": ("floor",),
-    "wait_remove": ("floor",),
-    "wait_call": ("floor",),
-    "start": ("floor",),
-    "pause": ("floor",),
-    "resume": ("floor",),
-    "apply": ("floor",),
-    "enter": ("floor",),
-}
-"""Each dashboard action and the roles that may take it."""
 PAGES: dict[str, tuple[str, ...]] = {"/hands": ("floor",), "/hand": ("floor",), **bookpages.ROLES}
 """Staff pages not every role may read: the hands show every player's hole cards, which
 a technician may never see (docs/security.md)."""
@@ -82,7 +70,6 @@ LOGIN_WAIT_SECONDS = 5.0
 IDLE_SECONDS = 30 * 60.0
 MAX_SECONDS = 12 * 3600.0
 MAX_FORM = 4096
-NAME_LIMIT = 40
 STREAM_SECONDS = 300.0
 """A live page's event stream ends after this long (the browser opens it again)."""
 MAX_STREAMS = 32
@@ -106,15 +93,6 @@ class Session:
     """The sentence the next dashboard page shows: what the last action did, or why not."""
     refused: bool = False
     """The flash says why an action was refused (shown as an alert, not as done)."""
-
-
-class Refusal(Exception):
-    """A request refused with a status and a sentence for the person."""
-
-    def __init__(self, status: int, text: str) -> None:
-        super().__init__(text)
-        self.status = status
-        self.text = text
 
 
 class FloorWeb:
@@ -499,7 +477,7 @@ class FloorWeb:
         staff = (session.name, session.role)
         refused = False
         try:
-            done = self._do(action, form, staff, lang)
+            done = do_action(self.conninfo, self.control, action, form, staff, lang)
         except PokerTableError as exc:
             done, refused = pages.text_of(exc.key, exc.params, str(exc), lang), True
         if action == "logout":
@@ -510,108 +488,3 @@ class FloorWeb:
             return
         session.flash, session.refused = done, refused
         self._send(request, 303, "", Location=f"/?lang={lang}")
-
-    def _do(self, action: str, form: dict[str, str], staff: tuple[str, str], lang: str) -> str:
-        """Carry out one allowed action; the sentence shown after it."""
-        db = self.conninfo
-        if action == "logout":
-            dashboard.write(db, staff, "logout", "", "SELECT 1", ())
-            return ""
-        if action == "ack":
-            if form.get("notice", "").isdigit():
-                n = int(form["notice"])
-                dashboard.write(
-                    db, staff, "ack", f"notice {n}",
-                    "UPDATE table_notices SET acked_by = %s, acked_at = now() "
-                    "WHERE id = %s AND acked_at IS NULL", (staff[0], n),
-                )  # fmt: skip
-            elif form.get("alert", "").isdigit():
-                n = int(form["alert"])
-                dashboard.write(
-                    db, staff, "ack", f"alert {n}",
-                    "UPDATE alerts SET resolved = true WHERE id = %s", (n,),
-                )  # fmt: skip
-            else:
-                raise Refusal(400, tr("floor.web.bad_form", lang))
-            return tr("floor.web.acked", lang)
-        if action == "wait_add":
-            game = " ".join(form.get("game", "").split())
-            player = " ".join(form.get("player", "").split())
-            if not (0 < len(game) <= NAME_LIMIT and 0 < len(player) <= NAME_LIMIT):
-                return tr("floor.wait.bad", lang, limit=NAME_LIMIT)
-            dashboard.write(
-                db, staff, "wait_add", f"{player} for {game}",
-                "INSERT INTO waiting_list (game, player, added_by) VALUES (%s, %s, %s)",
-                (game, player, staff[0]),
-            )  # fmt: skip
-            return tr("floor.wait.added", lang, player=player, game=game)
-        if action in ("wait_remove", "wait_call"):
-            entry = form.get("entry", "")
-            if not entry.isdigit():
-                raise Refusal(400, tr("floor.web.bad_form", lang))
-            if action == "wait_remove":
-                changed = dashboard.write(
-                    db, staff, action, f"entry {entry}",
-                    "UPDATE waiting_list SET removed_at = now() WHERE id = %s "
-                    "AND removed_at IS NULL", (int(entry),),
-                )  # fmt: skip
-                return tr("floor.wait.removed" if changed else "floor.wait.gone", lang)
-            table = form.get("table", "")
-            known = dashboard.query(db, "SELECT 1 FROM tables WHERE id = %s", (table,))
-            if not known:
-                return tr("floor.wait.no_table", lang, table=table)
-            changed = dashboard.write(
-                db, staff, action, f"entry {entry} to {table}",
-                "UPDATE waiting_list SET called_table = %s, called_at = now() WHERE id = %s "
-                "AND removed_at IS NULL", (table, int(entry)),
-            )  # fmt: skip
-            return tr("floor.wait.call_done" if changed else "floor.wait.gone", lang, table=table)
-        control = self.control
-        if control is None:
-            raise Refusal(404, tr("floor.web.not_found", lang))
-        if action == "start":
-            control.start()
-        elif action == "pause":
-            control.pause()
-        elif action == "resume":
-            control.resume()
-        elif action == "enter":
-            return self._enter(control, form, staff, lang)
-        else:
-            plan = control.apply(form.get("token", ""))
-            dashboard.write(
-                db, staff, "apply", "; ".join(pages.plan_lines(plan, "en")), "SELECT 1", ()
-            )
-            return tr("floor.plan.applied", lang, steps=len(plan.steps))
-        dashboard.write(db, staff, action, "", "SELECT 1", ())
-        return tr(f"floor.t.{action}_done", lang)
-
-    def _enter(
-        self,
-        control: TournamentControl,
-        form: dict[str, str],
-        staff: tuple[str, str],
-        lang: str,
-    ) -> str:
-        """A late registration or a re-entry (FLOOR-LATE); the sentence shown after it.
-
-        :raises IllegalAction: why the entry is refused (a catalog key: shown as one
-            sentence in the page's language).
-        """
-        player = " ".join(form.get("player", "").split())
-        kind = form.get("kind", "")
-        if kind not in ("late", "reentry"):
-            raise Refusal(400, tr("floor.web.bad_form", lang))
-        if not 0 < len(player) <= NAME_LIMIT:
-            raise IllegalAction(
-                f"Give the player's name (1 to {NAME_LIMIT} characters).",
-                key="floor.entry.bad_name",
-                limit=NAME_LIMIT,
-            )
-        seat, name = control.enter(player, kind == "reentry")
-        what = "re-entry" if kind == "reentry" else "late registration"
-        dashboard.write(
-            self.conninfo, staff, "enter",
-            f"{what}: {name} at table {seat.table} seat {seat.seat}", "SELECT 1", (),
-        )  # fmt: skip
-        return tr(f"floor.entry.done_{kind}", lang, player=name, table=seat.table, seat=seat.seat)
