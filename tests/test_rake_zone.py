@@ -153,6 +153,23 @@ def test_the_table_refuses_a_comparison_with_another_rake() -> None:
     assert table.house.zone_open is None
 
 
+def test_an_open_difference_is_closed_only_by_a_comparison_of_its_own_hand() -> None:
+    """While hand 2's difference is open, an agreeing comparison of an older hand (still
+    among the table's records) is refused: it must not close hand 2's difference and let
+    the next hand start without a recount or a badge."""
+    table = Table(TableConfig("casino-cash", profile_options("casino-cash"), STAKES), True)
+    table.records += [{"hand": 1, "rake": 3}, {"hand": 2, "rake": 6}]
+    table.apply(te.RakeZone(2, 7, 6))
+    opened = table.house.zone_open
+    assert opened == {"hand": 2, "read": 7, "computed": 6}
+    with pytest.raises(IllegalAction) as refused:
+        table.apply(te.RakeZone(1, 3, 3))
+    assert refused.value.key == "error.rake_zone.other_hand"
+    assert table.house.zone_open == opened
+    table.apply(te.RakeZone(2, 6, 6))  # the recount of its own hand closes it
+    assert table.house.zone_open is None and table.house.zone_checked == 2
+
+
 def test_a_table_without_a_rake_zone_compares_nothing(tmp_path: pathlib.Path) -> None:
     """Trays without a ``rake`` zone (or no trays): the rake is not compared, nothing is
     journaled, the next hand starts."""

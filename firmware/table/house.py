@@ -226,6 +226,13 @@ def check_rake_zone(table: Table, event: te.RakeZone) -> None:
             key="error.rake_zone.hand",
             hand=event.hand,
         )
+    if book.zone_open is not None and book.zone_open["hand"] != event.hand:
+        raise IllegalAction(
+            f"The rake zone's difference of hand {book.zone_open['hand']} is open; recount "
+            "it or confirm it with a badge before comparing another hand.",
+            key="error.rake_zone.other_hand",
+            hand=book.zone_open["hand"],
+        )
     if event.resolved_by:
         opened = book.zone_open
         if opened is None or opened["hand"] != event.hand or opened["read"] != event.read:
