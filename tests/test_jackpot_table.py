@@ -255,6 +255,37 @@ def test_an_award_the_table_did_not_decide_is_refused() -> None:
     assert table.jackpot.fund == 102 and table.jackpot.pending == []
 
 
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_an_award_of_an_empty_fund_is_shown_on_the_console(lang: str) -> None:
+    """A bad beat on a table whose fund is still 0 (no seed, no drop yet): every share is
+    0 chips, so the award holds only the reserve line; the console still names the
+    loser's and the winner's seats and hands (its view once failed on it)."""
+    from firmware.table.table import Table
+    from firmware.views.jackpot import console_jackpot
+
+    text = CONFIG.replace("fund = 1000", "fund = 0").replace("drop_percent = 1\n", "")
+    table = Table(load_table_config(text), deck_ready=True)
+    for part in (SEATS, QUALIFIES):
+        for number, line in enumerate(part.splitlines(), 1):
+            for event in parse_event(line, number, table):
+                table.apply(event)
+    [award] = table.jackpot.pending
+    assert [s["share"] for s in award["shares"]] == ["reserve"]
+    view = console_jackpot(table, lang)
+    assert view is not None and view["fund"] == 0
+    [pending] = view["pending"]
+    from firmware.table.jackpot_table import best_of
+
+    assert pending["hands"] == tr(
+        "jackpot.pending.hands",
+        lang,
+        loser=2,
+        loser_hand=best_of(award["loser"]).describe(lang),
+        winner=3,
+        winner_hand=best_of(award["winner"]).describe(lang),
+    )
+
+
 def test_a_tournament_with_a_jackpot_is_refused() -> None:
     text = CONFIG.replace('profile = "casino-cash"', 'profile = "tda-tournament"')
     text = text.replace("rake_basis_points = 500", "").replace("rake_cap = 20", "")

@@ -100,6 +100,8 @@ class JackpotBook:
                 "shares": shares,
                 "loser": _five(hand, verdict.losers[0]),
                 "winner": _five(hand, verdict.winners[0]),
+                # The seats even when their shares are 0 chips (an empty fund).
+                "seats": [verdict.losers[0], verdict.winners[0]],
             }
         )
 

@@ -54,8 +54,11 @@ def _share_line(table: Table, share: dict[str, Any], lang: str) -> str:
 def _pending(table: Table, award: dict[str, Any], lang: str) -> dict[str, Any]:
     kind = tr(f"jackpot.kind.{award['jackpot']}", lang)
     if award["jackpot"] == "bad_beat":
-        loser = next(s["seat"] for s in award["shares"] if s["share"] == "loser")
-        winner = next(s["seat"] for s in award["shares"] if s["share"] == "winner")
+        # The seats of the award (a share of 0 chips, from an empty fund, is not listed).
+        loser, winner = award.get("seats") or [
+            next((s["seat"] for s in award["shares"] if s["share"] == kind), 0)
+            for kind in ("loser", "winner")
+        ]
         hands = tr(
             "jackpot.pending.hands",
             lang,
