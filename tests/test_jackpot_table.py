@@ -286,6 +286,28 @@ def test_an_award_of_an_empty_fund_is_shown_on_the_console(lang: str) -> None:
     )
 
 
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_award_names_the_players_of_the_hand_after_their_seats_change(lang: str) -> None:
+    """Bruno (seat 2) loses the bad beat, cashes out and Zoe sits in his seat before the
+    floor confirms: the console's lines and the seats' announcement still name Bruno."""
+    from firmware.table.table import Table
+    from firmware.views.jackpot import awarded_lines, console_jackpot
+
+    table = Table(load_table_config(CONFIG), deck_ready=True)
+    for part in (SEATS, QUALIFIES, "cashout 2\nsit 2 Zoe 200"):
+        for number, line in enumerate(part.splitlines(), 1):
+            for event in parse_event(line, number, table):
+                table.apply(event)
+    assert table.seating.seats[2].player == "Zoe"
+    view = console_jackpot(table, lang)
+    assert view is not None
+    loser_line = view["pending"][0]["lines"][0]
+    assert "Bruno" in loser_line and "Zoe" not in loser_line
+    table.apply(te.JackpotAward("bad_beat", 1, tuple(EXPECTED_SHARES), "BADGE-FLOOR"))
+    [said] = awarded_lines(table, lang)
+    assert "Bruno" in said and "Zoe" not in said
+
+
 def test_a_tournament_with_a_jackpot_is_refused() -> None:
     text = CONFIG.replace('profile = "casino-cash"', 'profile = "tda-tournament"')
     text = text.replace("rake_basis_points = 500", "").replace("rake_cap = 20", "")

@@ -93,6 +93,7 @@ class JackpotBook:
                 if amount:
                     shares.append(_share(seat, players, share, amount))
         shares.append({"seat": 0, "player": "", "share": "reserve", "amount": verdict.reserve})
+        names = record.get("players", {})
         self.pending.append(
             {
                 "jackpot": "bad_beat",
@@ -102,6 +103,8 @@ class JackpotBook:
                 "winner": _five(hand, verdict.winners[0]),
                 # The seats even when their shares are 0 chips (an empty fund).
                 "seats": [verdict.losers[0], verdict.winners[0]],
+                # The players' names in the hand: the seat may change hands before the badge.
+                "names": {str(s): str(names.get(str(s), "")) for s in hand.dealt},
             }
         )
 
@@ -125,8 +128,9 @@ class JackpotBook:
         if not found.holders:
             return
         value = evaluate([*hand.board, *hand.hole[found.holders[0][1]]])
+        names = record.get("players", {})
         holders = [
-            [number, seat, players.get(seat, ""), _five(hand, seat)]
+            [number, seat, players.get(seat, ""), _five(hand, seat), str(names.get(str(seat), ""))]
             for number, seat in found.holders
         ]
         if high is None or value > high["value"]:
@@ -145,10 +149,11 @@ class JackpotBook:
                 "hand": holders[0][0],
                 "shares": [
                     {"seat": seat, "player": player, "share": "high_hand", "amount": each}
-                    for _number, seat, player, _cards in holders
+                    for _number, seat, player, *_cards in holders
                 ],
                 "cards": holders[0][3],
                 "window": high["window"],
+                "names": {str(h[1]): h[4] for h in holders if len(h) > 4},
             }
         )
 

@@ -32,12 +32,17 @@ def pot_said(pot: dict[str, Any], label: str, lang: str) -> str:
     return ""
 
 
-def _name(table: Table, seat: int) -> str:
+def _name(table: Table, seat: int, award: dict[str, Any]) -> str:
+    """The name of the player at ``seat`` in the award's hand (the seat may have changed
+    hands since), or of its occupant now for an award decided without names."""
+    named = award.get("names", {}).get(str(seat))
+    if named:
+        return str(named)
     occupant = table.seating.seats.get(seat)
     return occupant.player if occupant is not None else ""
 
 
-def _share_line(table: Table, share: dict[str, Any], lang: str) -> str:
+def _share_line(table: Table, share: dict[str, Any], lang: str, award: dict[str, Any]) -> str:
     kind = tr(f"jackpot.share.{share['share']}", lang)
     if share["share"] == "reserve":
         return tr("jackpot.reserve_line", lang, share=kind, amount=share["amount"])
@@ -46,7 +51,7 @@ def _share_line(table: Table, share: dict[str, Any], lang: str) -> str:
         lang,
         share=kind,
         seat=share["seat"],
-        name=_name(table, share["seat"]),
+        name=_name(table, share["seat"], award),
         amount=share["amount"],
     )
 
@@ -79,7 +84,7 @@ def _pending(table: Table, award: dict[str, Any], lang: str) -> dict[str, Any]:
         "hand": award["hand"],
         "title": tr("jackpot.pending.title", lang, kind=kind, hand=award["hand"]),
         "hands": hands,
-        "lines": [_share_line(table, s, lang) for s in award["shares"]],
+        "lines": [_share_line(table, s, lang, award) for s in award["shares"]],
     }
 
 
@@ -104,7 +109,7 @@ def awarded_lines(table: Table, lang: str) -> list[str]:
                 "jackpot.awarded_share",
                 lang,
                 seat=s["seat"],
-                name=_name(table, s["seat"]),
+                name=_name(table, s["seat"], award),
                 amount=s["amount"],
             )
             for s in award["shares"]
