@@ -336,9 +336,9 @@ def qualifies(
     """Why a hand does not qualify (a catalog key), or ``""`` if it does.
 
     The hand must be at least ``least`` strong and better than the board alone
-    (playing the board never qualifies); with ``both`` each hole card must play; four of a kind never
-    qualifies with all four on the board, and with ``pocket_pair`` only with a pocket
-    pair of its rank.
+    (playing the board never qualifies); with ``both`` each hole card must play;
+    four of a kind never qualifies with all four on the board, and with
+    ``pocket_pair`` only with a pocket pair of its rank.
     """
     strength = evaluate([*board, *hole])
     if strength < least:
