@@ -170,6 +170,25 @@ def test_an_open_difference_is_closed_only_by_a_comparison_of_its_own_hand() -> 
     assert table.house.zone_open is None and table.house.zone_checked == 2
 
 
+def test_only_the_last_hand_is_compared_so_a_snapshot_takes_the_same() -> None:
+    """The table keeps 200 records in memory but a snapshot only the last 10: a comparison
+    of an older hand, once accepted live, would be refused after a journal rotation. Only
+    the last finished hand is compared, before and after a snapshot alike."""
+    from firmware.table.snapshot import table_state
+
+    config = TableConfig("casino-cash", profile_options("casino-cash"), STAKES)
+    table = Table(config, True)
+    table.records += [{"hand": n, "rake": 3} for n in range(1, 13)]
+    again = Table(config, True)
+    again.apply(te.Restore(table_state(table)))
+    for one in (table, again):
+        with pytest.raises(IllegalAction) as refused:
+            one.apply(te.RakeZone(1, 3, 3))
+        assert refused.value.key == "error.rake_zone.hand"
+        one.apply(te.RakeZone(12, 3, 3))
+        assert one.house.zone_checked == 12
+
+
 def test_a_table_without_a_rake_zone_compares_nothing(tmp_path: pathlib.Path) -> None:
     """Trays without a ``rake`` zone (or no trays): the rake is not compared, nothing is
     journaled, the next hand starts."""

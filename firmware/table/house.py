@@ -212,7 +212,23 @@ def hand_started(table: Table) -> list[dict[str, Any]]:
 def check_rake_zone(table: Table, event: te.RakeZone) -> None:
     """Apply a :class:`~firmware.table.events.RakeZone` comparison or refuse it."""
     book = table.house
-    record = next((r for r in reversed(table.records) if r["hand"] == event.hand), None)
+    # Only the hand of the open difference, or else the last finished hand: a snapshot
+    # keeps fewer records than the table, so an older hand's comparison could be taken
+    # live and refused after a journal rotation.
+    opened = book.zone_open
+    if opened is not None and opened["hand"] != event.hand:
+        raise IllegalAction(
+            f"The rake zone's difference of hand {opened['hand']} is open; recount "
+            "it or confirm it with a badge before comparing another hand.",
+            key="error.rake_zone.other_hand",
+            hand=opened["hand"],
+        )
+    wanted = opened["hand"] if opened is not None else None
+    if wanted is None and table.records:
+        wanted = table.records[-1]["hand"]
+    record = next((r for r in reversed(table.records) if r["hand"] == wanted), None)
+    if event.hand != wanted:
+        record = None
     amounts = (event.read, event.computed)
     if any(isinstance(a, bool) or not isinstance(a, int) or a < 0 for a in amounts):
         raise IllegalAction(
@@ -221,17 +237,10 @@ def check_rake_zone(table: Table, event: te.RakeZone) -> None:
         )
     if record is None or int(record.get("rake", 0)) != event.computed:
         raise IllegalAction(
-            f"Hand {event.hand} is not a recent hand of this table with a rake of "
+            f"Hand {event.hand} is not the last hand of this table with a rake of "
             f"{event.computed}; compare the rake zone with the last hand's rake.",
             key="error.rake_zone.hand",
             hand=event.hand,
-        )
-    if book.zone_open is not None and book.zone_open["hand"] != event.hand:
-        raise IllegalAction(
-            f"The rake zone's difference of hand {book.zone_open['hand']} is open; recount "
-            "it or confirm it with a badge before comparing another hand.",
-            key="error.rake_zone.other_hand",
-            hand=book.zone_open["hand"],
         )
     if event.resolved_by:
         opened = book.zone_open
