@@ -24,6 +24,7 @@ from typing import Any
 import pygame
 import pytest
 
+from firmware.errors import IllegalAction
 from firmware.hal import IdCardInserted
 from firmware.i18n import tr
 from firmware.table import events as te
@@ -250,6 +251,10 @@ def test_an_award_the_table_did_not_decide_is_refused() -> None:
         table.apply(te.JackpotAward("bad_beat", 2, tuple(EXPECTED_SHARES), "BADGE-FLOOR"))
     with pytest.raises(Exception, match="floor badge"):
         table.apply(te.JackpotAward("bad_beat", 1, tuple(EXPECTED_SHARES), ""))
+    for bad in (("x",), ([1, 2],), 5):  # a record that is not a list of shares: a sentence
+        with pytest.raises(IllegalAction) as refused:
+            table.apply(te.JackpotAward("bad_beat", 1, bad, "BADGE-FLOOR"))  # type: ignore[arg-type]
+        assert refused.value.key == "error.jackpot.shares"
     assert table.jackpot.fund == 1008 and len(table.jackpot.pending) == 1
     table.apply(te.JackpotAward("bad_beat", 1, tuple(EXPECTED_SHARES), "BADGE-FLOOR"))
     assert table.jackpot.fund == 102 and table.jackpot.pending == []

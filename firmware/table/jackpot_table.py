@@ -172,7 +172,9 @@ class JackpotBook:
         for index, pending in enumerate(self.pending):
             if (pending["jackpot"], pending["hand"]) != (event.jackpot, event.hand):
                 continue
-            if [dict(s) for s in event.shares] != pending["shares"]:
+            shares: Any = event.shares  # a damaged record may hold anything: not this award
+            whole = isinstance(shares, list | tuple) and all(isinstance(s, Mapping) for s in shares)
+            if not whole or [dict(s) for s in shares] != pending["shares"]:
                 raise IllegalAction(
                     f"The award of hand {event.hand} is not the one the table decided; "
                     "confirm the award the console shows.",
