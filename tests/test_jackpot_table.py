@@ -427,6 +427,12 @@ def test_the_high_hand_of_a_window_is_decided_after_it_and_confirmed() -> None:
     high = [p for p in table.jackpot.pending if p["jackpot"] == "high_hand"]
     assert len(high) == 1 and high[0]["hand"] == 1
     assert high[0]["shares"] == [{"seat": 3, "player": "", "share": "high_hand", "amount": 300}]
+    from firmware.views.jackpot import console_jackpot
+
+    for event in (te.CashOut(3), te.SitDown(3, "Zoe", 200)):  # the seat changes hands
+        table.apply(event)
+    view = console_jackpot(table, "es")
+    assert view is not None and "Carmen" in view["pending"][-1]["lines"][0]
     table.apply(te.JackpotAward("high_hand", 1, tuple(high[0]["shares"]), "BADGE-FLOOR"))
     assert table.jackpot.fund == 1008  # the promotion is the house's prize, not the fund
 

@@ -103,8 +103,9 @@ class JackpotBook:
                 "winner": _five(hand, verdict.winners[0]),
                 # The seats even when their shares are 0 chips (an empty fund).
                 "seats": [verdict.losers[0], verdict.winners[0]],
-                # The players' names in the hand: the seat may change hands before the badge.
-                "names": {str(s): str(names.get(str(s), "")) for s in hand.dealt},
+                # Each share's player by name in the hand (the seat may change hands
+                # before the badge confirms it), in the order of the shares.
+                "names": [str(names.get(str(s["seat"]), "")) for s in shares],
             }
         )
 
@@ -153,7 +154,7 @@ class JackpotBook:
                 ],
                 "cards": holders[0][3],
                 "window": high["window"],
-                "names": {str(h[1]): h[4] for h in holders if len(h) > 4},
+                "names": [str(h[4]) if len(h) > 4 else "" for h in holders],
             }
         )
 

@@ -32,17 +32,19 @@ def pot_said(pot: dict[str, Any], label: str, lang: str) -> str:
     return ""
 
 
-def _name(table: Table, seat: int, award: dict[str, Any]) -> str:
-    """The name of the player at ``seat`` in the award's hand (the seat may have changed
-    hands since), or of its occupant now for an award decided without names."""
-    named = award.get("names", {}).get(str(seat))
-    if named:
-        return str(named)
-    occupant = table.seating.seats.get(seat)
+def _name(table: Table, award: dict[str, Any], index: int) -> str:
+    """The name of the player of the award's share ``index`` in the hand it was won in
+    (the seat may have changed hands since), or of the seat's occupant now for an award
+    decided without names."""
+    names = award.get("names")
+    if isinstance(names, list) and len(names) == len(award["shares"]) and names[index]:
+        return str(names[index])
+    occupant = table.seating.seats.get(award["shares"][index]["seat"])
     return occupant.player if occupant is not None else ""
 
 
-def _share_line(table: Table, share: dict[str, Any], lang: str, award: dict[str, Any]) -> str:
+def _share_line(table: Table, award: dict[str, Any], index: int, lang: str) -> str:
+    share = award["shares"][index]
     kind = tr(f"jackpot.share.{share['share']}", lang)
     if share["share"] == "reserve":
         return tr("jackpot.reserve_line", lang, share=kind, amount=share["amount"])
@@ -51,7 +53,7 @@ def _share_line(table: Table, share: dict[str, Any], lang: str, award: dict[str,
         lang,
         share=kind,
         seat=share["seat"],
-        name=_name(table, share["seat"], award),
+        name=_name(table, award, index),
         amount=share["amount"],
     )
 
@@ -84,7 +86,7 @@ def _pending(table: Table, award: dict[str, Any], lang: str) -> dict[str, Any]:
         "hand": award["hand"],
         "title": tr("jackpot.pending.title", lang, kind=kind, hand=award["hand"]),
         "hands": hands,
-        "lines": [_share_line(table, s, lang, award) for s in award["shares"]],
+        "lines": [_share_line(table, award, i, lang) for i in range(len(award["shares"]))],
     }
 
 
@@ -109,10 +111,10 @@ def awarded_lines(table: Table, lang: str) -> list[str]:
                 "jackpot.awarded_share",
                 lang,
                 seat=s["seat"],
-                name=_name(table, s["seat"], award),
+                name=_name(table, award, i),
                 amount=s["amount"],
             )
-            for s in award["shares"]
+            for i, s in enumerate(award["shares"])
             if s["share"] != "reserve"
         )
         kind = tr(f"jackpot.kind.{award['jackpot']}", lang)
