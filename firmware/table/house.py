@@ -148,6 +148,13 @@ def seated(table: Table, seat: int) -> None:
 def take_time_charge(table: Table, event: te.TimeCharge) -> None:
     """Apply a :class:`~firmware.table.events.TimeCharge` or refuse it with a sentence."""
     stakes = table.config.stakes
+    numbers = (event.seat, event.amount, event.minutes)
+    if any(isinstance(n, bool) or not isinstance(n, int) for n in numbers):
+        raise IllegalAction(
+            "A time charge names its seat, chips and minutes as whole numbers; this record "
+            "does not, so nothing was taken.",
+            key="error.time_charge.whole",
+        )
     if table.hand is not None:
         raise IllegalAction(
             "The time charge is taken between hands, never during one; take it after this hand.",
