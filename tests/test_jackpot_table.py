@@ -255,6 +255,12 @@ def test_an_award_the_table_did_not_decide_is_refused() -> None:
         with pytest.raises(IllegalAction) as refused:
             table.apply(te.JackpotAward("bad_beat", 1, bad, "BADGE-FLOOR"))  # type: ignore[arg-type]
         assert refused.value.key == "error.jackpot.shares"
+    floats = [dict(s) for s in EXPECTED_SHARES]
+    floats[0]["amount"] = float(floats[0]["amount"])  # 504.0 == 504, but chips are integers
+    with pytest.raises(IllegalAction):
+        table.apply(te.JackpotAward("bad_beat", 1, tuple(floats), "BADGE-FLOOR"))
+    with pytest.raises(IllegalAction):
+        table.apply(te.JackpotAward("bad_beat", 1.0, tuple(EXPECTED_SHARES), "BADGE-FLOOR"))  # type: ignore[arg-type]
     assert table.jackpot.fund == 1008 and len(table.jackpot.pending) == 1
     table.apply(te.JackpotAward("bad_beat", 1, tuple(EXPECTED_SHARES), "BADGE-FLOOR"))
     assert table.jackpot.fund == 102 and table.jackpot.pending == []

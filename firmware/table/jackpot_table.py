@@ -171,11 +171,11 @@ class JackpotBook:
                 key="error.jackpot.no_badge",
             )
         for index, pending in enumerate(self.pending):
-            if (pending["jackpot"], pending["hand"]) != (event.jackpot, event.hand):
+            if not _same((pending["jackpot"], pending["hand"]), (event.jackpot, event.hand)):
                 continue
             shares: Any = event.shares  # a damaged record may hold anything: not this award
             whole = isinstance(shares, list | tuple) and all(isinstance(s, Mapping) for s in shares)
-            if not whole or [dict(s) for s in shares] != pending["shares"]:
+            if not whole or not _same([dict(s) for s in shares], pending["shares"]):
                 raise IllegalAction(
                     f"The award of hand {event.hand} is not the one the table decided; "
                     "confirm the award the console shows.",
@@ -212,6 +212,17 @@ class JackpotBook:
         self.pending = list(state["pending"])
         self.shown = list(state["shown"])
         self.high = state["high"]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same types all the way down (504.0 is not 504 chips, nor True 1)."""
+    if type(a) is not type(b) and not (isinstance(a, list | tuple) and isinstance(b, list | tuple)):
+        return False
+    if isinstance(a, Mapping):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
 
 
 def _share(seat: int, players: Mapping[int, str], share: str, amount: int) -> dict[str, Any]:
