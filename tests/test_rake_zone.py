@@ -189,6 +189,23 @@ def test_only_the_last_hand_is_compared_so_a_snapshot_takes_the_same() -> None:
         assert one.house.zone_checked == 12
 
 
+@pytest.mark.parametrize(
+    "bad",
+    [te.RakeZone(1.0, 4, 3), te.RakeZone(1, 4, 3, 7), te.RakeZone(True, 4, 3)],  # type: ignore[arg-type]
+)
+def test_a_comparison_that_is_not_whole_numbers_and_a_badge_is_refused(bad: te.RakeZone) -> None:
+    """A damaged record (hand 1.0 or True, a badge that is a number) is refused and leaves
+    the open difference as it was."""
+    table = Table(TableConfig("casino-cash", profile_options("casino-cash"), STAKES), True)
+    table.records.append({"hand": 1, "rake": 3})
+    table.apply(te.RakeZone(1, 4, 3))
+    opened = dict(table.house.zone_open or {})
+    with pytest.raises(IllegalAction) as refused:
+        table.apply(bad)
+    assert refused.value.key == "error.rake_zone.count"
+    assert table.house.zone_open == opened
+
+
 def test_a_table_without_a_rake_zone_compares_nothing(tmp_path: pathlib.Path) -> None:
     """Trays without a ``rake`` zone (or no trays): the rake is not compared, nothing is
     journaled, the next hand starts."""

@@ -219,6 +219,15 @@ def hand_started(table: Table) -> list[dict[str, Any]]:
 def check_rake_zone(table: Table, event: te.RakeZone) -> None:
     """Apply a :class:`~firmware.table.events.RakeZone` comparison or refuse it."""
     book = table.house
+    numbers = (event.hand, event.read, event.computed)
+    if any(isinstance(a, bool) or not isinstance(a, int) or a < 0 for a in numbers) or (
+        not isinstance(event.resolved_by, str)
+    ):
+        raise IllegalAction(
+            "A rake-zone count is a whole number of chips, 0 or more, for a hand named by its "
+            "number, confirmed (if at all) by a badge.",
+            key="error.rake_zone.count",
+        )
     # Only the hand of the open difference, or else the last finished hand: a snapshot
     # keeps fewer records than the table, so an older hand's comparison could be taken
     # live and refused after a journal rotation.
@@ -236,12 +245,6 @@ def check_rake_zone(table: Table, event: te.RakeZone) -> None:
     record = next((r for r in reversed(table.records) if r["hand"] == wanted), None)
     if event.hand != wanted:
         record = None
-    amounts = (event.read, event.computed)
-    if any(isinstance(a, bool) or not isinstance(a, int) or a < 0 for a in amounts):
-        raise IllegalAction(
-            "A rake-zone count is a whole number of chips, 0 or more.",
-            key="error.rake_zone.count",
-        )
     if record is None or int(record.get("rake", 0)) != event.computed:
         raise IllegalAction(
             f"Hand {event.hand} is not the last hand of this table with a rake of "
