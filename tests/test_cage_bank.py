@@ -193,6 +193,9 @@ def test_a_shift_closed_twice_a_count_in_a_hand_and_a_wrong_expected_are_refused
     with pytest.raises(IllegalAction) as wrong:
         table.apply(te.ShiftCount(expected, expected + 5, PIT))
     assert wrong.value.key == "error.bank.expected"
+    with pytest.raises(IllegalAction) as floating:  # equal, but chips are whole numbers
+        table.apply(te.ShiftCount(expected, float(expected), PIT))  # type: ignore[arg-type]
+    assert floating.value.key == "error.bank.expected"
     table.apply(te.ShiftCount(expected, expected, PIT))
     with pytest.raises(IllegalAction) as twice:
         table.apply(te.ShiftCount(expected, expected, PIT))

@@ -170,6 +170,20 @@ def test_a_kicker_that_plays_and_one_that_does_not() -> None:
     assert bad_beat(rules(**four_eights, both_hole_cards=False), no_kicker).qualifies
 
 
+def test_a_pocket_pair_whose_cards_stand_in_for_each_other_still_plays() -> None:
+    """Pocket tens on A-A-A-T-3: the board alone is only three aces; either ten in the
+    hand makes aces full of tens with the board's ten. Neither ten is needed on its own
+    (the other stands in), yet the hand is not the board's: one hole card plays, not
+    both. Without "both hole cards" it qualifies; with it, the reason is the counterfeit."""
+    hand = showdown("AcAdAhTd3c", {1: "TsTh", 2: "As2d"})
+    assert bad_beat(rules(both_hole_cards=False), hand).qualifies
+    verdict = bad_beat(rules(), hand)
+    assert not verdict.qualifies and verdict.reason == "jackpot.verdict.counterfeit"
+    high = rules(high_hand="AAATT", high_hand_both_hole_cards=False)
+    found = high_hand(high, [showdown("AcAdAhTd3c", {1: "TsTh", 2: "Ks2d"}, finished_wall=5)], 0)
+    assert found.holders == ((0, 1),)
+
+
 def test_four_of_a_kind_needs_a_pocket_pair() -> None:
     four_eights = {"qualifying_hand": "88882"}
     one_eight = bad_beat(rules(**four_eights), showdown("8c8d8h9hTh", {1: "8sAc", 2: "JhQh"}))

@@ -24,6 +24,7 @@ from typing import Any
 import pygame
 import pytest
 
+from firmware.errors import IllegalAction
 from firmware.hal import IdCardInserted
 from firmware.i18n import tr
 from firmware.table import event_records
@@ -251,9 +252,72 @@ def test_an_award_the_table_did_not_decide_is_refused() -> None:
         table.apply(te.JackpotAward("bad_beat", 2, tuple(EXPECTED_SHARES), "BADGE-FLOOR"))
     with pytest.raises(Exception, match="floor badge"):
         table.apply(te.JackpotAward("bad_beat", 1, tuple(EXPECTED_SHARES), ""))
+    for bad in (("x",), ([1, 2],), 5):  # a record that is not a list of shares: a sentence
+        with pytest.raises(IllegalAction) as refused:
+            table.apply(te.JackpotAward("bad_beat", 1, bad, "BADGE-FLOOR"))  # type: ignore[arg-type]
+        assert refused.value.key == "error.jackpot.shares"
+    floats = [dict(s) for s in EXPECTED_SHARES]
+    floats[0]["amount"] = float(floats[0]["amount"])  # 504.0 == 504, but chips are integers
+    with pytest.raises(IllegalAction):
+        table.apply(te.JackpotAward("bad_beat", 1, tuple(floats), "BADGE-FLOOR"))
+    with pytest.raises(IllegalAction):
+        table.apply(te.JackpotAward("bad_beat", 1.0, tuple(EXPECTED_SHARES), "BADGE-FLOOR"))  # type: ignore[arg-type]
     assert table.jackpot.fund == 1008 and len(table.jackpot.pending) == 1
     table.apply(te.JackpotAward("bad_beat", 1, tuple(EXPECTED_SHARES), "BADGE-FLOOR"))
     assert table.jackpot.fund == 102 and table.jackpot.pending == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_an_award_of_an_empty_fund_is_shown_on_the_console(lang: str) -> None:
+    """A bad beat on a table whose fund is still 0 (no seed, no drop yet): every share is
+    0 chips, so the award holds only the reserve line; the console still names the
+    loser's and the winner's seats and hands (its view once failed on it)."""
+    from firmware.table.table import Table
+    from firmware.views.jackpot import console_jackpot
+
+    text = CONFIG.replace("fund = 1000", "fund = 0").replace("drop_percent = 1\n", "")
+    table = Table(load_table_config(text), deck_ready=True)
+    for part in (SEATS, QUALIFIES):
+        for number, line in enumerate(part.splitlines(), 1):
+            for event in parse_event(line, number, table):
+                table.apply(event)
+    [award] = table.jackpot.pending
+    assert [s["share"] for s in award["shares"]] == ["reserve"]
+    view = console_jackpot(table, lang)
+    assert view is not None and view["fund"] == 0
+    [pending] = view["pending"]
+    from firmware.table.jackpot_table import best_of
+
+    assert pending["hands"] == tr(
+        "jackpot.pending.hands",
+        lang,
+        loser=2,
+        loser_hand=best_of(award["loser"]).describe(lang),
+        winner=3,
+        winner_hand=best_of(award["winner"]).describe(lang),
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_award_names_the_players_of_the_hand_after_their_seats_change(lang: str) -> None:
+    """Bruno (seat 2) loses the bad beat, cashes out and Zoe sits in his seat before the
+    floor confirms: the console's lines and the seats' announcement still name Bruno."""
+    from firmware.table.table import Table
+    from firmware.views.jackpot import awarded_lines, console_jackpot
+
+    table = Table(load_table_config(CONFIG), deck_ready=True)
+    for part in (SEATS, QUALIFIES, "cashout 2\nsit 2 Zoe 200"):
+        for number, line in enumerate(part.splitlines(), 1):
+            for event in parse_event(line, number, table):
+                table.apply(event)
+    assert table.seating.seats[2].player == "Zoe"
+    view = console_jackpot(table, lang)
+    assert view is not None
+    loser_line = view["pending"][0]["lines"][0]
+    assert "Bruno" in loser_line and "Zoe" not in loser_line
+    table.apply(te.JackpotAward("bad_beat", 1, tuple(EXPECTED_SHARES), "BADGE-FLOOR"))
+    [said] = awarded_lines(table, lang)
+    assert "Bruno" in said and "Zoe" not in said
 
 
 def test_a_tournament_with_a_jackpot_is_refused() -> None:
@@ -370,6 +434,12 @@ def test_the_high_hand_of_a_window_is_decided_after_it_and_confirmed() -> None:
     high = [p for p in table.jackpot.pending if p["jackpot"] == "high_hand"]
     assert len(high) == 1 and high[0]["hand"] == 1
     assert high[0]["shares"] == [{"seat": 3, "player": "", "share": "high_hand", "amount": 300}]
+    from firmware.views.jackpot import console_jackpot
+
+    for event in (te.CashOut(3), te.SitDown(3, "Zoe", 200)):  # the seat changes hands
+        table.apply(event)
+    view = console_jackpot(table, "es")
+    assert view is not None and "Carmen" in view["pending"][-1]["lines"][0]
     table.apply(te.JackpotAward("high_hand", 1, tuple(high[0]["shares"]), "BADGE-FLOOR"))
     assert table.jackpot.fund == 1008  # the promotion is the house's prize, not the fund
 

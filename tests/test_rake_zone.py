@@ -154,6 +154,59 @@ def test_the_table_refuses_a_comparison_with_another_rake() -> None:
     assert table.house.zone_open is None
 
 
+def test_an_open_difference_is_closed_only_by_a_comparison_of_its_own_hand() -> None:
+    """While hand 2's difference is open, an agreeing comparison of an older hand (still
+    among the table's records) is refused: it must not close hand 2's difference and let
+    the next hand start without a recount or a badge."""
+    table = Table(TableConfig("casino-cash", profile_options("casino-cash"), STAKES), True)
+    table.records += [{"hand": 1, "rake": 3}, {"hand": 2, "rake": 6}]
+    table.apply(te.RakeZone(2, 7, 6))
+    opened = table.house.zone_open
+    assert opened == {"hand": 2, "read": 7, "computed": 6}
+    with pytest.raises(IllegalAction) as refused:
+        table.apply(te.RakeZone(1, 3, 3))
+    assert refused.value.key == "error.rake_zone.other_hand"
+    assert table.house.zone_open == opened
+    table.apply(te.RakeZone(2, 6, 6))  # the recount of its own hand closes it
+    assert table.house.zone_open is None and table.house.zone_checked == 2
+
+
+def test_only_the_last_hand_is_compared_so_a_snapshot_takes_the_same() -> None:
+    """The table keeps 200 records in memory but a snapshot only the last 10: a comparison
+    of an older hand, once accepted live, would be refused after a journal rotation. Only
+    the last finished hand is compared, before and after a snapshot alike."""
+    from firmware.table.snapshot import table_state
+
+    config = TableConfig("casino-cash", profile_options("casino-cash"), STAKES)
+    table = Table(config, True)
+    table.records += [{"hand": n, "rake": 3} for n in range(1, 13)]
+    again = Table(config, True)
+    again.apply(te.Restore(table_state(table)))
+    for one in (table, again):
+        with pytest.raises(IllegalAction) as refused:
+            one.apply(te.RakeZone(1, 3, 3))
+        assert refused.value.key == "error.rake_zone.hand"
+        one.apply(te.RakeZone(12, 3, 3))
+        assert one.house.zone_checked == 12
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [te.RakeZone(1.0, 4, 3), te.RakeZone(1, 4, 3, 7), te.RakeZone(True, 4, 3)],  # type: ignore[arg-type]
+)
+def test_a_comparison_that_is_not_whole_numbers_and_a_badge_is_refused(bad: te.RakeZone) -> None:
+    """A damaged record (hand 1.0 or True, a badge that is a number) is refused and leaves
+    the open difference as it was."""
+    table = Table(TableConfig("casino-cash", profile_options("casino-cash"), STAKES), True)
+    table.records.append({"hand": 1, "rake": 3})
+    table.apply(te.RakeZone(1, 4, 3))
+    opened = dict(table.house.zone_open or {})
+    with pytest.raises(IllegalAction) as refused:
+        table.apply(bad)
+    assert refused.value.key == "error.rake_zone.count"
+    assert table.house.zone_open == opened
+
+
 def test_a_table_without_a_rake_zone_compares_nothing(tmp_path: pathlib.Path) -> None:
     """Trays without a ``rake`` zone (or no trays): the rake is not compared, nothing is
     journaled, the next hand starts."""

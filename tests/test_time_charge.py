@@ -179,6 +179,28 @@ def test_the_table_refuses_a_charge_it_does_not_owe() -> None:
         unraked.apply(te.TimeCharge(1, "", 1, 30))
 
 
+@pytest.mark.parametrize(
+    "bad",
+    [
+        te.TimeCharge(1, "C1", 10.0, 30),  # type: ignore[arg-type]
+        te.TimeCharge(True, "C1", 10, 30),  # type: ignore[arg-type]
+        te.TimeCharge(1, "C1", 10, 30.0),  # type: ignore[arg-type]
+    ],
+)
+def test_a_charge_that_is_not_whole_chips_is_refused(bad: te.TimeCharge) -> None:
+    """A damaged record whose amount, seat or minutes is not a whole number (10.0, True)
+    is refused: it once made the stack a float (chips are integers)."""
+    table = Table(TableConfig("casino-cash", profile_options("casino-cash"), STAKES), True)
+    table.apply(te.SitDown(1, "Ana", 200, card="C1"))
+    table.apply(te.Tick(PERIOD))
+    with pytest.raises(IllegalAction) as refused:
+        table.apply(bad)
+    assert refused.value.key == "error.time_charge.whole"
+    assert table.seating.seats[1].stack == 200 and table.house.time_taken == 0
+    table.apply(te.TimeCharge(1, "C1", 10, 30))
+    assert type(table.seating.seats[1].stack) is int and table.seating.seats[1].stack == 190
+
+
 def test_replay_rebuilds_the_charges_and_the_next_hand_records_them(
     tmp_path: pathlib.Path,
 ) -> None:

@@ -148,6 +148,13 @@ def seated(table: Table, seat: int) -> None:
 def take_time_charge(table: Table, event: te.TimeCharge) -> None:
     """Apply a :class:`~firmware.table.events.TimeCharge` or refuse it with a sentence."""
     stakes = table.config.stakes
+    numbers = (event.seat, event.amount, event.minutes)
+    if any(isinstance(n, bool) or not isinstance(n, int) for n in numbers):
+        raise IllegalAction(
+            "A time charge names its seat, chips and minutes as whole numbers; this record "
+            "does not, so nothing was taken.",
+            key="error.time_charge.whole",
+        )
     if table.hand is not None:
         raise IllegalAction(
             "The time charge is taken between hands, never during one; take it after this hand.",
@@ -212,16 +219,35 @@ def hand_started(table: Table) -> list[dict[str, Any]]:
 def check_rake_zone(table: Table, event: te.RakeZone) -> None:
     """Apply a :class:`~firmware.table.events.RakeZone` comparison or refuse it."""
     book = table.house
-    record = next((r for r in reversed(table.records) if r["hand"] == event.hand), None)
-    amounts = (event.read, event.computed)
-    if any(isinstance(a, bool) or not isinstance(a, int) or a < 0 for a in amounts):
+    numbers = (event.hand, event.read, event.computed)
+    if any(isinstance(a, bool) or not isinstance(a, int) or a < 0 for a in numbers) or (
+        not isinstance(event.resolved_by, str)
+    ):
         raise IllegalAction(
-            "A rake-zone count is a whole number of chips, 0 or more.",
+            "A rake-zone count is a whole number of chips, 0 or more, for a hand named by its "
+            "number, confirmed (if at all) by a badge.",
             key="error.rake_zone.count",
         )
+    # Only the hand of the open difference, or else the last finished hand: a snapshot
+    # keeps fewer records than the table, so an older hand's comparison could be taken
+    # live and refused after a journal rotation.
+    opened = book.zone_open
+    if opened is not None and opened["hand"] != event.hand:
+        raise IllegalAction(
+            f"The rake zone's difference of hand {opened['hand']} is open; recount "
+            "it or confirm it with a badge before comparing another hand.",
+            key="error.rake_zone.other_hand",
+            hand=opened["hand"],
+        )
+    wanted = opened["hand"] if opened is not None else None
+    if wanted is None and table.records:
+        wanted = table.records[-1]["hand"]
+    record = next((r for r in reversed(table.records) if r["hand"] == wanted), None)
+    if event.hand != wanted:
+        record = None
     if record is None or int(record.get("rake", 0)) != event.computed:
         raise IllegalAction(
-            f"Hand {event.hand} is not a recent hand of this table with a rake of "
+            f"Hand {event.hand} is not the last hand of this table with a rake of "
             f"{event.computed}; compare the rake zone with the last hand's rake.",
             key="error.rake_zone.hand",
             hand=event.hand,

@@ -335,16 +335,18 @@ def qualifies(
 ) -> str:
     """Why a hand does not qualify (a catalog key), or ``""`` if it does.
 
-    The hand must be at least ``least`` strong; at least one hole card must play
-    (playing the board never qualifies), both with ``both``; four of a kind never
-    qualifies with all four on the board, and with ``pocket_pair`` only with a pocket
-    pair of its rank.
+    The hand must be at least ``least`` strong and better than the board alone
+    (playing the board never qualifies); with ``both`` each hole card must play;
+    four of a kind never qualifies with all four on the board, and with
+    ``pocket_pair`` only with a pocket pair of its rank.
     """
     strength = evaluate([*board, *hole])
     if strength < least:
         return "jackpot.verdict.too_weak"
     plays = hole_cards_playing(board, hole)
-    if not any(plays):
+    # The hand plays the board when the board alone is as strong; a pocket pair whose
+    # cards stand in for each other (TT on A-A-A-T-3) plays though neither is needed alone.
+    if evaluate(board) >= strength if len(board) == 5 else not any(plays):
         return "jackpot.verdict.board_plays"
     if category_of(strength) == Category.FOUR_OF_A_KIND:
         quads = best_hand([*board, *hole]).cards[0] >> 2

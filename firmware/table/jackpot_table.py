@@ -93,6 +93,7 @@ class JackpotBook:
                 if amount:
                     shares.append(_share(seat, players, share, amount))
         shares.append({"seat": 0, "player": "", "share": "reserve", "amount": verdict.reserve})
+        names = record.get("players", {})
         self.pending.append(
             {
                 "jackpot": "bad_beat",
@@ -100,6 +101,11 @@ class JackpotBook:
                 "shares": shares,
                 "loser": _five(hand, verdict.losers[0]),
                 "winner": _five(hand, verdict.winners[0]),
+                # The seats even when their shares are 0 chips (an empty fund).
+                "seats": [verdict.losers[0], verdict.winners[0]],
+                # Each share's player by name in the hand (the seat may change hands
+                # before the badge confirms it), in the order of the shares.
+                "names": [str(names.get(str(s["seat"]), "")) for s in shares],
             }
         )
 
@@ -123,8 +129,9 @@ class JackpotBook:
         if not found.holders:
             return
         value = evaluate([*hand.board, *hand.hole[found.holders[0][1]]])
+        names = record.get("players", {})
         holders = [
-            [number, seat, players.get(seat, ""), _five(hand, seat)]
+            [number, seat, players.get(seat, ""), _five(hand, seat), str(names.get(str(seat), ""))]
             for number, seat in found.holders
         ]
         if high is None or value > high["value"]:
@@ -143,10 +150,11 @@ class JackpotBook:
                 "hand": holders[0][0],
                 "shares": [
                     {"seat": seat, "player": player, "share": "high_hand", "amount": each}
-                    for _number, seat, player, _cards in holders
+                    for _number, seat, player, *_cards in holders
                 ],
                 "cards": holders[0][3],
                 "window": high["window"],
+                "names": [str(h[4]) if len(h) > 4 else "" for h in holders],
             }
         )
 
@@ -163,9 +171,11 @@ class JackpotBook:
                 key="error.jackpot.no_badge",
             )
         for index, pending in enumerate(self.pending):
-            if (pending["jackpot"], pending["hand"]) != (event.jackpot, event.hand):
+            if not _same((pending["jackpot"], pending["hand"]), (event.jackpot, event.hand)):
                 continue
-            if [dict(s) for s in event.shares] != pending["shares"]:
+            shares: Any = event.shares  # a damaged record may hold anything: not this award
+            whole = isinstance(shares, list | tuple) and all(isinstance(s, Mapping) for s in shares)
+            if not whole or not _same([dict(s) for s in shares], pending["shares"]):
                 raise IllegalAction(
                     f"The award of hand {event.hand} is not the one the table decided; "
                     "confirm the award the console shows.",
@@ -202,6 +212,17 @@ class JackpotBook:
         self.pending = list(state["pending"])
         self.shown = list(state["shown"])
         self.high = state["high"]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same types all the way down (504.0 is not 504 chips, nor True 1)."""
+    if type(a) is not type(b) and not (isinstance(a, list | tuple) and isinstance(b, list | tuple)):
+        return False
+    if isinstance(a, Mapping):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
 
 
 def _share(seat: int, players: Mapping[int, str], share: str, amount: int) -> dict[str, Any]:

@@ -32,12 +32,19 @@ def pot_said(pot: dict[str, Any], label: str, lang: str) -> str:
     return ""
 
 
-def _name(table: Table, seat: int) -> str:
-    occupant = table.seating.seats.get(seat)
+def _name(table: Table, award: dict[str, Any], index: int) -> str:
+    """The name of the player of the award's share ``index`` in the hand it was won in
+    (the seat may have changed hands since), or of the seat's occupant now for an award
+    decided without names."""
+    names = award.get("names")
+    if isinstance(names, list) and len(names) == len(award["shares"]) and names[index]:
+        return str(names[index])
+    occupant = table.seating.seats.get(award["shares"][index]["seat"])
     return occupant.player if occupant is not None else ""
 
 
-def _share_line(table: Table, share: dict[str, Any], lang: str) -> str:
+def _share_line(table: Table, award: dict[str, Any], index: int, lang: str) -> str:
+    share = award["shares"][index]
     kind = tr(f"jackpot.share.{share['share']}", lang)
     if share["share"] == "reserve":
         return tr("jackpot.reserve_line", lang, share=kind, amount=share["amount"])
@@ -46,7 +53,7 @@ def _share_line(table: Table, share: dict[str, Any], lang: str) -> str:
         lang,
         share=kind,
         seat=share["seat"],
-        name=_name(table, share["seat"]),
+        name=_name(table, award, index),
         amount=share["amount"],
     )
 
@@ -54,8 +61,11 @@ def _share_line(table: Table, share: dict[str, Any], lang: str) -> str:
 def _pending(table: Table, award: dict[str, Any], lang: str) -> dict[str, Any]:
     kind = tr(f"jackpot.kind.{award['jackpot']}", lang)
     if award["jackpot"] == "bad_beat":
-        loser = next(s["seat"] for s in award["shares"] if s["share"] == "loser")
-        winner = next(s["seat"] for s in award["shares"] if s["share"] == "winner")
+        # The seats of the award (a share of 0 chips, from an empty fund, is not listed).
+        loser, winner = award.get("seats") or [
+            next((s["seat"] for s in award["shares"] if s["share"] == kind), 0)
+            for kind in ("loser", "winner")
+        ]
         hands = tr(
             "jackpot.pending.hands",
             lang,
@@ -76,7 +86,7 @@ def _pending(table: Table, award: dict[str, Any], lang: str) -> dict[str, Any]:
         "hand": award["hand"],
         "title": tr("jackpot.pending.title", lang, kind=kind, hand=award["hand"]),
         "hands": hands,
-        "lines": [_share_line(table, s, lang) for s in award["shares"]],
+        "lines": [_share_line(table, award, i, lang) for i in range(len(award["shares"]))],
     }
 
 
@@ -101,10 +111,10 @@ def awarded_lines(table: Table, lang: str) -> list[str]:
                 "jackpot.awarded_share",
                 lang,
                 seat=s["seat"],
-                name=_name(table, s["seat"]),
+                name=_name(table, award, i),
                 amount=s["amount"],
             )
-            for s in award["shares"]
+            for i, s in enumerate(award["shares"])
             if s["share"] != "reserve"
         )
         kind = tr(f"jackpot.kind.{award['jackpot']}", lang)
