@@ -22,7 +22,6 @@ import pytest
 
 from firmware.floor.store import books, dashboard
 from firmware.floor.store.ingest import Ingested
-from firmware.floor.tournament.director import LOG_SCHEMA
 from firmware.floor.web.app import FloorWeb
 from firmware.protocol.auth import StaffDirectory
 from tests.floor_kit import pg_conninfo, pg_server, run
@@ -40,9 +39,7 @@ NIGHT_DAY = "2026-03-09"
 
 @pytest.fixture
 def web(pg_conninfo: str, tmp_path: Path) -> Iterator[FloorWeb]:
-    dashboard.create_schema(pg_conninfo)
-    with psycopg.connect(pg_conninfo, autocommit=True) as conn:
-        conn.execute(LOG_SCHEMA)
+    dashboard.create_schema(pg_conninfo)  # every migration, the tournament log's too
     books.set_room_zone(pg_conninfo, ZONE)
     for night in (_play_t1(tmp_path / "T1"), _play_t2(tmp_path / "T2")):
         done = run(_ingest(pg_conninfo, night.bodies()))
@@ -135,10 +132,10 @@ def test_the_jackpot_board_shows_the_fund_and_the_last_awards(
     ((dropped, paid, promotions, balance),) = _view(
         web.conninfo, "SELECT dropped, bad_beat_paid, promotions_paid, balance FROM jackpot_fund"
     )
-    assert (paid, promotions) == (1000, 250)
+    assert (paid, promotions) == (900, 250)  # the reserve share stays in the fund
     assert js_text(driver, "#balance") == str(balance)
     assert js_text(driver, "#dropped") == str(dropped)
-    assert js_text(driver, "#paid") == "1000" and js_text(driver, "#promotions") == "250"
+    assert js_text(driver, "#paid") == "900" and js_text(driver, "#promotions") == "250"
     rows = [
         [td.text for td in tr.find_elements(By.TAG_NAME, "td")]
         for tr in driver.find_elements(By.CSS_SELECTOR, "#awards tbody tr")

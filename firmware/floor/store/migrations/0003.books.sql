@@ -140,27 +140,34 @@ WHERE e.kind = 'jackpot_award';
 COMMENT ON VIEW jackpot_awards IS
     'Each share of each jackpot or promotion paid: jackpot, hand, seat, player card, share, amount.';
 
--- Money in (drops, per hand) and out (awards) of the jackpot fund, per table and day.
+-- Money in (drops, per hand) and out (bad beats paid) of the jackpot fund, per table and
+-- day. As at the table (JACKPOT, docs/rules.md): a bad beat's reserve share stays in the
+-- fund, and a high hand is the house's promotion, not paid from the fund.
 CREATE VIEW jackpot_ledger AS
 SELECT table_id, day, 'drop' AS movement, sum(jackpot_drop)::bigint AS amount
 FROM hand_money WHERE jackpot_drop > 0 GROUP BY table_id, day
 UNION ALL
 SELECT table_id, day, jackpot AS movement, -sum(amount)::bigint AS amount
-FROM jackpot_awards GROUP BY table_id, day, jackpot;
+FROM jackpot_awards WHERE jackpot = 'bad_beat' AND share <> 'reserve'
+GROUP BY table_id, day, jackpot;
 COMMENT ON VIEW jackpot_ledger IS
-    'Jackpot fund movements per table and room day: drop (+), bad_beat / high_hand paid (-).';
+    'Jackpot fund movements per table and room day: drop (+), bad_beat paid (-, the '
+    'reserve share stays in the fund).';
 
 CREATE VIEW jackpot_fund AS
 SELECT coalesce((SELECT sum(jackpot_drop) FROM hand_money), 0)::bigint AS dropped,
-       coalesce((SELECT sum(amount) FROM jackpot_awards WHERE jackpot = 'bad_beat'), 0)::bigint
+       coalesce((SELECT sum(amount) FROM jackpot_awards
+                 WHERE jackpot = 'bad_beat' AND share <> 'reserve'), 0)::bigint
            AS bad_beat_paid,
        coalesce((SELECT sum(amount) FROM jackpot_awards WHERE jackpot <> 'bad_beat'), 0)::bigint
            AS promotions_paid,
        (coalesce((SELECT sum(jackpot_drop) FROM hand_money), 0)
-        - coalesce((SELECT sum(amount) FROM jackpot_awards), 0))::bigint AS balance;
+        - coalesce((SELECT sum(amount) FROM jackpot_awards
+                    WHERE jackpot = 'bad_beat' AND share <> 'reserve'), 0))::bigint AS balance;
 COMMENT ON VIEW jackpot_fund IS
-    'The jackpot fund now: everything dropped, paid as bad-beat jackpots and as promotions, '
-    'and the balance left.';
+    'The jackpot fund now: everything dropped, paid as bad-beat jackpots (the reserve '
+    'share stays in the fund), paid as promotions by the house (not from the fund), and '
+    'the balance left (without the tables'' configured seeds).';
 
 -- ---------------------------------------------------------------- player sessions
 -- A session runs from a sit at a seat to the next cash-out or sit at that seat; one still
@@ -271,7 +278,7 @@ LEFT JOIN LATERAL (
 LEFT JOIN LATERAL (
     SELECT sum(amount) FILTER (WHERE jackpot = 'bad_beat') AS jackpots_paid,
            sum(amount) FILTER (WHERE jackpot <> 'bad_beat') AS promotions_paid
-    FROM jackpot_awards a WHERE a.table_id = s.table_id
+    FROM jackpot_awards a WHERE a.table_id = s.table_id AND a.share <> 'reserve'
       AND a.seq > s.open_seq AND a.seq <= s.end_seq) j ON true;
 COMMENT ON VIEW table_shifts IS
     'The table''s bank per shift: opening float, fills, credits, drop (buy-ins + rebuys), '

@@ -1,0 +1,367 @@
+"""The cash game's money end to end (issue 25): table -> floor -> reports, real events only.
+
+Two cash tables are played by the real table and controller journaling to SQLite, the
+dealer and the players being the simulated room's bots (:class:`SimTable`):
+
+* T1, raked 1/2 with a bad-beat jackpot and its drop: the bank opens with a float, a
+  stacked deck deals a bad beat that just qualifies (aces full of tens lose to four
+  tens), the table decides the award and a floor badge confirms it; the busted players
+  rebuy, the bots play on, the cage brings a fill, players cash out and a newcomer sits,
+  the cage takes a credit and the shift is counted 25 chips short.
+* T2, 2/5 with a time charge instead of a rake: its clock runs past two periods and the
+  controller takes the charges itself before the next hands.
+
+Every record the tables journaled is ingested by the floor's own ingest into a real
+PostgreSQL. Then the table's shift report (replayed from its journal alone), the floor's
+views and the journal itself must agree to the chip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import psycopg
+import pytest
+
+from firmware.floor.simroom import SimTable
+from firmware.floor.store import books, central
+from firmware.floor.store.ingest import Ingested, Ingestor
+from firmware.floor.store.intake import Incoming
+from firmware.service.controller import Controller
+from firmware.service.floorlink import read_outbox
+from firmware.service.journal import Journal
+from firmware.service.recovery import store_table_setup, table_from_setup
+from firmware.service.registry import TagRegistry
+from firmware.table import events as te
+from firmware.table.bank import expected_on_table
+from firmware.table.options import load_table_config
+from firmware.table.script import parse_event
+from firmware.table.shiftreport import Shift, shift_report
+from firmware.table.table import Table
+from tests.floor_kit import pg_conninfo, pg_server, run
+
+__all__ = ["pg_conninfo", "pg_server"]
+
+pytestmark = pytest.mark.xdist_group("floor")
+
+NIGHT = datetime(2026, 3, 10, 1, 0, tzinfo=UTC).timestamp()
+STEP = 5.0
+PIT = ("S-ANA", "S-LUIS")
+FLOOR_BADGE = "S-FLOOR"
+SEED_FUND = 1000
+
+T1_CONFIG = f"""
+[table]
+profile = "casino-cash"
+small_blind = 1
+big_blind = 2
+rake_basis_points = 500
+rake_cap = 20
+
+[jackpot]
+qualifying_hand = "AAATT"
+drop_percent = 1
+fund = {SEED_FUND}
+"""
+
+T2_CONFIG = """
+[table]
+profile = "casino-cash"
+small_blind = 2
+big_blind = 5
+time_charge = 6
+time_charge_minutes = 30
+"""
+
+BAD_BEAT = """setbutton 1
+shuffle
+cut
+draw Ah Th 2c 4c Ad Ts 3c 5c
+4 allin
+1 call
+2 call
+3 call
+draw 6d As Tc Td 6h 2h 7d 3s"""
+"""Seat 2's aces full of tens (both aces play) lose to seat 3's four tens, four dealt in."""
+
+
+class Played:
+    """One cash table: the real table and controller on a journal, bots at the seats."""
+
+    def __init__(self, folder: Path, name: str, config_text: str, seed: int) -> None:
+        folder.mkdir(parents=True)
+        self.sim = SimTable(name, str(folder / "sim"), None, seats=6, seed=seed, pace=0.0)
+        self.sim.journal.close()
+        self.clock = 0.0
+        config = load_table_config(config_text)
+        self.sim.journal = Journal(str(folder / "journal.sqlite"), clock=self.wall)
+        store_table_setup(self.sim.journal, config, True, [])
+        self.sim.table = Table(config, deck_ready=True)
+        self.sim.controller = Controller(
+            self.sim.table, {}, TagRegistry(":memory:"), self.sim._journal, lambda: self.clock
+        )
+        self.sim.controller.wall = self.wall
+        self.name = name
+
+    def wall(self) -> float:
+        return NIGHT + self.clock
+
+    @property
+    def table(self) -> Table:
+        return self.sim.table
+
+    def apply(self, event: te.TableEvent) -> None:
+        """The table must take it (journaled and applied through the controller)."""
+        assert self.sim.controller.apply(event), (event, self.sim.controller.alerts)
+
+    def script(self, text: str) -> None:
+        for number, line in enumerate(text.splitlines(), 1):
+            for event in parse_event(line, number, self.table):
+                self.apply(event)
+
+    def tick(self, seconds: float) -> None:
+        self.clock += seconds
+        self.sim.controller.apply(te.Tick(self.clock))
+
+    def play(self, hands: int) -> None:
+        self.sim.hands_to_play = hands
+        while not (self.sim.hands_to_play == 0 and self.table.hand is None):
+            self.tick(STEP)
+            assert self.sim.step() != "wait"
+
+    def count(self, short: int) -> int:
+        """The shift count, ``short`` chips less than the table says is there."""
+        expected = expected_on_table(self.table.bank, self.table.seating)
+        self.apply(te.ShiftCount(expected - short, expected, PIT))
+        return expected
+
+    def records(self) -> list[Any]:
+        return read_outbox(self.sim.journal.path, 0, 1_000_000)
+
+    def bodies(self) -> list[bytes]:
+        """The journal's records as the table's floor link publishes them."""
+        return [
+            msgpack.packb(
+                {
+                    "table": self.name,
+                    "seq": n,
+                    "time": r.time,
+                    "kind": r.kind,
+                    "record": r.record,
+                    "setup": r.setup,
+                }
+            )
+            for n, r in enumerate(self.records(), start=1)
+        ]
+
+    def report(self) -> list[Shift]:
+        """The table's own shift report, replayed from its journal alone."""
+        journal = self.sim.journal
+        return shift_report(table_from_setup(journal.meta("table")), journal.events()).shifts
+
+
+def _play_t1(folder: Path) -> tuple[Played, dict[str, Any]]:
+    t1 = Played(folder, "T1", T1_CONFIG, seed=5)
+    t1.apply(te.BankOpen(20_000, PIT))
+    for seat, name in ((1, "Ana"), (2, "Bruno"), (3, "Carmen"), (4, "Diego")):
+        t1.apply(te.SitDown(seat, name, 200, card=f"C-{name.upper()}"))
+    t1.script(BAD_BEAT)
+    (pending,) = t1.table.jackpot.pending
+    assert pending["jackpot"] == "bad_beat" and pending["hand"] == 1
+    t1.apply(te.JackpotAward("bad_beat", 1, tuple(pending["shares"]), FLOOR_BADGE))
+    t1.play(10)  # the three busted players rebuy first (the bots' dealer sells them chips)
+    t1.apply(te.BankFill(5_000, PIT))
+    t1.play(8)
+    t1.apply(te.CashOut(3))
+    t1.apply(te.SitDown(3, "Elena", 300, card="C-ELENA"))
+    t1.play(8)
+    t1.apply(te.CashOut(1))
+    t1.play(4)
+    t1.apply(te.BankCredit(3_000, PIT))
+    expected = t1.count(short=25)
+    return t1, {"award": pending, "expected": expected}
+
+
+def _play_t2(folder: Path) -> tuple[Played, dict[str, Any]]:
+    t2 = Played(folder, "T2", T2_CONFIG, seed=8)
+    t2.apply(te.BankOpen(50_000, PIT))
+    t2.apply(te.SitDown(2, "Eva", 500, card="C-EVA"))
+    t2.apply(te.SitDown(4, "Ana", 400, card="C-ANA"))  # Ana moves on to a second table
+    t2.apply(te.SitDown(5, "fabio", 300))  # seated by name: no card
+    t2.play(4)
+    for _ in range(2):  # two half hours pass: the charges are taken before the next hand
+        t2.tick(30 * 60)
+        t2.play(3)
+    expected = t2.count(short=0)
+    return t2, {"expected": expected}
+
+
+@pytest.fixture(scope="module")
+def shift(tmp_path_factory: pytest.TempPathFactory, pg_server: Any) -> Iterator[dict[str, Any]]:
+    folder = tmp_path_factory.mktemp("money")
+    conninfo = pg_server.conninfo.replace("dbname=postgres", "dbname=money_e2e")
+    with psycopg.connect(pg_server.conninfo, autocommit=True) as conn:
+        conn.execute("CREATE DATABASE money_e2e")
+    central.migrate(conninfo)
+    books.set_room_zone(conninfo, "UTC")
+    t1, facts1 = _play_t1(folder / "T1")
+    t2, facts2 = _play_t2(folder / "T2")
+    for table in (t1, t2):
+        done = run(_ingest(conninfo, table.bodies()))
+        assert all(isinstance(o, Ingested) for o in done), done
+    yield {"conninfo": conninfo, "t1": t1, "t2": t2, "T1": facts1, "T2": facts2}
+    for table in (t1, t2):
+        table.sim.journal.close()
+
+
+async def _ingest(conninfo: str, bodies: list[bytes]) -> list[Ingested | str]:
+    conn = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
+    try:
+        ingestor = Ingestor(conn)
+        outcomes: list[Ingested | str] = []
+        for start in range(0, len(bodies), 200):  # batches as the stream delivers them
+            batch = [Incoming.trusted(b) for b in bodies[start : start + 200]]
+            outcomes.extend(await ingestor.ingest_batch(batch))
+        return outcomes
+    finally:
+        await conn.close()
+
+
+def _rows(conninfo: str, sql: str) -> list[dict[str, Any]]:
+    with psycopg.connect(conninfo) as conn, conn.cursor() as cur:
+        cur.execute(sql)
+        names = [d.name for d in cur.description or []]
+        return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
+def _journal_sums(table: Played) -> dict[str, int]:
+    """The money lines counted straight from the journal's records (no replay)."""
+    sums = dict.fromkeys(
+        ("float", "fills", "credits", "buy_ins", "rebuys", "time_charges", "jackpots_paid"), 0
+    )
+    names = {"bank_open": "float", "bank_fill": "fills", "bank_credit": "credits"}
+    for r in table.records():
+        if r.kind in names:
+            sums[names[r.kind]] += r.record["amount"]
+        elif r.kind == "sit":
+            sums["buy_ins"] += r.record["chips"]
+        elif r.kind in ("rebuy", "seat_rebuy"):
+            sums["rebuys"] += r.record["chips"]
+        elif r.kind == "time_charge":
+            sums["time_charges"] += r.record["amount"]
+        elif r.kind == "jackpot_award":
+            sums["jackpots_paid"] += sum(
+                s["amount"] for s in r.record["shares"] if s["share"] != "reserve"
+            )
+    return sums
+
+
+def test_the_tables_own_shift_report_agrees_with_its_journal_and_its_table(
+    shift: dict[str, Any],
+) -> None:
+    for name in ("t1", "t2"):
+        played: Played = shift[name]
+        (report,) = played.report()
+        assert report.agrees and report.adjustments == 0, report
+        assert report.expected == shift[name.upper()]["expected"]
+        assert report.counted == report.expected - (25 if name == "t1" else 0)
+        sums = _journal_sums(played)
+        for line, amount in sums.items():
+            assert getattr(report, line) == amount, (name, line)
+        hands = played.table.records
+        assert report.hands == played.table.hand_number
+        if name == "t1":
+            assert report.rebuys > 0 and report.cash_outs > 0 and report.rake > 0
+            assert report.jackpot_drop > 0 and report.jackpots_paid > 0
+        else:
+            # The time charges the hands' records list are the journal's, counted once.
+            listed = sum(c["amount"] for h in hands for c in h.get("time_charges", ()))
+            assert report.time_charges == listed == sums["time_charges"] > 0
+
+
+def test_the_floors_table_shifts_agree_with_the_tables_shift_report(
+    shift: dict[str, Any],
+) -> None:
+    got = {r["table_id"]: r for r in _rows(shift["conninfo"], "SELECT * FROM table_shifts")}
+    assert set(got) == {"T1", "T2"}
+    for name in ("T1", "T2"):
+        (report,) = shift[name.lower()].report()
+        row = got[name]
+        pairs = {
+            "opening_float": report.float,
+            "fills": report.fills,
+            "credits": report.credits,
+            "buy_ins": report.buy_ins,
+            "rebuys": report.rebuys,
+            "cash_drop": report.drop,
+            "cash_outs": report.cash_outs,
+            "rake": report.rake,
+            "time_charges": report.time_charges,
+            "jackpot_drop": report.jackpot_drop,
+            "jackpots_paid": report.jackpots_paid,
+            "promotions_paid": report.promotions_paid,
+            "counted": report.counted,
+            "expected": report.expected,
+            "difference": report.difference,
+        }
+        assert {k: row[k] for k in pairs} == pairs, name
+    (room,) = _rows(shift["conninfo"], "SELECT * FROM room_shift_report")
+    for column in ("fills", "credits", "cash_drop", "cash_outs", "rake", "time_charges",
+                   "jackpot_drop", "jackpots_paid", "difference"):  # fmt: skip
+        assert room[column] == got["T1"][column] + got["T2"][column], column
+    assert (room["shifts"], room["counted_shifts"], room["difference"]) == (2, 2, -25)
+
+
+def test_revenue_counts_each_time_charge_once_and_the_rake_apart_from_the_drop(
+    shift: dict[str, Any],
+) -> None:
+    rows = _rows(shift["conninfo"], "SELECT * FROM revenue_by_table_day")
+    for name in ("T1", "T2"):
+        (report,) = shift[name.lower()].report()
+        mine = [r for r in rows if r["table_id"] == name]
+        assert sum(r["rake"] for r in mine) == report.rake
+        assert sum(r["jackpot_drop"] for r in mine) == report.jackpot_drop
+        assert sum(r["time_charges"] for r in mine) == report.time_charges
+        assert sum(r["revenue"] for r in mine) == report.rake + report.time_charges
+        assert sum(r["hands"] for r in mine) == report.hands
+
+
+def test_the_floors_jackpot_fund_is_the_tables(shift: dict[str, Any]) -> None:
+    t1: Played = shift["t1"]
+    (fund,) = _rows(shift["conninfo"], "SELECT * FROM jackpot_fund")
+    (report,) = t1.report()
+    award = shift["T1"]["award"]
+    paid = sum(s["amount"] for s in award["shares"] if s["share"] != "reserve")
+    assert fund["dropped"] == report.jackpot_drop
+    assert fund["bad_beat_paid"] == report.jackpots_paid == paid
+    assert fund["promotions_paid"] == report.promotions_paid == 0
+    # The table's fund: its seed, plus every drop, less what the bad beat paid (its
+    # reserve stays in the fund). The floor sees no seed (it is in no record).
+    assert t1.table.jackpot.fund == SEED_FUND + fund["balance"]
+    ledger = _rows(shift["conninfo"], "SELECT * FROM jackpot_ledger")
+    assert sum(r["amount"] for r in ledger) == fund["balance"]
+    awards = _rows(shift["conninfo"], "SELECT * FROM jackpot_awards ORDER BY seq, seat")
+    assert sorted((a["seat"], a["player"], a["share"], a["amount"]) for a in awards) == sorted(
+        (s["seat"], s["player"], s["share"], s["amount"]) for s in award["shares"]
+    )
+    assert {a["staff"] for a in awards} == {FLOOR_BADGE}
+
+
+def test_player_sessions_hold_every_chip_bought_and_cashed_out(shift: dict[str, Any]) -> None:
+    sessions = _rows(shift["conninfo"], "SELECT * FROM player_sessions")
+    for name in ("T1", "T2"):
+        played: Played = shift[name.lower()]
+        (report,) = played.report()
+        mine = [s for s in sessions if s["table_id"] == name]
+        assert sum(s["buy_in"] for s in mine) == report.buy_ins
+        assert sum(s["rebuys"] for s in mine) == report.rebuys
+        assert sum(s["cash_out"] or 0 for s in mine) == report.cash_outs
+        still = {(s["seat"], s["player"]) for s in mine if s["stood_at"] is None}
+        seated = {(n, s.player) for n, s in played.table.seating.seats.items()}
+        assert still == seated
+    hands = {s["card"]: s["hands"] for s in sessions if s["table_id"] == "T1"}
+    assert hands["C-BRUNO"] > 1  # the bad beat's loser rebought and played on
