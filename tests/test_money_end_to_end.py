@@ -183,7 +183,11 @@ def _play_t1(folder: Path) -> tuple[Played, dict[str, Any]]:
     t1.play(4)
     t1.apply(te.BankCredit(3_000, PIT))
     expected = t1.count(short=25)
-    return t1, {"award": pending, "expected": expected}
+    # The next shift: its opening is what was counted; it ends with a count that agrees.
+    t1.play(4)
+    t1.apply(te.CashOut(2))
+    second = t1.count(short=0)
+    return t1, {"award": pending, "expected": [expected, second]}
 
 
 def _play_t2(folder: Path) -> tuple[Played, dict[str, Any]]:
@@ -197,7 +201,7 @@ def _play_t2(folder: Path) -> tuple[Played, dict[str, Any]]:
         t2.tick(30 * 60)
         t2.play(3)
     expected = t2.count(short=0)
-    return t2, {"expected": expected}
+    return t2, {"expected": [expected]}
 
 
 @pytest.fixture(scope="module")
@@ -260,60 +264,70 @@ def _journal_sums(table: Played) -> dict[str, int]:
     return sums
 
 
+def _total(shifts: list[Shift], line: str) -> int:
+    return sum(getattr(s, line) for s in shifts)
+
+
 def test_the_tables_own_shift_report_agrees_with_its_journal_and_its_table(
     shift: dict[str, Any],
 ) -> None:
     for name in ("t1", "t2"):
         played: Played = shift[name]
-        (report,) = played.report()
-        assert report.agrees and report.adjustments == 0, report
-        assert report.expected == shift[name.upper()]["expected"]
-        assert report.counted == report.expected - (25 if name == "t1" else 0)
+        shifts = played.report()
+        assert [s.expected for s in shifts] == shift[name.upper()]["expected"]
+        for report in shifts:
+            assert report.agrees and report.adjustments == 0, report
+        assert shifts[0].counted == shifts[0].expected - (25 if name == "t1" else 0)
         sums = _journal_sums(played)
         for line, amount in sums.items():
-            assert getattr(report, line) == amount, (name, line)
+            assert _total(shifts, line) == amount, (name, line)
         hands = played.table.records
-        assert report.hands == played.table.hand_number
+        assert _total(shifts, "hands") == played.table.hand_number
         if name == "t1":
-            assert report.rebuys > 0 and report.cash_outs > 0 and report.rake > 0
-            assert report.jackpot_drop > 0 and report.jackpots_paid > 0
+            first, second = shifts
+            assert first.rebuys > 0 and first.cash_outs > 0 and first.rake > 0
+            assert first.jackpot_drop > 0 and first.jackpots_paid > 0
+            assert second.opening == first.counted and second.difference == 0
+            assert second.hands == 4 and second.cash_outs > 0
         else:
             # The time charges the hands' records list are the journal's, counted once.
             listed = sum(c["amount"] for h in hands for c in h.get("time_charges", ()))
-            assert report.time_charges == listed == sums["time_charges"] > 0
+            assert _total(shifts, "time_charges") == listed == sums["time_charges"] > 0
 
 
 def test_the_floors_table_shifts_agree_with_the_tables_shift_report(
     shift: dict[str, Any],
 ) -> None:
-    got = {r["table_id"]: r for r in _rows(shift["conninfo"], "SELECT * FROM table_shifts")}
-    assert set(got) == {"T1", "T2"}
+    rows = _rows(shift["conninfo"], "SELECT * FROM table_shifts ORDER BY table_id, open_seq")
     for name in ("T1", "T2"):
-        (report,) = shift[name.lower()].report()
-        row = got[name]
-        pairs = {
-            "opening_float": report.float,
-            "fills": report.fills,
-            "credits": report.credits,
-            "buy_ins": report.buy_ins,
-            "rebuys": report.rebuys,
-            "cash_drop": report.drop,
-            "cash_outs": report.cash_outs,
-            "rake": report.rake,
-            "time_charges": report.time_charges,
-            "jackpot_drop": report.jackpot_drop,
-            "jackpots_paid": report.jackpots_paid,
-            "promotions_paid": report.promotions_paid,
-            "counted": report.counted,
-            "expected": report.expected,
-            "difference": report.difference,
-        }
-        assert {k: row[k] for k in pairs} == pairs, name
+        shifts = shift[name.lower()].report()
+        mine = [r for r in rows if r["table_id"] == name]
+        assert len(mine) == len(shifts), name
+        for report, row in zip(shifts, mine, strict=True):
+            pairs = {
+                "opening": report.opening,
+                "opening_float": report.float,
+                "fills": report.fills,
+                "credits": report.credits,
+                "buy_ins": report.buy_ins,
+                "rebuys": report.rebuys,
+                "cash_drop": report.drop,
+                "cash_outs": report.cash_outs,
+                "rake": report.rake,
+                "time_charges": report.time_charges,
+                "jackpot_drop": report.jackpot_drop,
+                "jackpots_paid": report.jackpots_paid,
+                "promotions_paid": report.promotions_paid,
+                "counted": report.counted,
+                "expected": report.expected,
+                "difference": report.difference,
+            }
+            assert {k: row[k] for k in pairs} == pairs, (name, report.number)
     (room,) = _rows(shift["conninfo"], "SELECT * FROM room_shift_report")
-    for column in ("fills", "credits", "cash_drop", "cash_outs", "rake", "time_charges",
-                   "jackpot_drop", "jackpots_paid", "difference"):  # fmt: skip
-        assert room[column] == got["T1"][column] + got["T2"][column], column
-    assert (room["shifts"], room["counted_shifts"], room["difference"]) == (2, 2, -25)
+    summed = ("opening", "opening_float", "fills", "credits", "cash_drop", "cash_outs", "rake")
+    for column in (*summed, "time_charges", "jackpot_drop", "jackpots_paid", "difference"):
+        assert room[column] == sum(r[column] for r in rows), column
+    assert (room["shifts"], room["counted_shifts"], room["difference"]) == (3, 3, -25)
 
 
 def test_revenue_counts_each_time_charge_once_and_the_rake_apart_from_the_drop(
@@ -321,26 +335,27 @@ def test_revenue_counts_each_time_charge_once_and_the_rake_apart_from_the_drop(
 ) -> None:
     rows = _rows(shift["conninfo"], "SELECT * FROM revenue_by_table_day")
     for name in ("T1", "T2"):
-        (report,) = shift[name.lower()].report()
+        shifts = shift[name.lower()].report()
         mine = [r for r in rows if r["table_id"] == name]
-        assert sum(r["rake"] for r in mine) == report.rake
-        assert sum(r["jackpot_drop"] for r in mine) == report.jackpot_drop
-        assert sum(r["time_charges"] for r in mine) == report.time_charges
-        assert sum(r["revenue"] for r in mine) == report.rake + report.time_charges
-        assert sum(r["hands"] for r in mine) == report.hands
+        rake, charged = _total(shifts, "rake"), _total(shifts, "time_charges")
+        assert sum(r["rake"] for r in mine) == rake
+        assert sum(r["jackpot_drop"] for r in mine) == _total(shifts, "jackpot_drop")
+        assert sum(r["time_charges"] for r in mine) == charged
+        assert sum(r["revenue"] for r in mine) == rake + charged
+        assert sum(r["hands"] for r in mine) == _total(shifts, "hands")
 
 
 def test_the_floors_jackpot_fund_is_the_tables(shift: dict[str, Any]) -> None:
     t1: Played = shift["t1"]
     (fund,) = _rows(shift["conninfo"], "SELECT * FROM jackpot_fund")
-    (report,) = t1.report()
+    shifts = t1.report()
     award = shift["T1"]["award"]
     paid = sum(s["amount"] for s in award["shares"] if s["share"] != "reserve")
-    assert fund["dropped"] == report.jackpot_drop
-    assert fund["bad_beat_paid"] == report.jackpots_paid == paid
-    assert fund["promotions_paid"] == report.promotions_paid == 0
+    assert fund["dropped"] == _total(shifts, "jackpot_drop")
+    assert fund["bad_beat_paid"] == _total(shifts, "jackpots_paid") == paid
+    assert fund["promotions_paid"] == _total(shifts, "promotions_paid") == 0
     # The table's fund: its seed, plus every drop, less what the bad beat paid (its
-    # reserve stays in the fund). The floor sees no seed (it is in no record).
+    # reserve stays in the fund). The floor sees no seed (it is in no money record).
     assert t1.table.jackpot.fund == SEED_FUND + fund["balance"]
     ledger = _rows(shift["conninfo"], "SELECT * FROM jackpot_ledger")
     assert sum(r["amount"] for r in ledger) == fund["balance"]
@@ -355,11 +370,11 @@ def test_player_sessions_hold_every_chip_bought_and_cashed_out(shift: dict[str, 
     sessions = _rows(shift["conninfo"], "SELECT * FROM player_sessions")
     for name in ("T1", "T2"):
         played: Played = shift[name.lower()]
-        (report,) = played.report()
+        shifts = played.report()
         mine = [s for s in sessions if s["table_id"] == name]
-        assert sum(s["buy_in"] for s in mine) == report.buy_ins
-        assert sum(s["rebuys"] for s in mine) == report.rebuys
-        assert sum(s["cash_out"] or 0 for s in mine) == report.cash_outs
+        assert sum(s["buy_in"] for s in mine) == _total(shifts, "buy_ins")
+        assert sum(s["rebuys"] for s in mine) == _total(shifts, "rebuys")
+        assert sum(s["cash_out"] or 0 for s in mine) == _total(shifts, "cash_outs")
         still = {(s["seat"], s["player"]) for s in mine if s["stood_at"] is None}
         seated = {(n, s.player) for n, s in played.table.seating.seats.items()}
         assert still == seated

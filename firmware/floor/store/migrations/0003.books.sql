@@ -229,26 +229,47 @@ FROM player_sessions GROUP BY card, player;
 COMMENT ON VIEW player_hours IS 'Hours, hands and money per player (card and name), all days.';
 
 -- ---------------------------------------------------------------- the table's bank
--- A shift runs from a bank_open to the table's next shift_count (or, missing one, to its
--- next bank_open); every total counts the table's records in that range.
+-- Shifts as the table's own shift report (firmware/table/shiftreport.py) cuts them: a
+-- shift ends with a shift_count, and the next one begins right after it with what was
+-- counted as its opening; the bank stays open across counts. The first shift takes
+-- every record from the table's first; a table appears once it has opened its bank, and
+-- a shift after the last count is listed (open, count_seq NULL) once a chip moved in it.
+-- Every total counts the table's records in the shift's range (start_seq, end_seq].
 CREATE VIEW table_shifts AS
-WITH opens AS (
-    SELECT table_id, seq AS open_seq, at AS opened_at,
-           (data->>'amount')::bigint AS opening_float,
-           lead(seq) OVER (PARTITION BY table_id ORDER BY seq) AS next_open
-    FROM events WHERE kind = 'bank_open'),
+WITH counts AS (
+    SELECT table_id, seq, at, (data->>'counted')::bigint AS counted,
+           (data->>'expected')::bigint AS expected,
+           lag(seq) OVER w AS prev_seq, lag(at) OVER w AS prev_at,
+           lag((data->>'counted')::bigint) OVER w AS prev_counted,
+           lead(seq) OVER w AS next_seq
+    FROM events WHERE kind = 'shift_count'
+    WINDOW w AS (PARTITION BY table_id ORDER BY seq)),
+banked AS (
+    SELECT DISTINCT ON (table_id) table_id, seq AS first_open, at AS first_open_at
+    FROM events WHERE kind = 'bank_open' ORDER BY table_id, seq),
+bounds AS (
+    SELECT c.table_id, coalesce(c.prev_seq, 0) AS start_seq, c.seq AS end_seq,
+           c.seq AS count_seq, c.at AS closed_at, c.prev_seq, c.prev_at,
+           coalesce(c.prev_counted, 0) AS opening, c.counted, c.expected
+    FROM counts c
+    UNION ALL  -- after the table's last count, or with no count yet
+    SELECT b.table_id, coalesce(c.seq, 0), 9223372036854775807, NULL, NULL, c.seq, c.at,
+           coalesce(c.counted, 0), NULL, NULL
+    FROM banked b LEFT JOIN counts c ON c.table_id = b.table_id AND c.next_seq IS NULL
+    WHERE EXISTS (
+        SELECT 1 FROM events e WHERE e.table_id = b.table_id AND e.seq > coalesce(c.seq, 0)
+          AND e.kind IN ('sit', 'rebuy', 'seat_rebuy', 'cash_out', 'time_charge',
+                         'jackpot_award', 'bank_open', 'bank_fill', 'bank_credit',
+                         'adjust_stack', 'chip_race'))
+       OR EXISTS (
+        SELECT 1 FROM hands h WHERE h.table_id = b.table_id AND h.seq > coalesce(c.seq, 0))),
 shifts AS (
-    SELECT o.*, c.seq AS count_seq, c.at AS closed_at,
-           (c.data->>'counted')::bigint AS counted, (c.data->>'expected')::bigint AS expected,
-           coalesce(c.seq, o.next_open - 1, 9223372036854775807) AS end_seq
-    FROM opens o
-    LEFT JOIN LATERAL (
-        SELECT seq, at, data FROM events c
-        WHERE c.table_id = o.table_id AND c.kind = 'shift_count' AND c.seq > o.open_seq
-          AND c.seq < coalesce(o.next_open, 9223372036854775807)
-        ORDER BY c.seq LIMIT 1) c ON true)
+    SELECT x.table_id, x.start_seq, x.end_seq, x.count_seq, x.closed_at, x.opening,
+           x.counted, x.expected, coalesce(x.prev_seq, b.first_open) AS open_seq,
+           coalesce(x.prev_at, b.first_open_at) AS opened_at
+    FROM bounds x JOIN banked b ON b.table_id = x.table_id AND b.first_open <= x.end_seq)
 SELECT s.table_id, room_day(s.opened_at) AS day, s.open_seq, s.opened_at, s.count_seq,
-       s.closed_at, s.opening_float,
+       s.closed_at, s.opening, coalesce(b.opening_float, 0)::bigint AS opening_float,
        coalesce(b.fills, 0)::bigint AS fills, coalesce(b.credits, 0)::bigint AS credits,
        coalesce(m.buy_ins, 0)::bigint AS buy_ins, coalesce(m.rebuys, 0)::bigint AS rebuys,
        (coalesce(m.buy_ins, 0) + coalesce(m.rebuys, 0))::bigint AS cash_drop,
@@ -260,34 +281,36 @@ SELECT s.table_id, room_day(s.opened_at) AS day, s.open_seq, s.opened_at, s.coun
        s.counted, s.expected, s.counted - s.expected AS difference
 FROM shifts s
 LEFT JOIN LATERAL (
-    SELECT sum((data->>'amount')::bigint) FILTER (WHERE kind = 'bank_fill') AS fills,
+    SELECT sum((data->>'amount')::bigint) FILTER (WHERE kind = 'bank_open') AS opening_float,
+           sum((data->>'amount')::bigint) FILTER (WHERE kind = 'bank_fill') AS fills,
            sum((data->>'amount')::bigint) FILTER (WHERE kind = 'bank_credit') AS credits,
            sum((data->>'amount')::bigint) FILTER (WHERE kind = 'time_charge') AS time_charges
     FROM events e WHERE e.table_id = s.table_id
-      AND e.kind IN ('bank_fill', 'bank_credit', 'time_charge')
-      AND e.seq > s.open_seq AND e.seq <= s.end_seq) b ON true
+      AND e.kind IN ('bank_open', 'bank_fill', 'bank_credit', 'time_charge')
+      AND e.seq > s.start_seq AND e.seq <= s.end_seq) b ON true
 LEFT JOIN LATERAL (
     SELECT sum(amount) FILTER (WHERE kind = 'sit') AS buy_ins,
            sum(amount) FILTER (WHERE kind IN ('rebuy', 'seat_rebuy')) AS rebuys,
            sum(amount) FILTER (WHERE kind = 'cash_out') AS cash_outs
     FROM seat_money m WHERE m.table_id = s.table_id
-      AND m.seq > s.open_seq AND m.seq <= s.end_seq) m ON true
+      AND m.seq > s.start_seq AND m.seq <= s.end_seq) m ON true
 LEFT JOIN LATERAL (
     SELECT sum(rake) AS rake, sum(jackpot_drop) AS jackpot_drop FROM hand_money h
-    WHERE h.table_id = s.table_id AND h.seq > s.open_seq AND h.seq <= s.end_seq) h ON true
+    WHERE h.table_id = s.table_id AND h.seq > s.start_seq AND h.seq <= s.end_seq) h ON true
 LEFT JOIN LATERAL (
     SELECT sum(amount) FILTER (WHERE jackpot = 'bad_beat') AS jackpots_paid,
            sum(amount) FILTER (WHERE jackpot <> 'bad_beat') AS promotions_paid
     FROM jackpot_awards a WHERE a.table_id = s.table_id AND a.share <> 'reserve'
-      AND a.seq > s.open_seq AND a.seq <= s.end_seq) j ON true;
+      AND a.seq > s.start_seq AND a.seq <= s.end_seq) j ON true;
 COMMENT ON VIEW table_shifts IS
-    'The table''s bank per shift: opening float, fills, credits, drop (buy-ins + rebuys), '
+    'The table''s bank per shift (ended by a shift_count, as the table''s shift report): '
+    'opening (the previous count), opening float, fills, credits, drop (buy-ins + rebuys), '
     'cash-outs, rake, time charges, jackpot drop, jackpots and promotions paid, the count '
     'against what the table expected and the difference.';
 
 CREATE VIEW room_shift_report AS
 SELECT day, count(*) AS shifts, count(DISTINCT table_id) AS tables,
-       count(count_seq) AS counted_shifts,
+       count(count_seq) AS counted_shifts, sum(opening)::bigint AS opening,
        sum(opening_float)::bigint AS opening_float, sum(fills)::bigint AS fills,
        sum(credits)::bigint AS credits, sum(buy_ins)::bigint AS buy_ins,
        sum(rebuys)::bigint AS rebuys, sum(cash_drop)::bigint AS cash_drop,
