@@ -148,6 +148,8 @@ def _play_t1(folder: Path) -> Night:
     night.play(4)
     night.apply(te.SitOut(5, out=False))
     night.money("bank_fill", amount=5_000, staff=STAFF)
+    # As the table journals them: the comparison that differs, the dealer's confirmation.
+    night.money("rake_zone", hand=12, read=3, computed=4, resolved_by="")
     night.money("rake_zone", hand=12, read=3, computed=4, resolved_by=STAFF[0])
     night.play(8)
     night.apply(te.CashOut(3))

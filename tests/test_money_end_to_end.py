@@ -27,6 +27,7 @@ import msgpack
 import psycopg
 import pytest
 
+from firmware.engine.cards import parse_cards
 from firmware.floor.simroom import SimTable
 from firmware.floor.store import books, central
 from firmware.floor.store.ingest import Ingested, Ingestor
@@ -42,6 +43,7 @@ from firmware.table.options import load_table_config
 from firmware.table.script import parse_event
 from firmware.table.shiftreport import Shift, shift_report
 from firmware.table.table import Table
+from hal_sim.fakes import FakeTrays
 from tests.floor_kit import pg_conninfo, pg_server, run
 
 __all__ = ["pg_conninfo", "pg_server"]
@@ -380,3 +382,80 @@ def test_player_sessions_hold_every_chip_bought_and_cashed_out(shift: dict[str, 
         assert still == seated
     hands = {s["card"]: s["hands"] for s in sessions if s["table_id"] == "T1"}
     assert hands["C-BRUNO"] > 1  # the bad beat's loser rebought and played on
+
+
+# --- the rake zone: the real trays' comparisons, one row per difference ----------------
+
+ZONE_CHIPS = [f"1{n:03X}" for n in range(40)]  # chips of 1
+
+
+def _raked_hand(controller: Controller) -> int:
+    """Seat 1 raises to 20, both blinds call, seat 2 bets the flop, the others fold."""
+    flow: list[te.TableEvent] = [te.SetButton(1), te.Shuffle(), te.Cut()]
+    flow += map(te.CardDrawn, parse_cards("AhKd7cAsKh2d"))
+    flow += [te.Act(1, "raise", 20), te.Act(2, "call"), te.Act(3, "call")]
+    flow += map(te.CardDrawn, parse_cards("3c4d5h9s"))
+    flow += [te.Act(2, "bet", 40), te.Act(3, "fold"), te.Act(1, "fold")]
+    for event in flow:
+        assert controller.apply(event), (event, controller.alerts)
+    return int(controller.table.records[-1]["rake"])
+
+
+def test_the_rake_zone_view_has_one_row_per_difference_and_how_it_was_resolved(
+    tmp_path: Path, pg_conninfo: str
+) -> None:
+    """Three raked hands on a table whose trays read the rake zone: the first agrees, the
+    second is a chip short until the dealer adds it and recounts, the third a chip over
+    and confirmed with a badge. The journal holds five comparisons; the floor lists the
+    two differences."""
+    trays = FakeTrays("trays", {"zones": ["pot", "rake"]})
+    played = Played(tmp_path / "T3", "T3", T1_CONFIG.split("[jackpot]")[0], seed=1)
+    registry = TagRegistry(str(tmp_path / "tags.sqlite"))
+    registry.add_chip_range("1000", "10FF", 1)
+    controller = Controller(
+        played.table, {"trays": trays}, registry, played.sim._journal, lambda: played.clock
+    )
+    controller.wall = played.wall
+    played.sim.controller = controller
+    trays.open(controller.post)
+    for seat in (1, 2, 3):
+        played.apply(te.SitDown(seat, f"P{seat}", 200))
+    chips = iter(ZONE_CHIPS)
+    in_zone: list[str] = []
+
+    def drop(count: int) -> None:
+        in_zone.extend(next(chips) for _ in range(count))
+        trays.place("rake", in_zone)
+        controller.run_pending()
+
+    def empty() -> None:  # the dealer drops the zone's chips into the drop box
+        trays.remove("rake", in_zone)
+        in_zone.clear()
+        controller.run_pending()
+
+    drop(_raked_hand(controller))
+    rake = _raked_hand(controller)  # the next hand starts: the zone agreed
+    empty()
+    drop(rake - 1)
+    assert controller.apply(te.SetButton(1)) and not controller.apply(te.Shuffle())
+    drop(1)
+    controller.rake_zone_answer("recount", "")
+    empty()
+    rake = _raked_hand(controller)
+    empty()
+    drop(rake + 1)
+    assert not controller.apply(te.Shuffle())
+    controller.rake_zone_answer("confirm", "B-0042")
+    assert controller.apply(te.Shuffle())
+    zone = [r.record for r in played.records() if r.kind == "rake_zone"]
+    assert [(z["hand"], z["read"] - z["computed"], z["resolved_by"]) for z in zone] == [
+        (1, 0, ""), (2, -1, ""), (2, 0, ""), (3, 1, ""), (3, 1, "B-0042")
+    ]  # fmt: skip
+    central.migrate(pg_conninfo)
+    done = run(_ingest(pg_conninfo, played.bodies()))
+    assert all(isinstance(o, Ingested) for o in done), done
+    rows = _rows(pg_conninfo, "SELECT * FROM rake_zone_checks ORDER BY seq")
+    assert [
+        (r["hand"], r["difference"], r["resolution"], r["resolved_by"], r["recount"]) for r in rows
+    ] == [(2, -1, "recounted", "", rake), (3, 1, "confirmed", "B-0042", rake + 1)]
+    played.sim.journal.close()

@@ -116,16 +116,34 @@ SELECT stakes, day, count(*) AS hands, count(*) FILTER (WHERE rake > 0) AS raked
 FROM hand_money GROUP BY stakes, day;
 COMMENT ON VIEW rake_by_stakes IS 'Rake per stakes and room day, with the hands raked.';
 
--- What the tray read in the rake zone against what the table computed (rake_zone
--- records: the table journals one when they differ, resolved_by the dealer's badge).
+-- What the tray read in the rake zone against what the table computed. The table
+-- journals a rake_zone record for every comparison of a raked hand: one that agrees,
+-- one that differs (resolved_by ''), then the dealer's answer to a difference, a
+-- recount (a new comparison) or a confirmation of the reading (resolved_by his badge).
+-- One row per reading that differed, with what resolved it: the next comparison of
+-- that hand.
 CREATE VIEW rake_zone_checks AS
-SELECT table_id, seq, at, room_day(at) AS day, (data->>'hand')::integer AS hand,
-       (data->>'read')::bigint AS read, (data->>'computed')::bigint AS computed,
-       (data->>'read')::bigint - (data->>'computed')::bigint AS difference,
-       coalesce(data->>'resolved_by', '') AS resolved_by
-FROM events WHERE kind = 'rake_zone';
+WITH z AS (
+    SELECT table_id, seq, at, (data->>'hand')::integer AS hand,
+           (data->>'read')::bigint AS read, (data->>'computed')::bigint AS computed,
+           coalesce(data->>'resolved_by', '') AS resolved_by
+    FROM events WHERE kind = 'rake_zone')
+SELECT d.table_id, d.seq, d.at, room_day(d.at) AS day, d.hand, d.read, d.computed,
+       d.read - d.computed AS difference, coalesce(r.resolved_by, '') AS resolved_by,
+       CASE WHEN r.seq IS NULL THEN 'open'
+            WHEN r.resolved_by <> '' THEN 'confirmed'
+            ELSE 'recounted' END AS resolution,
+       r.read AS recount
+FROM z d
+LEFT JOIN LATERAL (
+    SELECT n.seq, n.read, n.resolved_by FROM z n
+    WHERE n.table_id = d.table_id AND n.hand = d.hand AND n.seq > d.seq
+      AND n.computed = d.computed
+    ORDER BY n.seq LIMIT 1) r ON true
+WHERE d.read <> d.computed AND d.resolved_by = '';
 COMMENT ON VIEW rake_zone_checks IS
-    'Each rake-zone reading that differed from the computed rake, and who resolved it.';
+    'Each rake-zone reading that differed from the computed rake, and how it was resolved: '
+    'confirmed (resolved_by: the badge), recounted (recount: the next reading) or open.';
 
 -- ---------------------------------------------------------------- jackpots
 -- Every share of every award (jackpot_award records).
