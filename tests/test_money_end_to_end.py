@@ -18,6 +18,8 @@ views and the journal itself must agree to the chip.
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,11 +29,13 @@ import msgpack
 import psycopg
 import pytest
 
+from firmware.cli.main import main
 from firmware.engine.cards import parse_cards
 from firmware.floor.simroom import SimTable
 from firmware.floor.store import books, central
 from firmware.floor.store.ingest import Ingested, Ingestor
 from firmware.floor.store.intake import Incoming
+from firmware.i18n import tr
 from firmware.service.controller import Controller
 from firmware.service.floorlink import read_outbox
 from firmware.service.journal import Journal
@@ -41,7 +45,7 @@ from firmware.table import events as te
 from firmware.table.bank import expected_on_table
 from firmware.table.options import load_table_config
 from firmware.table.script import parse_event
-from firmware.table.shiftreport import Shift, shift_report
+from firmware.table.shiftreport import LINES, Shift, shift_report
 from firmware.table.table import Table
 from hal_sim.fakes import FakeTrays
 from tests.floor_kit import pg_conninfo, pg_server, run
@@ -96,6 +100,7 @@ class Played:
 
     def __init__(self, folder: Path, name: str, config_text: str, seed: int) -> None:
         folder.mkdir(parents=True)
+        self.folder = folder
         self.sim = SimTable(name, str(folder / "sim"), None, seats=6, seed=seed, pace=0.0)
         self.sim.journal.close()
         self.clock = 0.0
@@ -330,6 +335,34 @@ def test_the_floors_table_shifts_agree_with_the_tables_shift_report(
     for column in (*summed, "time_charges", "jackpot_drop", "jackpots_paid", "difference"):
         assert room[column] == sum(r[column] for r in rows), column
     assert (room["shifts"], room["counted_shifts"], room["difference"]) == (3, 3, -25)
+
+
+def test_pokertable_shift_report_prints_the_floors_figures(
+    shift: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The shift report staff print at the table (CSV of ``pokertable shift report``)
+    and the floor's ``table_shifts`` are the same numbers, line by line."""
+    floor = {
+        "opening": "opening",
+        "float": "opening_float",
+        "drop": "cash_drop",
+        **{n: n for n in LINES if n not in ("opening", "float", "drop", "adjustments")},
+    }
+    rows = _rows(shift["conninfo"], "SELECT * FROM table_shifts ORDER BY table_id, open_seq")
+    for name in ("T1", "T2"):
+        folder = shift[name.lower()].folder
+        assert (
+            main(["shift", "report", "--data", str(folder), "--lang", "en", "--zone", "UTC"]) == 0
+        )
+        head, *printed = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+        names = ["shift", "started", "ended", "hands", *LINES, "staff"]
+        assert head == [tr(f"shift.line.{n}", "en") for n in names]
+        mine = [r for r in rows if r["table_id"] == name]
+        assert len(printed) == len(mine) > 0
+        for line, row in zip(printed, mine, strict=True):
+            values = dict(zip(names, line, strict=True))
+            assert values["adjustments"] == "0"
+            assert {n: int(values[n]) for n in floor} == {n: row[c] for n, c in floor.items()}
 
 
 def test_revenue_counts_each_time_charge_once_and_the_rake_apart_from_the_drop(
