@@ -43,17 +43,19 @@ CREATE TABLE seat_money (
     seq BIGINT NOT NULL,
     at TIMESTAMPTZ NOT NULL,
     kind TEXT NOT NULL
-        CHECK (kind IN ('sit', 'rebuy', 'seat_rebuy', 'cash_out', 'sit_out', 'sit_in')),
+        CHECK (kind IN ('sit', 'rebuy', 'seat_rebuy', 'cash_out', 'sit_out', 'sit_in',
+                        'adjust_stack')),
     seat INTEGER NOT NULL CHECK (seat BETWEEN 1 AND 10),
     player TEXT NOT NULL,
     card TEXT NOT NULL DEFAULT '',
-    amount BIGINT NOT NULL CHECK (amount >= 0),
+    amount BIGINT NOT NULL CHECK (amount >= 0 OR kind = 'adjust_stack'),
     PRIMARY KEY (table_id, seq),
     FOREIGN KEY (table_id, seq) REFERENCES events (table_id, seq)
 );
 COMMENT ON TABLE seat_money IS
     'Seat money moves the table accepted: sit (buy-in), rebuy (the dealer''s), seat_rebuy '
-    '(the seat''s own), cash_out (the whole stack), sit_out / sit_in (amount 0). Written by the ingest.';
+    '(the seat''s own), cash_out (the whole stack), sit_out / sit_in (amount 0), adjust_stack '
+    '(the floor set the stack: the change, + or -). Written by the ingest.';
 COMMENT ON COLUMN seat_money.card IS 'The player card''s id, '''' when seated by name.';
 CREATE INDEX seat_money_by_seat ON seat_money (table_id, seat, seq);
 CREATE INDEX seat_money_by_player ON seat_money (card, player);
@@ -296,6 +298,7 @@ SELECT s.table_id, room_day(s.opened_at) AS day, s.open_seq, s.opened_at, s.coun
        coalesce(h.jackpot_drop, 0)::bigint AS jackpot_drop,
        coalesce(j.jackpots_paid, 0)::bigint AS jackpots_paid,
        coalesce(j.promotions_paid, 0)::bigint AS promotions_paid,
+       coalesce(m.adjustments, 0)::bigint AS adjustments,
        s.counted, s.expected, s.counted - s.expected AS difference
 FROM shifts s
 LEFT JOIN LATERAL (
@@ -309,7 +312,8 @@ LEFT JOIN LATERAL (
 LEFT JOIN LATERAL (
     SELECT sum(amount) FILTER (WHERE kind = 'sit') AS buy_ins,
            sum(amount) FILTER (WHERE kind IN ('rebuy', 'seat_rebuy')) AS rebuys,
-           sum(amount) FILTER (WHERE kind = 'cash_out') AS cash_outs
+           sum(amount) FILTER (WHERE kind = 'cash_out') AS cash_outs,
+           sum(amount) FILTER (WHERE kind = 'adjust_stack') AS adjustments
     FROM seat_money m WHERE m.table_id = s.table_id
       AND m.seq > s.start_seq AND m.seq <= s.end_seq) m ON true
 LEFT JOIN LATERAL (
@@ -323,7 +327,8 @@ LEFT JOIN LATERAL (
 COMMENT ON VIEW table_shifts IS
     'The table''s bank per shift (ended by a shift_count, as the table''s shift report): '
     'opening (the previous count), opening float, fills, credits, drop (buy-ins + rebuys), '
-    'cash-outs, rake, time charges, jackpot drop, jackpots and promotions paid, the count '
+    'cash-outs, rake, time charges, jackpot drop, jackpots and promotions paid, the '
+    'floor''s stack adjustments, the count '
     'against what the table expected and the difference.';
 
 CREATE VIEW room_shift_report AS
@@ -336,7 +341,7 @@ SELECT day, count(*) AS shifts, count(DISTINCT table_id) AS tables,
        sum(time_charges)::bigint AS time_charges, sum(jackpot_drop)::bigint AS jackpot_drop,
        sum(jackpots_paid)::bigint AS jackpots_paid,
        sum(promotions_paid)::bigint AS promotions_paid,
-       sum(counted)::bigint AS counted, sum(expected)::bigint AS expected,
+       sum(adjustments)::bigint AS adjustments, sum(counted)::bigint AS counted, sum(expected)::bigint AS expected,
        sum(difference)::bigint AS difference
 FROM table_shifts GROUP BY day;
 COMMENT ON VIEW room_shift_report IS
