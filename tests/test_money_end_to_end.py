@@ -72,6 +72,8 @@ rake_cap = 20
 qualifying_hand = "AAATT"
 drop_percent = 1
 fund = {SEED_FUND}
+high_hand = "TTTT2"
+high_hand_prize = 300
 """
 
 T2_CONFIG = """
@@ -188,6 +190,12 @@ def _play_t1(folder: Path) -> tuple[Played, dict[str, Any]]:
     t1.play(8)
     t1.apply(te.CashOut(1))
     t1.play(4)
+    # The bad beat's four tens held the high hand of their hour (from 01:00 UTC); the
+    # first hand to end after 02:00 decided it, and a floor badge confirms it.
+    assert t1.wall() > NIGHT + 3600
+    (high,) = t1.table.jackpot.pending
+    assert (high["jackpot"], high["hand"], high["shares"][0]["seat"]) == ("high_hand", 1, 3)
+    t1.apply(te.JackpotAward("high_hand", 1, tuple(high["shares"]), FLOOR_BADGE))
     t1.apply(te.BankCredit(3_000, PIT))
     expected = t1.count(short=25)
     # The next shift: its opening is what was counted; it ends with a count that agrees.
@@ -199,7 +207,7 @@ def _play_t1(folder: Path) -> tuple[Played, dict[str, Any]]:
     mended = t1.table.seating.seats[seat].stack + 5
     t1.apply(te.AdjustStack(seat, mended, "paid short", "S-FLOOR"))
     second = t1.count(short=0)
-    return t1, {"award": pending, "expected": [expected, second]}
+    return t1, {"award": pending, "high": high, "expected": [expected, second]}
 
 
 def _play_t2(folder: Path) -> tuple[Played, dict[str, Any]]:
@@ -260,7 +268,17 @@ def _rows(conninfo: str, sql: str) -> list[dict[str, Any]]:
 def _journal_sums(table: Played) -> dict[str, int]:
     """The money lines counted straight from the journal's records (no replay)."""
     sums = dict.fromkeys(
-        ("float", "fills", "credits", "buy_ins", "rebuys", "time_charges", "jackpots_paid"), 0
+        (
+            "float",
+            "fills",
+            "credits",
+            "buy_ins",
+            "rebuys",
+            "time_charges",
+            "jackpots_paid",
+            "promotions_paid",
+        ),
+        0,
     )
     names = {"bank_open": "float", "bank_fill": "fills", "bank_credit": "credits"}
     for r in table.records():
@@ -273,9 +291,8 @@ def _journal_sums(table: Played) -> dict[str, int]:
         elif r.kind == "time_charge":
             sums["time_charges"] += r.record["amount"]
         elif r.kind == "jackpot_award":
-            sums["jackpots_paid"] += sum(
-                s["amount"] for s in r.record["shares"] if s["share"] != "reserve"
-            )
+            line = "jackpots_paid" if r.record["jackpot"] == "bad_beat" else "promotions_paid"
+            sums[line] += sum(s["amount"] for s in r.record["shares"] if s["share"] != "reserve")
     return sums
 
 
@@ -303,6 +320,7 @@ def test_the_tables_own_shift_report_agrees_with_its_journal_and_its_table(
             first, second = shifts
             assert first.rebuys > 0 and first.cash_outs > 0 and first.rake > 0
             assert first.jackpot_drop > 0 and first.jackpots_paid > 0
+            assert first.promotions_paid == 300
             assert second.opening == first.counted and second.difference == 0
             assert second.hands == 4 and second.cash_outs > 0
         else:
@@ -397,15 +415,16 @@ def test_the_floors_jackpot_fund_is_the_tables(shift: dict[str, Any]) -> None:
     paid = sum(s["amount"] for s in award["shares"] if s["share"] != "reserve")
     assert fund["dropped"] == _total(shifts, "jackpot_drop")
     assert fund["bad_beat_paid"] == _total(shifts, "jackpots_paid") == paid
-    assert fund["promotions_paid"] == _total(shifts, "promotions_paid") == 0
+    assert fund["promotions_paid"] == _total(shifts, "promotions_paid") == 300
     # The table's fund: its seed, plus every drop, less what the bad beat paid (its
     # reserve stays in the fund). The floor sees no seed (it is in no money record).
     assert t1.table.jackpot.fund == SEED_FUND + fund["balance"]
     ledger = _rows(shift["conninfo"], "SELECT * FROM jackpot_ledger")
     assert sum(r["amount"] for r in ledger) == fund["balance"]
     awards = _rows(shift["conninfo"], "SELECT * FROM jackpot_awards ORDER BY seq, seat")
+    shares = [*award["shares"], *shift["T1"]["high"]["shares"]]
     assert sorted((a["seat"], a["player"], a["share"], a["amount"]) for a in awards) == sorted(
-        (s["seat"], s["player"], s["share"], s["amount"]) for s in award["shares"]
+        (s["seat"], s["player"], s["share"], s["amount"]) for s in shares
     )
     assert {a["staff"] for a in awards} == {FLOOR_BADGE}
 
