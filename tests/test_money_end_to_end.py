@@ -7,9 +7,13 @@ dealer and the players being the simulated room's bots (:class:`SimTable`):
   stacked deck deals a bad beat that just qualifies (aces full of tens lose to four
   tens), the table decides the award and a floor badge confirms it; the busted players
   rebuy, the bots play on, the cage brings a fill, players cash out and a newcomer sits,
-  the cage takes a credit and the shift is counted 25 chips short.
+  the four tens become the high hand of their hour (confirmed too), the cage takes a
+  credit and the shift is counted 25 chips short; a second shift follows, with a floor's
+  stack adjustment, and is counted even.
 * T2, 2/5 with a time charge instead of a rake: its clock runs past two periods and the
-  controller takes the charges itself before the next hands.
+  controller takes the charges itself before the next hands; a player then cashes out.
+* T3, raked, whose simulated chip trays read the rake zone: a hand that agrees, one
+  recounted, one confirmed with a badge.
 
 Every record the tables journaled is ingested by the floor's own ingest into a real
 PostgreSQL. Then the table's shift report (replayed from its journal alone), the floor's
