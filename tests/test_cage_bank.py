@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import pathlib
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any, ClassVar
 
 import pytest
 
@@ -23,7 +21,9 @@ from firmware.service.journal import Journal
 from firmware.service.recovery import restore, table_from_setup
 from firmware.table import events as te
 from firmware.table.bank import expected_on_table, seat_chips
-from firmware.table.options import Stakes
+from firmware.table.house import due_time_charges
+from firmware.table.options import Stakes, load_table_config
+from firmware.table.script import parse_event
 from firmware.table.shiftreport import ShiftReport, shift_report
 from firmware.table.snapshot import table_state
 from firmware.table.table import Table
@@ -226,7 +226,6 @@ def test_the_bank_survives_a_restart_from_a_snapshot(tmp_path: pathlib.Path) -> 
 
 
 def test_every_bank_event_has_a_script_line_that_reads_back() -> None:
-    from firmware.table.script import parse_event
     from firmware.table.script_write import format_event
 
     table = _fresh()
@@ -239,113 +238,115 @@ def test_every_bank_event_has_a_script_line_that_reads_back() -> None:
         assert parse_event(format_event(event), 1, table) == [event]
 
 
-# --- a jackpot drop, a promotion and time charges, in the helpers' contract's shapes ---
+# --- a jackpot drop, a jackpot, a promotion and time charges: the real events -------
+
+JACKPOT_CONFIG = """
+[table]
+profile = "casino-cash"
+small_blind = 1
+big_blind = 2
+rake_basis_points = 500
+rake_cap = 20
+
+[jackpot]
+qualifying_hand = "AAATT"
+drop_percent = 1
+fund = 1000
+high_hand = "TTTT2"
+high_hand_prize = 300
+"""
+
+BAD_BEAT = """sit 1 Ana 200
+sit 2 Bruno 200 card:P-2
+sit 3 Carmen 200
+sit 4 Diego 200
+setbutton 1
+shuffle
+cut
+draw Ah Th 2c 4c Ad Ts 3c 5c
+4 allin
+1 call
+2 call
+3 call
+draw 6d As Tc Td 6h 2h 7d 3s"""
+"""Seat 2's aces full of tens lose to seat 3's four tens (a bad beat that just
+qualifies); the four tens are also the high hand of their hour."""
 
 
-@dataclass(frozen=True)
-class JackpotAward(te.TableEvent):
-    """``jackpot_award`` as the contract between the helpers shapes it (the jackpot
-    helper's own event is built in parallel; this stands in for it here)."""
-
-    kind: ClassVar[str] = "jackpot_award"
-    jackpot: str
-    hand: int
-    shares: tuple[dict[str, Any], ...]
-    staff: str = ""
+def _script(table: Table, text: str) -> None:
+    for number, line in enumerate(text.splitlines(), 1):
+        for event in parse_event(line, number, table):
+            table.apply(event)
 
 
-@dataclass(frozen=True)
-class TimeCharge(te.TableEvent):
-    """``time_charge`` as the contract shapes it (the rakeplus helper's own is built in
-    parallel): the seat pays ``amount`` for ``minutes`` at the table."""
+def test_a_shift_with_a_jackpot_drop_a_jackpot_and_a_promotion_reconciles() -> None:
+    """The table's own jackpot: the drop leaves the table with the rake; the bad beat it
+    decided from the cards and the high hand of the hour, each confirmed by a floor
+    badge, are paid by the cage (no seat's chips change, nor the tray's) and listed on
+    their own lines, the reserve share staying in the fund; the difference is zero."""
+    config = load_table_config(JACKPOT_CONFIG)
+    table = Table(config, deck_ready=True)
+    ten_twenty = 1_780_000_000 // 3600 * 3600 + 20 * 60
+    _script(table, f"wallclock {ten_twenty}")
+    table.apply(te.BankOpen(5000, PIT))
+    _script(table, BAD_BEAT)
+    (bad_beat,) = table.jackpot.pending
+    chips = seat_chips(table.seating)
+    table.apply(te.JackpotAward("bad_beat", 1, tuple(bad_beat["shares"]), "B-FLOOR"))
+    assert seat_chips(table.seating) == chips and table.bank.tray == 5000
+    table.apply(te.Rebuy(1, 200))
+    table.apply(te.CashOut(2))  # busted: leaves with nothing
+    _script(table, "sit 5 Elena 300\ncashout 4\ntick 3000\nshuffle\ncut")
+    card = 0
+    while table.hand is not None and table.hand.next_card_role()[0] == "hole":
+        table.apply(te.CardDrawn(card))
+        card += 1
+    while table.hand is not None:  # everyone folds to the big blind, after 11:00
+        table.apply(te.Act(table.hand.seat(table.hand.hand.actor), "fold"))
+    (high,) = table.jackpot.pending
+    assert high["jackpot"] == "high_hand"
+    table.apply(te.JackpotAward("high_hand", 1, tuple(high["shares"]), "B-FLOOR"))
+    table.apply(te.BankFill(1000, PIT))
+    carmen = table.seating.seats[3].stack  # the bad beat's pot, less a blind she folded
+    table.apply(te.CashOut(3))
+    table.apply(te.BankCredit(500, PIT))
+    assert table.bank.tray == 5000 + 1000 - 500  # the awards took nothing from the tray
+    expected = expected_on_table(table.bank, table.seating)
+    table.apply(te.ShiftCount(expected, expected, PIT))
+    [shift] = shift_report(Table(config, deck_ready=True), table.log).shifts
+    paid = sum(s["amount"] for s in bad_beat["shares"] if s["share"] != "reserve")
+    assert (shift.jackpots_paid, shift.promotions_paid) == (paid, 300)
+    assert paid == 1008 - bad_beat["shares"][-1]["amount"] and shift.jackpot_drop == 8
+    assert table.jackpot.fund == 1000 + shift.jackpot_drop - paid  # the reserve stays
+    assert shift.rake == sum(r["rake"] for r in table.records) == 20
+    assert (shift.buy_ins, shift.rebuys) == (1100, 200)
+    assert shift.cash_outs == carmen > 700  # seats 2 and 4 left with nothing
+    assert shift.expected == 5000 + 1000 - 500 + 1300 - carmen - 20 - 8 == expected
+    assert shift.adjustments == 0 and shift.difference == 0 and shift.agrees
 
-    kind: ClassVar[str] = "time_charge"
-    seat: int
-    player: str
-    amount: int
-    minutes: int
 
-
-class JackpotTable(Table):
-    """A table that pays a ``jackpot_award``'s shares to the seats and takes a jackpot drop
-    of 5 from every raked hand's biggest stack, recording the hand-level ``jackpot_drop``
-    next to its ``rake``, as the contract says the jackpot helper's table will."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.dropped = 0
-        self.hand_listeners.insert(0, self._drop)
-
-    def _apply(self, event: te.TableEvent) -> None:
-        if isinstance(event, JackpotAward):
-            for share in event.shares:
-                if share["seat"] and share["share"] != "reserve":
-                    self.seating.seats[share["seat"]].stack += share["amount"]
-            return
-        if isinstance(event, TimeCharge):
-            self.seating.seats[event.seat].stack -= event.amount
-            return
-        super()._apply(event)
-
-    def _drop(self, record: dict[str, Any], _hand: object) -> None:
-        record["jackpot_drop"] = 0
-        if record["rake"]:
-            seat = max(self.seating.seats.values(), key=lambda s: (s.stack, s.number))
-            drop = min(5, seat.stack)
-            seat.stack -= drop
-            record["jackpot_drop"] = drop
-            self.dropped += drop
-
-
-def test_a_shift_with_a_jackpot_drop_a_jackpot_a_promotion_and_time_reconciles() -> None:
-    """The jackpot drop and time charges leave the table like the rake; a jackpot and a high-hand
-    promotion are paid from the tray (the seats gain what the tray loses), listed on
-    their own lines, and the difference is still zero."""
-    soak = Soak("casino-cash", seed=13, incident_rate=0.0, stakes=STAKES)
-    table = JackpotTable(soak.table.config, deck_ready=True)
-    for event in soak.table.log:
-        table.apply(event)
-
-    def ledger(record: dict[str, Any], _hand: object) -> None:
-        soak.raked += record["rake"] + record["jackpot_drop"]  # both leave the table
-
-    table.hand_listeners.append(ledger)
-    soak.table = table
+def test_a_shift_with_time_charges_reconciles() -> None:
+    """The time charge the table takes between hands (HOUSE-TIME) leaves the table to the
+    house, like the rake: its own line, and the difference is still zero."""
+    stakes = Stakes(Structure.NO_LIMIT, small_blind=5, big_blind=10, chip_unit=5, time_charge=10)
+    soak = Soak("casino-cash", seed=13, incident_rate=0.0, stakes=stakes)
+    table = soak.table
     tray = 5000
     _bank(soak, te.BankOpen(tray, PIT))
-    _play(soak, 30)
-    seats = sorted(table.seating.seats)
-    paid = (
-        {"seat": seats[0], "player": "", "share": "loser", "amount": 300},
-        {"seat": seats[1], "player": "", "share": "winner", "amount": 150},
-        {"seat": 0, "player": "", "share": "reserve", "amount": 50},
-    )
-    for award in (
-        JackpotAward("bad_beat", table.hand_number, paid, "B-100"),
-        JackpotAward(
-            "high_hand",
-            table.hand_number,
-            ({"seat": seats[2], "player": "", "share": "high_hand", "amount": 200},),
-            "B-200",
-        ),
-    ):
-        _bank(soak, award)
-    soak.result.chips_in += 650  # the seats' new chips came from the tray
-    charged = [s for s in table.seating.seats.values() if s.stack >= 10][:2]
-    for seat in charged:
-        _bank(soak, TimeCharge(seat.number, "", 10, 30))
-    soak.raked += 10 * len(charged)  # the house's: they leave the table
-    tray -= 650
-    _bank(soak, te.BankFill(650, PIT))  # the cage replaces them
+    charged = 0
+    for _ in range(60):
+        soak.play_hand()
+        for charge in due_time_charges(table):  # as the controller takes them
+            _bank(soak, charge)
+            charged += charge.amount
+            soak.raked += charge.amount  # the house's: they leave the table
+    assert charged > 0 and table.house.time_taken == charged
+    _bank(soak, te.BankFill(650, PIT))
     tray += 650
-    _play(soak, 30)
     expected = expected_on_table(table.bank, table.seating)
     _bank(soak, te.ShiftCount(_on_table(soak, tray), expected, PIT))
-    replay = JackpotTable(soak.table.config, deck_ready=True)
-    [shift] = shift_report(replay, table.log).shifts
-    assert table.dropped > 0 and shift.jackpot_drop == table.dropped
-    assert shift.time_charges == 10 * len(charged) == 20
-    assert shift.rake + shift.jackpot_drop + shift.time_charges == soak.raked
-    assert (shift.jackpots_paid, shift.promotions_paid) == (450, 200)
-    assert shift.drop == soak.result.chips_in - 650
+    [shift] = shift_report(Table(table.config, deck_ready=True), table.log).shifts
+    assert shift.time_charges == charged
+    assert (shift.rake, shift.jackpot_drop) == (0, 0)
+    assert shift.drop == soak.result.chips_in and shift.cash_outs == soak.result.chips_out
     assert shift.adjustments == 0 and shift.difference == 0 and shift.agrees

@@ -132,10 +132,10 @@ def test_the_jackpot_board_shows_the_fund_and_the_last_awards(
     ((dropped, paid, promotions, balance),) = _view(
         web.conninfo, "SELECT dropped, bad_beat_paid, promotions_paid, balance FROM jackpot_fund"
     )
-    assert (paid, promotions) == (1000, 250)
+    assert (paid, promotions) == (900, 250)  # the reserve share stays in the fund
     assert js_text(driver, "#balance") == str(balance)
     assert js_text(driver, "#dropped") == str(dropped)
-    assert js_text(driver, "#paid") == "1000" and js_text(driver, "#promotions") == "250"
+    assert js_text(driver, "#paid") == "900" and js_text(driver, "#promotions") == "250"
     rows = [
         [td.text for td in tr.find_elements(By.TAG_NAME, "td")]
         for tr in driver.find_elements(By.CSS_SELECTOR, "#awards tbody tr")

@@ -2,8 +2,9 @@
 
 A house procedure (the seeds say nothing of a table's bank); ``docs/rules.md``
 describes it under **TABLE-BANK**. The table keeps what the journal says is in
-its tray: the opening float, plus fills, minus credits, minus the chips the tray
-paid to the seats (a jackpot or a promotion paid at the table). Players bring
+its tray: the opening float, plus fills, minus credits (minus any chips the tray
+handed to the seats with a jackpot award; the table's own awards are paid by the
+cage and hand none, JACKPOT). Players bring
 the chips they buy to the table (bought at the cage), so the chips that must
 be on the table between hands are the tray plus every seat's chips (stack and
 declared rebuy): :func:`expected_on_table`. A shift count compares what staff

@@ -5,7 +5,8 @@
 that moved into the report's lines: the opening float, fills and credits (the
 bank), buy-ins and rebuys (the drop: chips players brought to the table),
 cash-outs, the rake and the jackpot drop of every finished hand, time
-charges, jackpots and promotions paid from the tray, and adjustments (any
+charges, jackpots and promotions paid (by the cage: outside the expected count; a
+bad beat's reserve share stays in the fund), and adjustments (any
 other change of the seats' chips: a floor's stack adjustment, a colour-up's
 rounding). A shift ends with a ``shift_count``; the chips counted are the next
 shift's opening. Replay never stops on a record: an event the table refuses
@@ -202,7 +203,8 @@ def _sort(
         shift.time_charges += amount
         explained = -amount
     elif event.kind == "jackpot_award":
-        # Paid from the tray: the seats' gain is no change of the table's chips.
+        # Paid by the cage (any chips handed to the seats came from the tray): no change
+        # of the table's chips.
         paid = sum(
             _int(s.get("amount", 0))
             for s in getattr(event, "shares", ())

@@ -1,9 +1,10 @@
 """The cash game's books on the floor: each seat's money move as the replica saw it, and
 the room's time zone the accountant's views count days in (issue 25).
 
-The journal's ``sit``, ``rebuy``, ``seat_rebuy``, ``cash_out`` and ``sit_out`` records say
-what a seat asked for; what the table accepted, and how many chips a cash-out took
-(the record names only the seat), only a copy of the table knows. The ingest's replica
+The journal's ``sit``, ``rebuy``, ``seat_rebuy``, ``cash_out``, ``sit_out`` and
+``adjust_stack`` records say what a seat asked for; what the table accepted, and how
+many chips a cash-out took (the record names only the seat) or an adjustment changed,
+only a copy of the table knows. The ingest's replica
 is that copy: :func:`seat_move` reads the seat just before a record applies, and
 :meth:`PendingMove.accepted` turns it into a ``seat_money`` row once the table took it.
 Nothing here reads a card: a session never shows a hole card.
@@ -23,8 +24,9 @@ import psycopg
 from firmware.table.table import Table
 from firmware.table.walltime import check_zone, zone_of
 
-MONEY_KINDS = frozenset({"sit", "rebuy", "seat_rebuy", "cash_out", "sit_out"})
-"""Journal records that move a seat's money or its time at the table."""
+MONEY_KINDS = frozenset({"sit", "rebuy", "seat_rebuy", "cash_out", "sit_out", "adjust_stack"})
+"""Journal records that move a seat's money or its time at the table (``adjust_stack``:
+the floor set a stack, TDA-1; its amount is the change, which may be negative)."""
 
 SEAT_MONEY_INSERT = (
     "INSERT INTO seat_money (table_id, seq, at, kind, seat, player, card, amount) "
@@ -104,6 +106,11 @@ def seat_move(table: Table, record: dict[str, Any]) -> PendingMove | None:
         return PendingMove(str(kind), seat_no, seat.player, seat.card, chips)
     if kind == "cash_out":
         return PendingMove("cash_out", seat_no, seat.player, seat.card, seat.stack + seat.rebuy)
+    if kind == "adjust_stack":
+        chips = _int(record.get("chips"))
+        if chips is None or chips < 0 or chips == seat.stack:
+            return None
+        return PendingMove("adjust_stack", seat_no, seat.player, seat.card, chips - seat.stack)
     return PendingMove("sit_out", seat_no, seat.player, seat.card, 0, was_out=seat.sitting_out)
 
 

@@ -43,17 +43,19 @@ CREATE TABLE seat_money (
     seq BIGINT NOT NULL,
     at TIMESTAMPTZ NOT NULL,
     kind TEXT NOT NULL
-        CHECK (kind IN ('sit', 'rebuy', 'seat_rebuy', 'cash_out', 'sit_out', 'sit_in')),
+        CHECK (kind IN ('sit', 'rebuy', 'seat_rebuy', 'cash_out', 'sit_out', 'sit_in',
+                        'adjust_stack')),
     seat INTEGER NOT NULL CHECK (seat BETWEEN 1 AND 10),
     player TEXT NOT NULL,
     card TEXT NOT NULL DEFAULT '',
-    amount BIGINT NOT NULL CHECK (amount >= 0),
+    amount BIGINT NOT NULL CHECK (amount >= 0 OR kind = 'adjust_stack'),
     PRIMARY KEY (table_id, seq),
     FOREIGN KEY (table_id, seq) REFERENCES events (table_id, seq)
 );
 COMMENT ON TABLE seat_money IS
     'Seat money moves the table accepted: sit (buy-in), rebuy (the dealer''s), seat_rebuy '
-    '(the seat''s own), cash_out (the whole stack), sit_out / sit_in (amount 0). Written by the ingest.';
+    '(the seat''s own), cash_out (the whole stack), sit_out / sit_in (amount 0), adjust_stack '
+    '(the floor set the stack: the change, + or -). Written by the ingest.';
 COMMENT ON COLUMN seat_money.card IS 'The player card''s id, '''' when seated by name.';
 CREATE INDEX seat_money_by_seat ON seat_money (table_id, seat, seq);
 CREATE INDEX seat_money_by_player ON seat_money (card, player);
@@ -116,16 +118,34 @@ SELECT stakes, day, count(*) AS hands, count(*) FILTER (WHERE rake > 0) AS raked
 FROM hand_money GROUP BY stakes, day;
 COMMENT ON VIEW rake_by_stakes IS 'Rake per stakes and room day, with the hands raked.';
 
--- What the tray read in the rake zone against what the table computed (rake_zone
--- records: the table journals one when they differ, resolved_by the dealer's badge).
+-- What the tray read in the rake zone against what the table computed. The table
+-- journals a rake_zone record for every comparison of a raked hand: one that agrees,
+-- one that differs (resolved_by ''), then the dealer's answer to a difference, a
+-- recount (a new comparison) or a confirmation of the reading (resolved_by his badge).
+-- One row per reading that differed, with what resolved it: the next comparison of
+-- that hand.
 CREATE VIEW rake_zone_checks AS
-SELECT table_id, seq, at, room_day(at) AS day, (data->>'hand')::integer AS hand,
-       (data->>'read')::bigint AS read, (data->>'computed')::bigint AS computed,
-       (data->>'read')::bigint - (data->>'computed')::bigint AS difference,
-       coalesce(data->>'resolved_by', '') AS resolved_by
-FROM events WHERE kind = 'rake_zone';
+WITH z AS (
+    SELECT table_id, seq, at, (data->>'hand')::integer AS hand,
+           (data->>'read')::bigint AS read, (data->>'computed')::bigint AS computed,
+           coalesce(data->>'resolved_by', '') AS resolved_by
+    FROM events WHERE kind = 'rake_zone')
+SELECT d.table_id, d.seq, d.at, room_day(d.at) AS day, d.hand, d.read, d.computed,
+       d.read - d.computed AS difference, coalesce(r.resolved_by, '') AS resolved_by,
+       CASE WHEN r.seq IS NULL THEN 'open'
+            WHEN r.resolved_by <> '' THEN 'confirmed'
+            ELSE 'recounted' END AS resolution,
+       r.read AS recount
+FROM z d
+LEFT JOIN LATERAL (
+    SELECT n.seq, n.read, n.resolved_by FROM z n
+    WHERE n.table_id = d.table_id AND n.hand = d.hand AND n.seq > d.seq
+      AND n.computed = d.computed
+    ORDER BY n.seq LIMIT 1) r ON true
+WHERE d.read <> d.computed AND d.resolved_by = '';
 COMMENT ON VIEW rake_zone_checks IS
-    'Each rake-zone reading that differed from the computed rake, and who resolved it.';
+    'Each rake-zone reading that differed from the computed rake, and how it was resolved: '
+    'confirmed (resolved_by: the badge), recounted (recount: the next reading) or open.';
 
 -- ---------------------------------------------------------------- jackpots
 -- Every share of every award (jackpot_award records).
@@ -140,27 +160,34 @@ WHERE e.kind = 'jackpot_award';
 COMMENT ON VIEW jackpot_awards IS
     'Each share of each jackpot or promotion paid: jackpot, hand, seat, player card, share, amount.';
 
--- Money in (drops, per hand) and out (awards) of the jackpot fund, per table and day.
+-- Money in (drops, per hand) and out (bad beats paid) of the jackpot fund, per table and
+-- day. As at the table (JACKPOT, docs/rules.md): a bad beat's reserve share stays in the
+-- fund, and a high hand is the house's promotion, not paid from the fund.
 CREATE VIEW jackpot_ledger AS
 SELECT table_id, day, 'drop' AS movement, sum(jackpot_drop)::bigint AS amount
 FROM hand_money WHERE jackpot_drop > 0 GROUP BY table_id, day
 UNION ALL
 SELECT table_id, day, jackpot AS movement, -sum(amount)::bigint AS amount
-FROM jackpot_awards GROUP BY table_id, day, jackpot;
+FROM jackpot_awards WHERE jackpot = 'bad_beat' AND share <> 'reserve'
+GROUP BY table_id, day, jackpot;
 COMMENT ON VIEW jackpot_ledger IS
-    'Jackpot fund movements per table and room day: drop (+), bad_beat / high_hand paid (-).';
+    'Jackpot fund movements per table and room day: drop (+), bad_beat paid (-, the '
+    'reserve share stays in the fund).';
 
 CREATE VIEW jackpot_fund AS
 SELECT coalesce((SELECT sum(jackpot_drop) FROM hand_money), 0)::bigint AS dropped,
-       coalesce((SELECT sum(amount) FROM jackpot_awards WHERE jackpot = 'bad_beat'), 0)::bigint
+       coalesce((SELECT sum(amount) FROM jackpot_awards
+                 WHERE jackpot = 'bad_beat' AND share <> 'reserve'), 0)::bigint
            AS bad_beat_paid,
        coalesce((SELECT sum(amount) FROM jackpot_awards WHERE jackpot <> 'bad_beat'), 0)::bigint
            AS promotions_paid,
        (coalesce((SELECT sum(jackpot_drop) FROM hand_money), 0)
-        - coalesce((SELECT sum(amount) FROM jackpot_awards), 0))::bigint AS balance;
+        - coalesce((SELECT sum(amount) FROM jackpot_awards
+                    WHERE jackpot = 'bad_beat' AND share <> 'reserve'), 0))::bigint AS balance;
 COMMENT ON VIEW jackpot_fund IS
-    'The jackpot fund now: everything dropped, paid as bad-beat jackpots and as promotions, '
-    'and the balance left.';
+    'The jackpot fund now: everything dropped, paid as bad-beat jackpots (the reserve '
+    'share stays in the fund), paid as promotions by the house (not from the fund), and '
+    'the balance left (without the tables'' configured seeds).';
 
 -- ---------------------------------------------------------------- player sessions
 -- A session runs from a sit at a seat to the next cash-out or sit at that seat; one still
@@ -222,26 +249,47 @@ FROM player_sessions GROUP BY card, player;
 COMMENT ON VIEW player_hours IS 'Hours, hands and money per player (card and name), all days.';
 
 -- ---------------------------------------------------------------- the table's bank
--- A shift runs from a bank_open to the table's next shift_count (or, missing one, to its
--- next bank_open); every total counts the table's records in that range.
+-- Shifts as the table's own shift report (firmware/table/shiftreport.py) cuts them: a
+-- shift ends with a shift_count, and the next one begins right after it with what was
+-- counted as its opening; the bank stays open across counts. The first shift takes
+-- every record from the table's first; a table appears once it has opened its bank, and
+-- a shift after the last count is listed (open, count_seq NULL) once a chip moved in it.
+-- Every total counts the table's records in the shift's range (start_seq, end_seq].
 CREATE VIEW table_shifts AS
-WITH opens AS (
-    SELECT table_id, seq AS open_seq, at AS opened_at,
-           (data->>'amount')::bigint AS opening_float,
-           lead(seq) OVER (PARTITION BY table_id ORDER BY seq) AS next_open
-    FROM events WHERE kind = 'bank_open'),
+WITH counts AS (
+    SELECT table_id, seq, at, (data->>'counted')::bigint AS counted,
+           (data->>'expected')::bigint AS expected,
+           lag(seq) OVER w AS prev_seq, lag(at) OVER w AS prev_at,
+           lag((data->>'counted')::bigint) OVER w AS prev_counted,
+           lead(seq) OVER w AS next_seq
+    FROM events WHERE kind = 'shift_count'
+    WINDOW w AS (PARTITION BY table_id ORDER BY seq)),
+banked AS (
+    SELECT DISTINCT ON (table_id) table_id, seq AS first_open, at AS first_open_at
+    FROM events WHERE kind = 'bank_open' ORDER BY table_id, seq),
+bounds AS (
+    SELECT c.table_id, coalesce(c.prev_seq, 0) AS start_seq, c.seq AS end_seq,
+           c.seq AS count_seq, c.at AS closed_at, c.prev_seq, c.prev_at,
+           coalesce(c.prev_counted, 0) AS opening, c.counted, c.expected
+    FROM counts c
+    UNION ALL  -- after the table's last count, or with no count yet
+    SELECT b.table_id, coalesce(c.seq, 0), 9223372036854775807, NULL, NULL, c.seq, c.at,
+           coalesce(c.counted, 0), NULL, NULL
+    FROM banked b LEFT JOIN counts c ON c.table_id = b.table_id AND c.next_seq IS NULL
+    WHERE EXISTS (
+        SELECT 1 FROM events e WHERE e.table_id = b.table_id AND e.seq > coalesce(c.seq, 0)
+          AND e.kind IN ('sit', 'rebuy', 'seat_rebuy', 'cash_out', 'time_charge',
+                         'jackpot_award', 'bank_open', 'bank_fill', 'bank_credit',
+                         'adjust_stack', 'chip_race'))
+       OR EXISTS (
+        SELECT 1 FROM hands h WHERE h.table_id = b.table_id AND h.seq > coalesce(c.seq, 0))),
 shifts AS (
-    SELECT o.*, c.seq AS count_seq, c.at AS closed_at,
-           (c.data->>'counted')::bigint AS counted, (c.data->>'expected')::bigint AS expected,
-           coalesce(c.seq, o.next_open - 1, 9223372036854775807) AS end_seq
-    FROM opens o
-    LEFT JOIN LATERAL (
-        SELECT seq, at, data FROM events c
-        WHERE c.table_id = o.table_id AND c.kind = 'shift_count' AND c.seq > o.open_seq
-          AND c.seq < coalesce(o.next_open, 9223372036854775807)
-        ORDER BY c.seq LIMIT 1) c ON true)
+    SELECT x.table_id, x.start_seq, x.end_seq, x.count_seq, x.closed_at, x.opening,
+           x.counted, x.expected, coalesce(x.prev_seq, b.first_open) AS open_seq,
+           coalesce(x.prev_at, b.first_open_at) AS opened_at
+    FROM bounds x JOIN banked b ON b.table_id = x.table_id AND b.first_open <= x.end_seq)
 SELECT s.table_id, room_day(s.opened_at) AS day, s.open_seq, s.opened_at, s.count_seq,
-       s.closed_at, s.opening_float,
+       s.closed_at, s.opening, coalesce(b.opening_float, 0)::bigint AS opening_float,
        coalesce(b.fills, 0)::bigint AS fills, coalesce(b.credits, 0)::bigint AS credits,
        coalesce(m.buy_ins, 0)::bigint AS buy_ins, coalesce(m.rebuys, 0)::bigint AS rebuys,
        (coalesce(m.buy_ins, 0) + coalesce(m.rebuys, 0))::bigint AS cash_drop,
@@ -250,37 +298,42 @@ SELECT s.table_id, room_day(s.opened_at) AS day, s.open_seq, s.opened_at, s.coun
        coalesce(h.jackpot_drop, 0)::bigint AS jackpot_drop,
        coalesce(j.jackpots_paid, 0)::bigint AS jackpots_paid,
        coalesce(j.promotions_paid, 0)::bigint AS promotions_paid,
+       coalesce(m.adjustments, 0)::bigint AS adjustments,
        s.counted, s.expected, s.counted - s.expected AS difference
 FROM shifts s
 LEFT JOIN LATERAL (
-    SELECT sum((data->>'amount')::bigint) FILTER (WHERE kind = 'bank_fill') AS fills,
+    SELECT sum((data->>'amount')::bigint) FILTER (WHERE kind = 'bank_open') AS opening_float,
+           sum((data->>'amount')::bigint) FILTER (WHERE kind = 'bank_fill') AS fills,
            sum((data->>'amount')::bigint) FILTER (WHERE kind = 'bank_credit') AS credits,
            sum((data->>'amount')::bigint) FILTER (WHERE kind = 'time_charge') AS time_charges
     FROM events e WHERE e.table_id = s.table_id
-      AND e.kind IN ('bank_fill', 'bank_credit', 'time_charge')
-      AND e.seq > s.open_seq AND e.seq <= s.end_seq) b ON true
+      AND e.kind IN ('bank_open', 'bank_fill', 'bank_credit', 'time_charge')
+      AND e.seq > s.start_seq AND e.seq <= s.end_seq) b ON true
 LEFT JOIN LATERAL (
     SELECT sum(amount) FILTER (WHERE kind = 'sit') AS buy_ins,
            sum(amount) FILTER (WHERE kind IN ('rebuy', 'seat_rebuy')) AS rebuys,
-           sum(amount) FILTER (WHERE kind = 'cash_out') AS cash_outs
+           sum(amount) FILTER (WHERE kind = 'cash_out') AS cash_outs,
+           sum(amount) FILTER (WHERE kind = 'adjust_stack') AS adjustments
     FROM seat_money m WHERE m.table_id = s.table_id
-      AND m.seq > s.open_seq AND m.seq <= s.end_seq) m ON true
+      AND m.seq > s.start_seq AND m.seq <= s.end_seq) m ON true
 LEFT JOIN LATERAL (
     SELECT sum(rake) AS rake, sum(jackpot_drop) AS jackpot_drop FROM hand_money h
-    WHERE h.table_id = s.table_id AND h.seq > s.open_seq AND h.seq <= s.end_seq) h ON true
+    WHERE h.table_id = s.table_id AND h.seq > s.start_seq AND h.seq <= s.end_seq) h ON true
 LEFT JOIN LATERAL (
     SELECT sum(amount) FILTER (WHERE jackpot = 'bad_beat') AS jackpots_paid,
            sum(amount) FILTER (WHERE jackpot <> 'bad_beat') AS promotions_paid
-    FROM jackpot_awards a WHERE a.table_id = s.table_id
-      AND a.seq > s.open_seq AND a.seq <= s.end_seq) j ON true;
+    FROM jackpot_awards a WHERE a.table_id = s.table_id AND a.share <> 'reserve'
+      AND a.seq > s.start_seq AND a.seq <= s.end_seq) j ON true;
 COMMENT ON VIEW table_shifts IS
-    'The table''s bank per shift: opening float, fills, credits, drop (buy-ins + rebuys), '
-    'cash-outs, rake, time charges, jackpot drop, jackpots and promotions paid, the count '
+    'The table''s bank per shift (ended by a shift_count, as the table''s shift report): '
+    'opening (the previous count), opening float, fills, credits, drop (buy-ins + rebuys), '
+    'cash-outs, rake, time charges, jackpot drop, jackpots and promotions paid, the '
+    'floor''s stack adjustments, the count '
     'against what the table expected and the difference.';
 
 CREATE VIEW room_shift_report AS
 SELECT day, count(*) AS shifts, count(DISTINCT table_id) AS tables,
-       count(count_seq) AS counted_shifts,
+       count(count_seq) AS counted_shifts, sum(opening)::bigint AS opening,
        sum(opening_float)::bigint AS opening_float, sum(fills)::bigint AS fills,
        sum(credits)::bigint AS credits, sum(buy_ins)::bigint AS buy_ins,
        sum(rebuys)::bigint AS rebuys, sum(cash_drop)::bigint AS cash_drop,
@@ -288,7 +341,7 @@ SELECT day, count(*) AS shifts, count(DISTINCT table_id) AS tables,
        sum(time_charges)::bigint AS time_charges, sum(jackpot_drop)::bigint AS jackpot_drop,
        sum(jackpots_paid)::bigint AS jackpots_paid,
        sum(promotions_paid)::bigint AS promotions_paid,
-       sum(counted)::bigint AS counted, sum(expected)::bigint AS expected,
+       sum(adjustments)::bigint AS adjustments, sum(counted)::bigint AS counted, sum(expected)::bigint AS expected,
        sum(difference)::bigint AS difference
 FROM table_shifts GROUP BY day;
 COMMENT ON VIEW room_shift_report IS
