@@ -41,7 +41,7 @@ from firmware.floor.store.ingest import Ingested, Ingestor
 from firmware.floor.store.intake import Incoming
 from firmware.i18n import tr
 from firmware.service.controller import Controller
-from firmware.service.floorlink import read_outbox
+from firmware.service.floorwire import read_outbox
 from firmware.service.journal import Journal
 from firmware.service.recovery import store_table_setup, table_from_setup
 from firmware.service.registry import TagRegistry
