@@ -33,5 +33,5 @@ def test_no_floor_module_makes_or_changes_the_schema_outside_the_migrations() ->
     assert not found, "schema statements outside firmware/floor/store/migrations/:\n" + "\n".join(
         found
     )
-    migrations = sorted((FLOOR / "migrations").glob("*.sql"))
+    migrations = sorted((FLOOR / "store" / "migrations").glob("*.sql"))
     assert migrations and all(DDL.search(p.read_text(encoding="utf-8")) for p in migrations[:1])
