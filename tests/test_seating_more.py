@@ -6,12 +6,17 @@ test failing (docs/testing.md).
 
 from __future__ import annotations
 
+import pathlib
+
 import pytest
 
 from firmware.engine.hand import Hand
 from firmware.errors import IllegalAction
 from firmware.table.options import Stakes, TableConfig, profile_options
+from firmware.table.script import run_script
 from firmware.table.seating import HandPlan, Seating
+from firmware.table.seating_floor import button_draw
+from firmware.table.snapshot import table_state
 from tests.kit import deal
 
 
@@ -231,3 +236,71 @@ def test_a_straddle_acts_last_even_when_a_returning_player_posts_as_much() -> No
     hand = Hand.start(plan.start)
     deal(hand, "AsKs", "AhKh", "AdKd", "AcKc", "QsJs", "QhJh")
     assert hand.actor is not None and plan.seats[hand.actor] == 4
+
+
+@pytest.mark.parametrize("profile", ["casino-cash", "tda-tournament"])
+def test_pe_4_a_hand_for_one_player_is_refused_with_the_sentence_that_says_to_wait(
+    profile: str,
+) -> None:
+    """PE-4: with one player who has chips, under the forward and the dead button alike,
+    the dealer reads the whole sentence (why, and what to do) and the screens the
+    catalog's key."""
+    s = _seating(profile, (3,))
+    with pytest.raises(IllegalAction) as caught:
+        s.plan_hand()
+    assert str(caught.value) == (
+        "A hand needs at least two players with chips (PE-4); wait for another player."
+    )
+    assert caught.value.key == "error.hand.too_few"
+
+
+def test_pe_4_a_second_seat_for_the_same_player_is_refused_by_name_and_key() -> None:
+    """PE-4: one seat per player, the same name in another case and spacing included;
+    the refusal names the player as the dealer typed him and carries its catalog key
+    (the Spanish screen shows the Spanish sentence)."""
+    s = _seating("casino-cash", ())
+    s.sit(1, "Ana Perez", 200)
+    with pytest.raises(IllegalAction) as caught:
+        s.sit(5, "ANA  perez", 200)
+    assert str(caught.value) == (
+        "ANA  perez already has a seat; a player plays one position only (PE-4)."
+    )
+    assert caught.value.key == "error.table.two_seats"
+    assert set(s.seats) == {1}
+
+
+def test_hg_16_a_player_who_has_played_cannot_buy_the_button() -> None:
+    """HG-16 is for a player who has just sat down: at a table that allows it, a seat
+    that has already played a hand is refused in a sentence that names the seat."""
+    s = _seating("home", (1, 2, 3))
+    _play(s)
+    s.sit(5, "New", 200)
+    with pytest.raises(IllegalAction) as caught:
+        s.buy_button(1)
+    assert str(caught.value) == (
+        "Only a player who has just sat down can buy the button; seat 1 has already played (HG-16)."
+    )
+    assert caught.value.key == "error.table.no_buy_button"
+    s.buy_button(5)  # the new player may
+    assert s.plan_hand().button == 5
+
+
+def test_hg_16_a_bought_button_is_spent_and_the_snapshot_records_no_buyer() -> None:
+    """HG-16 buys the button for one hand: once that hand is dealt no purchase is
+    pending, and the snapshot that starts a rotated journal records none (null, as at
+    a table where nobody bought), not a value in place of a seat number."""
+    script = pathlib.Path(__file__).parent / "scenarios" / "hg_16_buy_button.txt"
+    table, _ = run_script(script.read_text(encoding="utf-8"))
+    assert table.seating.button == 6
+    assert table_state(table)["button_buyer"] is None
+
+
+def test_tda_6_under_the_dead_button_the_first_hand_uses_the_drawn_button() -> None:
+    """TDA-13 then TDA-6: at a tournament table the draw for the button gives seat 3
+    the highest card; the first hand puts the button there (blinds 4 and 1), not on the
+    lowest seat."""
+    s = _seating("tda-tournament", (1, 2, 3, 4))
+    result = button_draw(s, (1, 2, 3, 4), (10, 20, 51, 30), 0, 0.0)
+    assert result.button == 3
+    plan = s.plan_hand()
+    assert (plan.button, plan.small_blind_seat, plan.big_blind_seat) == (3, 4, 1)
