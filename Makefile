@@ -15,7 +15,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 HANDS  ?= 5
 
-.PHONY: run floor-demo test lint typecheck pytest bench clean compiled pure test-compiled tables mutate
+.PHONY: run floor-demo test lint typecheck pytest soak bench clean compiled pure test-compiled tables mutate
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,7 +38,11 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict firmware ui hal_sim drivers/shoe.py drivers/trays.py drivers/serial_device.py drivers/pcsc.py drivers/gpio.py drivers/mcp23017.py drivers/pin_buttons.py drivers/debounce.py drivers/virtual.py
 
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not soak"
+
+# The long soaks and exhaustive sweeps (marked `soak`): CI runs them after `make test`.
+soak: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m soak
 
 test: lint typecheck pytest
 

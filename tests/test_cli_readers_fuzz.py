@@ -175,6 +175,7 @@ def said_in_a_sentence(code: int, out: str, err: str) -> None:
         assert lines or out.strip(), "a failure that says nothing"
 
 
+@pytest.mark.soak
 @FUZZ
 @given(damage())
 def test_a_damaged_journal_or_history_is_said_in_one_sentence(

@@ -17,6 +17,7 @@ def test_the_stored_file_holds_exactly_the_built_tables() -> None:
     assert built == (*loaded, evaluator.FLUSH_TABLE, evaluator.CATEGORY_BOUNDS)
 
 
+@pytest.mark.soak
 def test_the_flat_tables_hold_the_rank_dictionary() -> None:
     table, _, _ = evaluator._build_rank_dict()
     assert len(table) == 6175 + 18395 + 49205

@@ -476,6 +476,7 @@ def _seeds() -> Iterator[int]:
     return iter(range(SEED0, SEED0 + SEEDS))
 
 
+@pytest.mark.soak
 def test_every_random_tournament_ends_with_everyone_placed_and_paid(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -146,6 +146,7 @@ def test_kill_9_of_postgres_nats_and_the_floor_loses_and_doubles_nothing(tmp_pat
         pg.stop()
 
 
+@pytest.mark.soak
 def test_a_table_cut_off_plays_on_and_catches_up_through_kill_9_of_everything() -> None:
     """The faults benchmark's small run: while table C000's network is cut for 30 s, the
     floor process, nats-server and PostgreSQL are each killed -9 once at random moments;

@@ -98,6 +98,7 @@ def test_the_declared_allow_list_is_the_written_one() -> None:
         assert "kind" not in spec.fields and not set(spec.fields) & (SERVER_ONLY - {"state"})
 
 
+@pytest.mark.soak
 def test_every_event_kind_through_every_request_type_for_every_role(
     rig: JournaledRig,
 ) -> None:

@@ -121,6 +121,7 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
     return d
 
 
+@pytest.mark.soak
 def test_every_frame_to_every_tls_client_shows_only_what_it_may_see(
     tmp_path: pathlib.Path, pki: pathlib.Path
 ) -> None:

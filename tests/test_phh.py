@@ -265,6 +265,7 @@ def _exported_hands(count: int) -> list[str]:
     return texts
 
 
+@pytest.mark.soak
 @pytest.mark.filterwarnings("ignore:A card being dealt:UserWarning")
 def test_fast_toml_reads_exactly_what_tomllib_reads() -> None:
     import tomllib
