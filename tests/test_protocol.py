@@ -298,6 +298,9 @@ def start_hand(rig: Rig) -> None:
             card += 1
 
     rig.on_loop(deal)
+    # The loop tells its listeners (the views, the broadcast line) after the call has
+    # signalled that it ran: one more call on the same thread returns once they have.
+    rig.on_loop(lambda: None)
 
 
 def actor(rig: Rig) -> int:
