@@ -99,3 +99,21 @@ def browser() -> Iterator[Any]:
     yield driver
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
+
+
+async def ingest_bodies(conninfo: str, bodies: list[bytes]) -> list[Any]:
+    """Ingest journal bodies through the floor's real ingest, in batches of 200 as the
+    stream delivers them; what each changed (``Ingested``) or why not (a string)."""
+    from firmware.floor.store.ingest import Ingestor
+    from firmware.floor.store.intake import Incoming
+
+    conn = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
+    try:
+        ingestor = Ingestor(conn)
+        outcomes: list[Any] = []
+        for start in range(0, len(bodies), 200):
+            batch = [Incoming.trusted(b) for b in bodies[start : start + 200]]
+            outcomes.extend(await ingestor.ingest_batch(batch))
+        return outcomes
+    finally:
+        await conn.close()

@@ -28,8 +28,7 @@ import pytest
 
 from firmware.floor.simroom import SimTable
 from firmware.floor.store import books, central
-from firmware.floor.store.ingest import Ingested, Ingestor
-from firmware.floor.store.intake import Incoming
+from firmware.floor.store.ingest import Ingested
 from firmware.service.controller import Controller
 from firmware.service.floorwire import read_outbox
 from firmware.service.journal import Journal
@@ -38,7 +37,7 @@ from firmware.service.registry import TagRegistry
 from firmware.table import events as te
 from firmware.table.options import Stakes, TableConfig, profile_options
 from firmware.table.table import Table
-from tests.floor_kit import pg_conninfo, pg_server, run
+from tests.floor_kit import ingest_bodies, pg_conninfo, pg_server, run
 
 __all__ = ["pg_conninfo", "pg_server"]
 
@@ -195,19 +194,6 @@ def _play_t2(folder: Path) -> Night:
     return night
 
 
-async def _ingest(conninfo: str, bodies: list[bytes]) -> list[Ingested | str]:
-    conn = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
-    try:
-        ingestor = Ingestor(conn)
-        outcomes: list[Ingested | str] = []
-        for start in range(0, len(bodies), 200):  # batches as the stream delivers them
-            batch = [Incoming.trusted(b) for b in bodies[start : start + 200]]
-            outcomes.extend(await ingestor.ingest_batch(batch))
-        return outcomes
-    finally:
-        await conn.close()
-
-
 def _day(when: float) -> date:
     return datetime.fromtimestamp(when, UTC).astimezone(ZoneInfo(ZONE)).date()
 
@@ -245,7 +231,7 @@ def night(tmp_path_factory: pytest.TempPathFactory, pg_server: Any) -> dict[str,
     t1.spliced[max(t1.spliced)][-1].update(counted=expected - 25, expected=expected)
     outcomes = {}
     for nightly in (t1, t2):
-        done = run(_ingest(conninfo, nightly.bodies()))
+        done = run(ingest_bodies(conninfo, nightly.bodies()))
         assert all(isinstance(o, Ingested) for o in done), done
         outcomes[nightly.name] = [o for o in done if isinstance(o, Ingested)]
     # Two T1 hands also dropped to the jackpot (the jackpot helper's `jackpot_drop`): the

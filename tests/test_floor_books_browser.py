@@ -24,9 +24,9 @@ from firmware.floor.store import books, dashboard
 from firmware.floor.store.ingest import Ingested
 from firmware.floor.web.app import FloorWeb
 from firmware.protocol.auth import StaffDirectory
-from tests.floor_kit import pg_conninfo, pg_server, run
+from tests.floor_kit import ingest_bodies, pg_conninfo, pg_server, run
 from tests.floor_login import session_cookie
-from tests.test_floor_accounting import ZONE, _ingest, _play_t1, _play_t2
+from tests.test_floor_accounting import ZONE, _play_t1, _play_t2
 from tests.test_floor_pages_browser import axe, js_text, no_english, serious, viewport
 
 __all__ = ["axe", "pg_conninfo", "pg_server"]
@@ -42,7 +42,7 @@ def web(pg_conninfo: str, tmp_path: Path) -> Iterator[FloorWeb]:
     dashboard.create_schema(pg_conninfo)  # the migrations make every table
     books.set_room_zone(pg_conninfo, ZONE)
     for night in (_play_t1(tmp_path / "T1"), _play_t2(tmp_path / "T2")):
-        done = run(_ingest(pg_conninfo, night.bodies()))
+        done = run(ingest_bodies(pg_conninfo, night.bodies()))
         assert all(isinstance(o, Ingested) for o in done)
     staff = StaffDirectory()
     staff.add("floor1", "Flor", "floor", "1234")

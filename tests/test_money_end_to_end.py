@@ -37,8 +37,7 @@ from firmware.cli.main import main
 from firmware.engine.cards import parse_cards
 from firmware.floor.simroom import SimTable
 from firmware.floor.store import books, central
-from firmware.floor.store.ingest import Ingested, Ingestor
-from firmware.floor.store.intake import Incoming
+from firmware.floor.store.ingest import Ingested
 from firmware.i18n import tr
 from firmware.service.controller import Controller
 from firmware.service.floorwire import read_outbox
@@ -52,7 +51,7 @@ from firmware.table.script import parse_event
 from firmware.table.shiftreport import LINES, Shift, shift_report
 from firmware.table.table import Table
 from hal_sim.fakes import FakeTrays
-from tests.floor_kit import pg_conninfo, pg_server, run
+from tests.floor_kit import ingest_bodies, pg_conninfo, pg_server, run
 
 __all__ = ["pg_conninfo", "pg_server"]
 
@@ -242,24 +241,11 @@ def shift(tmp_path_factory: pytest.TempPathFactory, pg_server: Any) -> Iterator[
     t1, facts1 = _play_t1(folder / "T1")
     t2, facts2 = _play_t2(folder / "T2")
     for table in (t1, t2):
-        done = run(_ingest(conninfo, table.bodies()))
+        done = run(ingest_bodies(conninfo, table.bodies()))
         assert all(isinstance(o, Ingested) for o in done), done
     yield {"conninfo": conninfo, "t1": t1, "t2": t2, "T1": facts1, "T2": facts2}
     for table in (t1, t2):
         table.sim.journal.close()
-
-
-async def _ingest(conninfo: str, bodies: list[bytes]) -> list[Ingested | str]:
-    conn = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
-    try:
-        ingestor = Ingestor(conn)
-        outcomes: list[Ingested | str] = []
-        for start in range(0, len(bodies), 200):  # batches as the stream delivers them
-            batch = [Incoming.trusted(b) for b in bodies[start : start + 200]]
-            outcomes.extend(await ingestor.ingest_batch(batch))
-        return outcomes
-    finally:
-        await conn.close()
 
 
 def _rows(conninfo: str, sql: str) -> list[dict[str, Any]]:
@@ -517,7 +503,7 @@ def test_the_rake_zone_view_has_one_row_per_difference_and_how_it_was_resolved(
         (1, 0, ""), (2, -1, ""), (2, 0, ""), (3, 1, ""), (3, 1, "B-0042")
     ]  # fmt: skip
     central.migrate(pg_conninfo)
-    done = run(_ingest(pg_conninfo, played.bodies()))
+    done = run(ingest_bodies(pg_conninfo, played.bodies()))
     assert all(isinstance(o, Ingested) for o in done), done
     rows = _rows(pg_conninfo, "SELECT * FROM rake_zone_checks ORDER BY seq")
     assert [
